@@ -1,0 +1,109 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../store/db.ts';
+import { ApiError, fail } from '../errors.ts';
+import type { AccountRow } from './accounts.ts';
+import {
+  APIKEY_FORMAT,
+  DUMMY_PASSWORD_HASH,
+  TOKEN_FORMAT,
+  newSessionToken,
+  sameHash,
+  secretHash,
+  verifyPassword,
+} from './secrets.ts';
+import { LoginThrottle, throttleKey } from './throttle.ts';
+
+/** Expired tokens are kept this long so that callers learn `sessionTimeout`. */
+const EXPIRED_KEPT_MS = 7 * 86_400_000;
+
+export interface Credentials {
+  apikey: string | undefined;
+  userid: string | undefined;
+  password: string | undefined;
+  clientAddress: string;
+}
+
+/**
+ * Authentication: `auth.php` logins and the API-key + session-token check of
+ * every other call. Knows nothing of HTTP.
+ */
+export class Sessions {
+  private readonly throttle: LoginThrottle;
+
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly ttlMs: number) {
+    this.throttle = new LoginThrottle(db, clock);
+  }
+
+  private async accountByKey(apikey: string | undefined): Promise<AccountRow> {
+    if (apikey === undefined || !APIKEY_FORMAT.test(apikey)) fail('invalid apikey format');
+    const row = await this.db.selectFrom('accounts').selectAll().where('apikey_hash', '=', secretHash(apikey)).executeTakeFirst();
+    return row ?? fail('invalid apikey - not in db');
+  }
+
+  /** auth.php: returns a new session token. */
+  async login(c: Credentials): Promise<string> {
+    const account = await this.accountByKey(c.apikey);
+    if (!c.userid || !c.password) fail('missing credentials');
+    const keys = [throttleKey('user', c.userid.toLowerCase()), throttleKey('addr', c.clientAddress)];
+    // While throttled the password is not even tried: guessing learns nothing.
+    if (await this.throttle.isLocked(keys)) fail('invalidLogin');
+    const sameUser = account.userid === c.userid;
+    const passwordOk = await verifyPassword(c.password, sameUser ? account.password_hash : DUMMY_PASSWORD_HASH);
+    if (!sameUser || !passwordOk) {
+      await this.throttle.recordFailure(keys);
+      fail('invalidLogin');
+    }
+    await this.throttle.clear(keys);
+    if (account.enabled !== 1) fail('invalidLogin');
+    return this.issue(account);
+  }
+
+  private async issue(account: AccountRow): Promise<string> {
+    const now = this.clock.now();
+    const token = newSessionToken();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('sessions').where('expires_at', '<', now - EXPIRED_KEPT_MS).execute();
+        await trx
+          .insertInto('sessions')
+          .values({
+            token_hash: secretHash(token),
+            account_id: account.id,
+            apikey_hash: account.apikey_hash,
+            created_at: now,
+            expires_at: now + this.ttlMs,
+          })
+          .execute();
+      });
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      fail('tokenCreation');
+    }
+    return token;
+  }
+
+  /** The key + token check of every call but auth.php; returns the caller. */
+  async authenticate(apikey: string | undefined, token: string | undefined): Promise<AccountRow> {
+    if (apikey === undefined || !APIKEY_FORMAT.test(apikey)) fail('invalid apikey format');
+    const keyHash = secretHash(apikey);
+    if (token !== undefined && TOKEN_FORMAT.test(token)) {
+      // Fast path: one query finds the token, its account and the bound key.
+      const row = await this.db
+        .selectFrom('sessions')
+        .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+        .selectAll('accounts')
+        .select(['sessions.apikey_hash as bound_key', 'sessions.expires_at'])
+        .where('sessions.token_hash', '=', secretHash(token))
+        .executeTakeFirst();
+      if (row && sameHash(row.apikey_hash, keyHash) && sameHash(row.bound_key, keyHash)) {
+        if (row.enabled !== 1) fail('sessionAuthenticationFailure');
+        if (Number(row.expires_at) <= this.clock.now()) fail('sessionTimeout');
+        const { bound_key: _k, expires_at: _e, ...account } = row;
+        return account;
+      }
+    }
+    // Slow path only decides which error to give.
+    await this.accountByKey(apikey);
+    fail('sessionAuthenticationFailure');
+  }
+}

@@ -1,0 +1,48 @@
+import type { AccountRow } from '../accounts/accounts.ts';
+import type { Sessions } from '../accounts/sessions.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { SpecCode } from '../errors.ts';
+import type { Db } from '../store/db.ts';
+import type { Form } from './form.ts';
+
+/** The domain services a script may call; built once by app.ts. */
+export interface Services {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly db: Db;
+  readonly sessions: Sessions;
+}
+
+/** One script call, after transport rules; no HTTP in here. */
+export interface AnonymousCall {
+  readonly form: Form;
+  readonly clientAddress: string;
+  readonly services: Services;
+}
+
+export interface Call extends AnonymousCall {
+  /** The caller, authenticated by API key and session token. */
+  readonly account: AccountRow;
+}
+
+/** Extra success fields; `status` is added by the transport. */
+export type Reply = Record<string, unknown>;
+
+interface ScriptBase {
+  /** The code an unexpected failure answers: the spec's system error for it. */
+  readonly systemError: SpecCode;
+}
+export interface SessionScript extends ScriptBase {
+  readonly session: true;
+  run(call: Call): Promise<Reply>;
+}
+export interface LoginScript extends ScriptBase {
+  readonly session: false;
+  run(call: AnonymousCall): Promise<Reply>;
+}
+/** A shared script name that serves several operations (spec note on 14, 18-20). */
+export interface AliasScript {
+  readonly alias: (form: Form) => string;
+}
+export type Script = SessionScript | LoginScript | AliasScript;

@@ -1,0 +1,24 @@
+import type { Form } from './form.ts';
+import type { LoginScript, Script, SessionScript } from './call.ts';
+import { authScripts } from './auth-scripts.ts';
+import { dnsScripts } from './dns-scripts.ts';
+
+/**
+ * THE script table: every script the API serves, by its file name under
+ * /api/. A name that is not here answers 404 `unknownScript`; capabilities
+ * that have not landed yet are simply absent, never faked.
+ */
+export const SCRIPTS: Readonly<Record<string, Script>> = Object.freeze({
+  ...authScripts,
+  ...dnsScripts,
+});
+
+/** Follows alias entries to the script that serves this form. */
+export function resolveScript(name: string, form: Form): SessionScript | LoginScript | undefined {
+  let script = Object.hasOwn(SCRIPTS, name) ? SCRIPTS[name] : undefined;
+  for (let hops = 0; script && 'alias' in script && hops < 3; hops++) {
+    const target = script.alias(form);
+    script = Object.hasOwn(SCRIPTS, target) ? SCRIPTS[target] : undefined;
+  }
+  return script && !('alias' in script) ? script : undefined;
+}

@@ -1,0 +1,117 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { ApiError, TRANSPORT_CODES, type ErrorCode, type TransportCode } from '../errors.ts';
+import type { Services } from './call.ts';
+import { parseForm } from './form.ts';
+import { codeOf, failure, success } from './reply.ts';
+import { resolveScript } from './scripts.ts';
+
+/** Large enough for a 10,000-character field percent-encoded, small enough to bound memory. */
+export const BODY_LIMIT = 256 * 1024;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiCode: ErrorCode | null;
+    script: string | null;
+  }
+}
+
+function transportFailure(reply: FastifyReply, code: TransportCode) {
+  return reply.code(TRANSPORT_CODES[code]).send(failure(code));
+}
+
+/** Settings both listeners share: JSON-only errors, one log line per request, no 5xx. */
+function baseServer(logger: Logger, https: { key: string; cert: string } | null): FastifyInstance {
+  const app = (Fastify as any)({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    https,
+    return503OnClosing: false,
+  }) as FastifyInstance;
+  app.decorateRequest('apiCode', null);
+  app.decorateRequest('script', null);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+    const type = String(req.headers['content-type'] ?? '');
+    if (type !== '' && !FORM_TYPE.test(type)) return done(new ApiError('unsupportedMediaType'), undefined);
+    done(null, body);
+  });
+  app.setErrorHandler((err: any, req, reply) => {
+    const code = codeOf(err);
+    if (code && code in TRANSPORT_CODES) return transportFailure(reply, code as TransportCode);
+    if (err?.statusCode === 413) return transportFailure(reply, 'requestTooLarge');
+    if (err?.statusCode === 415) return transportFailure(reply, 'unsupportedMediaType');
+    if (err?.statusCode && err.statusCode < 500) return transportFailure(reply, 'malformedRequest');
+    req.log.error({ err }, 'unexpected transport error');
+    return transportFailure(reply, 'malformedRequest');
+  });
+  app.setNotFoundHandler((req, reply) => transportFailure(reply, 'unknownScript'));
+  // One line per request; bodies (passwords, keys, tokens) are never logged.
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      { script: req.script, http: reply.statusCode, error: req.apiCode ?? undefined, client: req.ip, ms: Math.round(reply.elapsedTime) },
+      'api',
+    );
+  });
+  // Drain: requests in flight at close are answered, then their connection
+  // is closed rather than kept alive for the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    if (reply.statusCode !== 200 && req.apiCode === null && typeof payload === 'string') {
+      try {
+        req.apiCode = JSON.parse(payload).error ?? null;
+      } catch {}
+    }
+    return payload;
+  });
+  return app;
+}
+
+/** The HTTPS API: the script table behind the transport rules of spec section 1. */
+export function apiServer(services: Services, logger: Logger, tls: { key: string; cert: string }): FastifyInstance {
+  const app = baseServer(logger, tls);
+  app.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+    url: '/api/:script',
+    handler: (req, reply) => transportFailure(reply, 'methodNotAllowed'),
+  });
+  app.post('/api/:script', async (req: FastifyRequest<{ Params: { script: string } }>, reply) => {
+    const name = req.params.script;
+    const form = parseForm(typeof req.body === 'string' ? req.body : '');
+    const script = resolveScript(name, form);
+    req.script = name;
+    if (!script) return transportFailure(reply, 'unknownScript');
+    try {
+      const base = { form, clientAddress: req.ip, services };
+      const fields = script.session
+        ? await script.run({ ...base, account: await services.sessions.authenticate(form.get('apikey'), form.get('sessionToken')) })
+        : await script.run(base);
+      return success(fields);
+    } catch (err) {
+      const code = codeOf(err);
+      if (code === null) req.log.error({ err, script: name }, 'script failed');
+      req.apiCode = code ?? script.systemError;
+      return failure(req.apiCode);
+    }
+  });
+  return app;
+}
+
+/** Plain HTTP: every API call is answered `notSSL`, whatever it holds. */
+export function plainServer(logger: Logger): FastifyInstance {
+  const app = baseServer(logger, null);
+  app.all('/api/*', async (req) => {
+    req.apiCode = 'notSSL';
+    return failure('notSSL');
+  });
+  // The body is never read here, so its type does not matter.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+  return app;
+}

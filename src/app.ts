@@ -1,0 +1,79 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { Sessions } from './accounts/sessions.ts';
+import type { Services } from './api/call.ts';
+import { apiServer, plainServer } from './api/server.ts';
+import { loadCertificate } from './api/tls.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { type Config, sqlitePath } from './config.ts';
+import { type Db, openSqlite } from './store/db.ts';
+
+export interface App {
+  readonly services: Services;
+  /** Listener name -> `host:port`, in the order of the ready line. */
+  readonly listeners: Record<string, string>;
+  /** Set when the certificate was made on this start. */
+  readonly generatedCertificate: string | null;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export async function openStore(config: Config): Promise<Db> {
+  if (config.db) throw new Error('PostgreSQL (--db postgres://…) is not available in this version; omit --db to use the SQLite file');
+  return openSqlite(sqlitePath(config.dataDir));
+}
+
+function hostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** Starts everything `vigil serve` runs, in one process. */
+export async function startApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: false }));
+  const db = await openStore(config);
+  const services: Services = { config, clock, db, sessions: new Sessions(db, clock, config.sessionTtlMs) };
+  const servers: FastifyInstance[] = [];
+  const listeners: Record<string, string> = {};
+  let generatedCertificate: string | null = null;
+  try {
+    if (config.httpsPort !== 0) {
+      const tls = await loadCertificate(config.dataDir, config.listen, config.tlsCert, config.tlsKey);
+      generatedCertificate = tls.generated;
+      const api = apiServer(services, logger, tls);
+      servers.push(api);
+      await api.listen({ host: config.listen, port: config.httpsPort });
+      listeners.https = hostPort(config.listen, (api.server.address() as AddressInfo).port);
+    }
+    if (config.httpPort !== 0) {
+      const plain = plainServer(logger);
+      servers.push(plain);
+      await plain.listen({ host: config.listen, port: config.httpPort });
+      listeners.http = hostPort(config.listen, (plain.server.address() as AddressInfo).port);
+    }
+    // The name server and the web forwarder land with their own issues;
+    // their ports are accepted and reported until then.
+    if (config.dnsPort !== 0) listeners.dns = hostPort(config.listen, config.dnsPort);
+    if (config.forwardPort !== 0) listeners.forward = hostPort(config.listen, config.forwardPort);
+  } catch (err) {
+    await Promise.allSettled(servers.map((s) => s.close()));
+    await db.destroy();
+    throw err;
+  }
+  return {
+    services,
+    listeners,
+    generatedCertificate,
+    async close() {
+      // Fastify's close stops accepting and waits for in-flight requests.
+      await Promise.allSettled(servers.map((s) => s.close()));
+      await db.destroy();
+      logger.flush?.();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { Command, Option } from 'commander';
+import {
+  AccountInputError,
+  type AccountSettings,
+  createAccount,
+  describeAccount,
+  listAccounts,
+  rotateApikey,
+  updateAccount,
+} from '../accounts/accounts.ts';
+import { systemClock } from '../clock.ts';
+import { buildConfig } from '../config.ts';
+import { openStore } from '../app.ts';
+import type { Db } from '../store/db.ts';
+import { checked, dataOption, dbOption } from './options.ts';
+
+function parseDate(text: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text) throw new Error('use YYYY-MM-DD');
+  return ms;
+}
+
+function parseCount(text: string): number {
+  if (!/^\d{1,9}$/.test(text)) throw new Error('must be a whole number');
+  return Number(text);
+}
+
+/** The options `account add` and `account update` share. */
+function withSettings(cmd: Command): Command {
+  return cmd
+    .addOption(dataOption())
+    .addOption(dbOption())
+    .requiredOption('--userid <userid>', 'the account')
+    .option('--password <password>', 'login password (8+ characters)')
+    .option('--audit-types <list>', "all | comma list of basic,standard,norisk,desktop,advanced")
+    .option('--allow-ip <patterns>', "addresses this account may audit: 'CIDR-or-pattern,…'")
+    .addOption(new Option('--dns-credits <n>', 'DNS subscription: number of domain credits').argParser(checked(parseCount)))
+    .addOption(new Option('--dns-expiry <date>', 'DNS subscription expiry, YYYY-MM-DD (default: one year)').argParser(checked(parseDate)))
+    .option('--email <addr>', 'address for audit notifications')
+    .option('--json', 'print JSON');
+}
+
+function settingsOf(o: Record<string, any>): AccountSettings {
+  const s: AccountSettings = {};
+  if (o.password !== undefined) s.password = o.password;
+  if (o.auditTypes !== undefined) s.auditTypes = o.auditTypes;
+  if (o.allowIp !== undefined) s.allowIp = o.allowIp;
+  if (o.dnsCredits !== undefined) s.dnsCredits = o.dnsCredits;
+  if (o.dnsExpiry !== undefined) s.dnsExpiry = o.dnsExpiry;
+  if (o.email !== undefined) s.email = o.email;
+  if (o.disable) s.enabled = false;
+  if (o.enable) s.enabled = true;
+  return s;
+}
+
+/** Opens the store, runs the work, closes it; operator mistakes exit 1 with a message. */
+async function withStore(o: Record<string, any>, work: (db: Db) => Promise<void>): Promise<void> {
+  const db = await openStore(buildConfig({ dataDir: o.data, db: o.db ?? null }));
+  try {
+    await work(db);
+  } catch (err) {
+    if (!(err instanceof AccountInputError)) throw err;
+    process.stderr.write(`vigil: ${err.message}\n`);
+    process.exitCode = 1;
+  } finally {
+    await db.destroy();
+  }
+}
+
+const print = (json: boolean, value: object, text: string) =>
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+
+function describeText(a: ReturnType<typeof describeAccount>): string {
+  return [
+    `${a.userid}${a.enabled ? '' : ' (disabled)'}`,
+    `  email: ${a.email ?? '-'}`,
+    `  audit types: ${a.auditTypes.join(',') || '-'}`,
+    `  may audit: ${a.allowIp.join(',') || '-'}`,
+    `  DNS: ${a.dnsCredits === null ? 'no subscription' : `${a.dnsCredits} credits until ${a.dnsExpiry}`}`,
+  ].join('\n');
+}
+
+export function adminCommand(): Command {
+  const admin = new Command('admin').description('operator commands; work while the server runs');
+  const account = admin.command('account').description('accounts');
+
+  withSettings(account.command('add').description('create an account and print its API key')).action((o) =>
+    withStore(o, async (db) => {
+      const { account: row, apikey } = await createAccount(db, systemClock, o.userid, settingsOf(o));
+      const d = describeAccount(row);
+      print(o.json, { ...d, apikey }, `${describeText(d)}\n  apikey: ${apikey}`);
+    }),
+  );
+
+  account
+    .command('list')
+    .description('list accounts')
+    .addOption(dataOption())
+    .addOption(dbOption())
+    .option('--json', 'print JSON')
+    .action((o) =>
+      withStore(o, async (db) => {
+        const rows = (await listAccounts(db)).map(describeAccount);
+        print(o.json, rows, rows.map(describeText).join('\n') || 'no accounts');
+      }),
+    );
+
+  withSettings(account.command('update').description('change an account'))
+    .option('--disable', 'disable the account: no logins, its tokens stop working')
+    .option('--enable', 'enable the account again')
+    .action((o) =>
+      withStore(o, async (db) => {
+        if (o.disable && o.enable) throw new AccountInputError('--disable and --enable exclude each other');
+        const d = describeAccount(await updateAccount(db, systemClock, o.userid, settingsOf(o)));
+        print(o.json, d, describeText(d));
+      }),
+    );
+
+  admin
+    .command('apikey')
+    .description('API keys')
+    .command('rotate')
+    .description('give the account a new API key; the old key and its tokens stop working')
+    .addOption(dataOption())
+    .addOption(dbOption())
+    .requiredOption('--userid <userid>', 'the account')
+    .option('--json', 'print JSON')
+    .action((o) =>
+      withStore(o, async (db) => {
+        const apikey = await rotateApikey(db, o.userid);
+        print(o.json, { userid: o.userid, apikey }, `apikey: ${apikey}`);
+      }),
+    );
+  return admin;
+}

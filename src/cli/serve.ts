@@ -1,0 +1,82 @@
+import { Command, Option } from 'commander';
+import { startApp } from '../app.ts';
+import { buildConfig, commaList, DEFAULTS } from '../config.ts';
+import { parseDuration } from '../duration.ts';
+import { checked, dataOption, dbOption, parsePort } from './options.ts';
+
+const opt = (flags: string, help: string, env: string, parse?: (t: string) => unknown, def?: string) => {
+  const o = new Option(flags, help).env(env);
+  if (parse) o.argParser(checked(parse));
+  if (def !== undefined) o.default(parse ? parse(def) : def, def);
+  return o;
+};
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('run the whole service in one process: API, plain-HTTP notSSL listener, name server, forwarder')
+    .addOption(dataOption())
+    .addOption(dbOption())
+    .addOption(opt('--listen <host>', 'address of every listener', 'VIGIL_LISTEN', undefined, DEFAULTS.listen))
+    .addOption(opt('--https-port <n>', 'the API over TLS (0: off)', 'VIGIL_HTTPS_PORT', parsePort, String(DEFAULTS.httpsPort)))
+    .addOption(opt('--http-port <n>', 'plain HTTP, answers notSSL (0: off)', 'VIGIL_HTTP_PORT', parsePort, String(DEFAULTS.httpPort)))
+    .addOption(opt('--dns-port <n>', 'authoritative name server, UDP and TCP (0: off)', 'VIGIL_DNS_PORT', parsePort, String(DEFAULTS.dnsPort)))
+    .addOption(opt('--forward-port <n>', 'web-forwarding HTTP server (0: off)', 'VIGIL_FORWARD_PORT', parsePort, String(DEFAULTS.forwardPort)))
+    .addOption(opt('--publish-interval <dur>', 'distribution cycle of published zones', 'VIGIL_PUBLISH_INTERVAL', parseDuration, DEFAULTS.publishInterval))
+    .addOption(opt('--session-ttl <dur>', 'session token lifetime', 'VIGIL_SESSION_TTL', parseDuration, DEFAULTS.sessionTtl))
+    .addOption(opt('--tls-cert <file>', 'certificate for the API (default: generated in DATA/tls/)', 'VIGIL_TLS_CERT'))
+    .addOption(opt('--tls-key <file>', 'key of --tls-cert', 'VIGIL_TLS_KEY'))
+    .addOption(opt('--domain-hold <mode>', 'manual | none', 'VIGIL_DOMAIN_HOLD', (t) => {
+      if (t !== 'manual' && t !== 'none') throw new Error("must be 'manual' or 'none'");
+      return t;
+    }, DEFAULTS.domainHold))
+    .addOption(opt('--ns-domain <name>', 'default NS records are ns1..ns4 under it', 'VIGIL_NS_DOMAIN', undefined, DEFAULTS.nsDomain))
+    .addOption(opt('--secondaries <list>', 'ADDR[:PORT],… stock secondaries', 'VIGIL_SECONDARIES', commaList))
+    .addOption(opt('--catalog-zone <name>', 'RFC 9432 catalog of served zones', 'VIGIL_CATALOG_ZONE', undefined, DEFAULTS.catalogZone))
+    .addOption(opt('--forward-address <ip>', 'address web-forwarded hosts resolve to (default: the listen address)', 'VIGIL_FORWARD_ADDRESS'))
+    .addOption(opt('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)', 'VIGIL_SMTP_URL'))
+    .addOption(opt('--scan-allow <cidrs>', 'server-wide fence around every audit target', 'VIGIL_SCAN_ALLOW', commaList, DEFAULTS.scanAllow))
+    .addOption(opt('--log-level <level>', 'fatal|error|warn|info|debug|silent; logs go to stderr', 'VIGIL_LOG_LEVEL', undefined, DEFAULTS.logLevel))
+    .action(async (o) => {
+      const config = buildConfig({
+        dataDir: o.data,
+        db: o.db ?? null,
+        listen: o.listen,
+        httpsPort: o.httpsPort,
+        httpPort: o.httpPort,
+        dnsPort: o.dnsPort,
+        forwardPort: o.forwardPort,
+        publishIntervalMs: o.publishInterval,
+        sessionTtlMs: o.sessionTtl,
+        tlsCert: o.tlsCert ?? null,
+        tlsKey: o.tlsKey ?? null,
+        domainHold: o.domainHold,
+        nsDomain: o.nsDomain,
+        secondaries: o.secondaries,
+        catalogZone: o.catalogZone,
+        forwardAddress: o.forwardAddress,
+        smtpUrl: o.smtpUrl ?? null,
+        scanAllow: o.scanAllow,
+        logLevel: o.logLevel,
+      });
+      const app = await startApp(config);
+      // Notes first: the ready line is the last line of start-up output.
+      if (app.generatedCertificate) process.stdout.write(`self-signed API certificate created: ${app.generatedCertificate}\n`);
+      const accounts = await app.services.db.selectFrom('accounts').select('id').limit(1).execute();
+      if (accounts.length === 0) {
+        process.stdout.write(
+          `no accounts yet; create the first one with:\n  bin/vigil admin account add --data ${config.dataDir} --userid USER --password PASSWORD --json\n`,
+        );
+      }
+      const line = Object.entries(app.listeners).map(([k, v]) => `${k}=${v}`).join(' ');
+      process.stdout.write(`vigil ready ${line}\n`);
+      let closing = false;
+      const stop = async () => {
+        if (closing) return;
+        closing = true;
+        await app.close();
+        process.exit(0);
+      };
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+    });
+}

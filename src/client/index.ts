@@ -1,0 +1,109 @@
+import { Agent, request } from 'node:https';
+import { request as plainRequest } from 'node:http';
+
+/** What the server answered, before any interpretation. */
+export interface RawReply {
+  http: number;
+  contentType: string;
+  body: any;
+}
+
+export interface ClientOptions {
+  /** e.g. `https://127.0.0.1:8443` */
+  baseUrl: string;
+  /** PEM of the server's certificate (Vigil's self-signed one), to trust it. */
+  ca?: string;
+  /** false trusts any certificate: only for local testing. */
+  rejectUnauthorized?: boolean;
+}
+
+/** A reply with status other than "0": its code is the spec's error code. */
+export class VigilApiError extends Error {
+  constructor(readonly code: string, readonly reply: RawReply) {
+    super(code);
+  }
+}
+
+export type Fields = Record<string, string | number | undefined>;
+
+export function encodeForm(fields: Fields): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) p.append(k, String(v));
+  return p.toString();
+}
+
+/**
+ * The typed API client: one POST per call, form-encoded, JSON back.
+ * Keeps the connection alive; after `login` it sends the key and token itself.
+ */
+export class VigilClient {
+  private readonly agent: Agent;
+  private readonly url: URL;
+  apikey: string | undefined;
+  sessionToken: string | undefined;
+
+  constructor(private readonly options: ClientOptions) {
+    this.url = new URL(options.baseUrl);
+    this.agent = new Agent({ keepAlive: true, ca: options.ca, rejectUnauthorized: options.rejectUnauthorized ?? true });
+  }
+
+  /** Any method, path and body: for transport-level use and tests. */
+  raw(method: string, path: string, body = '', headers: Record<string, string> = {}): Promise<RawReply> {
+    const secure = this.url.protocol === 'https:';
+    const send = secure ? request : plainRequest;
+    return new Promise((resolve, reject) => {
+      const req = send(
+        {
+          host: this.url.hostname.replace(/^\[|\]$/g, ''),
+          port: this.url.port,
+          method,
+          path,
+          agent: secure ? this.agent : undefined,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), ...headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: any = text;
+            try {
+              parsed = JSON.parse(text);
+            } catch {}
+            resolve({ http: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: parsed });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  /** POSTs a script with the given fields as they are (nothing added). */
+  post(script: string, fields: Fields): Promise<RawReply> {
+    return this.raw('POST', `${this.url.pathname.replace(/\/$/, '')}/api/${script}`, encodeForm(fields));
+  }
+
+  /** Calls a script with the session's key and token; throws VigilApiError on an error reply. */
+  async call(script: string, fields: Fields = {}): Promise<Record<string, any>> {
+    const reply = await this.post(script, { apikey: this.apikey, sessionToken: this.sessionToken, ...fields });
+    const body = reply.body;
+    if (typeof body !== 'object' || body === null || String(body.status) !== '0') {
+      throw new VigilApiError(typeof body?.error === 'string' ? body.error : `http ${reply.http}`, reply);
+    }
+    return body;
+  }
+
+  /** auth.php; keeps the key and the token for later calls. */
+  async login(apikey: string, userid: string, password: string): Promise<string> {
+    this.apikey = apikey;
+    const reply = await this.call('auth.php', { apikey, userid, password, sessionToken: undefined });
+    this.sessionToken = reply.sessionToken as string;
+    return this.sessionToken;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -1,0 +1,77 @@
+import { resolve, join } from 'node:path';
+
+/** Everything `vigil serve` can be told, typed once; frozen after it is built. */
+export interface Config {
+  readonly dataDir: string;
+  /** `postgres://…` for a shared PostgreSQL; null = the SQLite file in dataDir. */
+  readonly db: string | null;
+  readonly listen: string;
+  readonly httpsPort: number;
+  readonly httpPort: number;
+  readonly dnsPort: number;
+  readonly forwardPort: number;
+  readonly publishIntervalMs: number;
+  readonly sessionTtlMs: number;
+  readonly tlsCert: string | null;
+  readonly tlsKey: string | null;
+  readonly domainHold: 'manual' | 'none';
+  readonly nsDomain: string;
+  readonly secondaries: readonly string[];
+  readonly catalogZone: string;
+  readonly forwardAddress: string;
+  readonly smtpUrl: string | null;
+  readonly scanAllow: readonly string[];
+  readonly logLevel: string;
+}
+
+export const DEFAULTS = Object.freeze({
+  dataDir: './data',
+  listen: '127.0.0.1',
+  httpsPort: 8443,
+  httpPort: 8080,
+  dnsPort: 5300,
+  forwardPort: 8081,
+  publishInterval: '5m',
+  sessionTtl: '24h',
+  domainHold: 'manual',
+  // Reserved names (RFC 2606 / RFC 9432): an operator sets real ones.
+  nsDomain: 'vigil.example',
+  catalogZone: 'catalog.vigil.invalid',
+  scanAllow: '127.0.0.0/8,::1',
+  logLevel: 'info',
+});
+
+export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Config {
+  const dataDir = resolve(partial.dataDir ?? DEFAULTS.dataDir);
+  const listen = partial.listen ?? DEFAULTS.listen;
+  return Object.freeze({
+    dataDir,
+    db: partial.db ?? null,
+    listen,
+    httpsPort: partial.httpsPort ?? DEFAULTS.httpsPort,
+    httpPort: partial.httpPort ?? DEFAULTS.httpPort,
+    dnsPort: partial.dnsPort ?? DEFAULTS.dnsPort,
+    forwardPort: partial.forwardPort ?? DEFAULTS.forwardPort,
+    publishIntervalMs: partial.publishIntervalMs ?? 5 * 60_000,
+    sessionTtlMs: partial.sessionTtlMs ?? 24 * 3_600_000,
+    tlsCert: partial.tlsCert ?? null,
+    tlsKey: partial.tlsKey ?? null,
+    domainHold: partial.domainHold ?? 'manual',
+    nsDomain: partial.nsDomain ?? DEFAULTS.nsDomain,
+    secondaries: Object.freeze([...(partial.secondaries ?? [])]),
+    catalogZone: partial.catalogZone ?? DEFAULTS.catalogZone,
+    forwardAddress: partial.forwardAddress ?? listen,
+    smtpUrl: partial.smtpUrl ?? null,
+    scanAllow: Object.freeze([...(partial.scanAllow ?? DEFAULTS.scanAllow.split(','))]),
+    logLevel: partial.logLevel ?? DEFAULTS.logLevel,
+  });
+}
+
+export function sqlitePath(dataDir: string): string {
+  return join(dataDir, 'vigil.sqlite');
+}
+
+/** Splits a comma list, dropping blanks. */
+export function commaList(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}

@@ -1,0 +1,58 @@
+import type { AccountRow } from '../accounts/accounts.ts';
+import { fail } from '../errors.ts';
+import type { Db } from '../store/db.ts';
+
+/**
+ * The DNS subscription: a credit total and an expiry. Reading and deleting
+ * need a subscription that has not expired; whatever raises the account's
+ * weight (a new domain, web forwarding) also needs the credits for it.
+ */
+export function requireSubscription(account: AccountRow, now: number): void {
+  if (account.dns_credits == null || account.dns_expiry == null || Number(account.dns_expiry) <= now) {
+    fail('dnsEntitlementsOrCreditsMissing');
+  }
+}
+
+export interface DomainSummary {
+  seq: number;
+  domain: string;
+  state: number;
+  weight: number;
+}
+
+/** The account's domains with their credit weight: 2 with web forwarding, else 1. */
+export async function domainSummaries(db: Db, accountId: number): Promise<DomainSummary[]> {
+  const rows = await db
+    .selectFrom('domains')
+    .select((eb) => [
+      'domains.id as seq',
+      'domains.name as domain',
+      'domains.state',
+      eb
+        .selectFrom('records')
+        .select((r) => r.fn.countAll<number>().as('n'))
+        .whereRef('records.domain_id', '=', 'domains.id')
+        .where('records.type', '=', 'WebForwarding')
+        .as('forwards'),
+    ])
+    .where('domains.account_id', '=', accountId)
+    .orderBy('domains.id')
+    .execute();
+  return rows.map((r) => ({ seq: r.seq, domain: r.domain, state: r.state, weight: Number(r.forwards) > 0 ? 2 : 1 }));
+}
+
+/** `YYYY-MM-DD HH:MM:SS UTC`, the readable form of every time Vigil shows. */
+export function readableTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** domaincount, domainweight, expiryjtime, expiryreadable (spec 2.4). */
+export function accountFigures(account: AccountRow, domains: DomainSummary[]) {
+  const expiry = Number(account.dns_expiry ?? 0);
+  return {
+    domaincount: domains.length,
+    domainweight: domains.reduce((sum, d) => sum + d.weight, 0),
+    expiryjtime: Math.floor(expiry / 1000),
+    expiryreadable: readableTime(expiry),
+  };
+}

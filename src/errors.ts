@@ -1,0 +1,98 @@
+/**
+ * The error catalogue: every code the API can answer, defined once.
+ *
+ * Script codes are the spec's own (api-spec.md section 7), spelled exactly.
+ * Transport codes are Vigil's, for requests that never reach a script
+ * (unknown path, wrong method, unreadable body); docs/api.md lists them.
+ */
+
+export const SPEC_CODES = [
+  // every endpoint
+  'notSSL',
+  'invalid apikey format',
+  'invalid apikey - not in db',
+  'sessionTimeout',
+  'sessionAuthenticationFailure',
+  // every DNS endpoint
+  'dbConnectionFailure',
+  'dnsEntitlementsOrCreditsMissing',
+  // auth.php
+  'missing credentials',
+  'invalidLogin',
+  'sysErrEntitlementLoad',
+  'tokenCreation',
+  'sysErrdoLogin',
+  // audits
+  'missingAuditType',
+  'invalidAuditType',
+  'IPPermissionsProblem',
+  'missingScanClientsRec',
+  'notEntitled',
+  'noriskAlreadyRun',
+  // DNS
+  'dnsDomainRetrievalFailure',
+  'noSuchDomain',
+  'mustAcceptAUP',
+  'syntaxInvalidDomain',
+  'syntaxInvalidDomainType',
+  'unableToAddSystem',
+  'unspecifiedError',
+  'unableToAddDuplicate',
+  'domainNotDeleted',
+  'syntaxInvalidSeq',
+  'recordNotDeleted',
+  'syntaxInvalidHostname',
+  'syntaxInvalidIP',
+  'syntaxInvalidCNAME',
+  'syntaxInvalidMX',
+  'syntaxInvalidPriority',
+  'syntaxInvalidSubdomain',
+  'syntaxInvalidFlag',
+  'syntaxInvalidTag',
+  'syntaxInvalidTxtname',
+  'syntaxInvalidTxtdata',
+  'syntaxInvalidSrvc',
+  'syntaxInvalidProt',
+  'syntaxInvalidTarget',
+  'syntaxInvalidWeight',
+  'syntaxInvalidPort',
+  'missingInput',
+  'syntaxInvalidTTL',
+  'syntaxInvalidAdmin',
+  'syntaxInvalidMasters',
+  'syntaxInvalidAllowtransferacl',
+  'syntaxInvalidNotify',
+  'syntaxInvalidAlsoNotify',
+  'logicAlsoNotifyRequiresNotify',
+] as const;
+
+/** Codes for requests that are not a script call at all (docs/api.md). */
+export const TRANSPORT_CODES = {
+  unknownScript: 404,
+  methodNotAllowed: 405,
+  requestTooLarge: 413,
+  unsupportedMediaType: 415,
+  malformedRequest: 400,
+} as const;
+
+export type SpecCode = (typeof SPEC_CODES)[number];
+/** reportLoadFailure carries a variable part: `reportLoadFailure[<code>]`. */
+export type ReportLoadFailure = `reportLoadFailure[${string}]`;
+export type TransportCode = keyof typeof TRANSPORT_CODES;
+export type ErrorCode = SpecCode | ReportLoadFailure | TransportCode;
+
+/** A failure that the API answers with a code; never carries free text. */
+export class ApiError extends Error {
+  constructor(readonly code: ErrorCode) {
+    super(code);
+    this.name = 'ApiError';
+  }
+}
+
+export function fail(code: ErrorCode): never {
+  throw new ApiError(code);
+}
+
+export function reportLoadFailure(reason: string): ReportLoadFailure {
+  return `reportLoadFailure[${reason}]`;
+}

@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import type { Database } from './schema.ts';
+import { migrationProvider } from './migrations.ts';
+
+export type Db = Kysely<Database>;
+
+/**
+ * Opens the embedded store: one SQLite file, WAL so that the admin CLI can
+ * write while the server reads, foreign keys on, and a busy timeout so two
+ * processes wait for each other instead of failing.
+ */
+export async function openSqlite(file: string): Promise<Db> {
+  mkdirSync(dirname(file), { recursive: true });
+  const database = new SqliteDatabase(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  await migrate(db);
+  return db;
+}
+
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}

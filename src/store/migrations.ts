@@ -1,0 +1,88 @@
+import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+
+/** Migrations in order; each is written once and never edited after it lands. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001_accounts': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('accounts')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('userid', 'text', (c) => c.notNull().unique())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('apikey_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('email', 'text')
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('audit_types', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('allow_ip', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('dns_credits', 'integer')
+        .addColumn('dns_expiry', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('sessions')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'integer', (c) =>
+          c.notNull().references('accounts.id').onDelete('cascade'),
+        )
+        .addColumn('apikey_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_account').on('sessions').column('account_id').execute();
+      await db.schema.createIndex('sessions_expires').on('sessions').column('expires_at').execute();
+      await db.schema
+        .createTable('login_throttle')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('window_start', 'bigint', (c) => c.notNull())
+        .addColumn('locked_until', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '002_dns': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('domains')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('state', 'integer', (c) => c.notNull())
+        .addColumn('on_hold', 'integer', (c) => c.notNull())
+        .addColumn('serial', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('domains_account').on('domains').column('account_id').execute();
+      await db.schema
+        .createTable('records')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('domain_id', 'integer', (c) => c.notNull().references('domains.id').onDelete('cascade'))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('records_domain').on('records').columns(['domain_id', 'type']).execute();
+      // What the name servers serve: the version in service and the one
+      // queued for the next distribution cycle. Outlives its domain until
+      // the cycle has removed it from the name servers.
+      await db.schema
+        .createTable('zone_publications')
+        .addColumn('zone', 'text', (c) => c.primaryKey())
+        .addColumn('domain_id', 'integer', (c) => c.references('domains.id').onDelete('set null'))
+        .addColumn('served_serial', 'bigint')
+        .addColumn('served_snapshot', 'text')
+        .addColumn('pending_serial', 'bigint')
+        .addColumn('pending_snapshot', 'text')
+        .addColumn('removing', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('changed_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return MIGRATIONS;
+  },
+};
+
+export { sql };

@@ -1,0 +1,85 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table shapes. Times are epoch milliseconds in integer columns (bigint on
+ * PostgreSQL); booleans are 0/1 integers so both dialects read the same.
+ */
+export interface AccountsTable {
+  id: Generated<number>;
+  userid: string;
+  password_hash: string;
+  apikey_hash: string;
+  email: string | null;
+  enabled: number;
+  /** Comma list of audit types the account is entitled to. */
+  audit_types: string;
+  /** Comma list of address patterns / CIDRs the account may audit. */
+  allow_ip: string;
+  /** null: no DNS subscription. */
+  dns_credits: number | null;
+  dns_expiry: number | null;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  account_id: number;
+  /** The key the token was made with: a token works only with that key. */
+  apikey_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface LoginThrottleTable {
+  /** `user:<userid>` or `addr:<client address>`. */
+  key: string;
+  failures: number;
+  window_start: number;
+  locked_until: number;
+}
+
+export interface DomainsTable {
+  /** The domain's `seq`. */
+  id: Generated<number>;
+  account_id: number;
+  /** Lower-case A-label form, no trailing dot. */
+  name: string;
+  type: 'master' | 'slave';
+  /** Spec section 3: 0 Unvalidated, 1 Configuration Errors, 2 Waiting, 3 Active. */
+  state: number;
+  /** 1 until the operator releases a new domain (`admin domain release`). */
+  on_hold: number;
+  /** SOA serial of the last successful publish (YYYYMMDDnn), 0 before. */
+  serial: number;
+  created_at: number;
+}
+
+export interface RecordsTable {
+  /** The record's `seq`. */
+  id: Generated<number>;
+  domain_id: number;
+  type: string;
+  /** The record type's stored data, JSON. */
+  data: string;
+}
+
+export interface ZonePublicationsTable {
+  zone: string;
+  /** null once the domain is deleted: the next cycle removes the zone. */
+  domain_id: number | null;
+  served_serial: number | null;
+  served_snapshot: string | null;
+  pending_serial: number | null;
+  pending_snapshot: string | null;
+  removing: number;
+  changed_at: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  login_throttle: LoginThrottleTable;
+  domains: DomainsTable;
+  records: RecordsTable;
+  zone_publications: ZonePublicationsTable;
+}

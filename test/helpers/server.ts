@@ -1,0 +1,103 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { VigilClient } from '../../src/client/index.ts';
+
+export const VIGIL = resolve(import.meta.dirname, '../../bin/vigil');
+const run = promisify(execFile);
+
+export function tempDir(prefix = 'vigil-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A loopback port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** `bin/vigil admin …` as an operator runs it. */
+export async function admin(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run(VIGIL, ['admin', ...args, '--data', dataDir], { env: { ...process.env, VIGIL_DATA: '' } });
+}
+
+export async function adminJson(dataDir: string, ...args: string[]): Promise<any> {
+  const { stdout } = await admin(dataDir, ...args, '--json');
+  return JSON.parse(stdout);
+}
+
+/** Creates an account through the CLI and returns its API key. */
+export async function addAccount(dataDir: string, userid: string, password: string, ...extra: string[]): Promise<string> {
+  const out = await adminJson(dataDir, 'account', 'add', '--userid', userid, '--password', password, ...extra);
+  return out.apikey;
+}
+
+export interface Served {
+  dataDir: string;
+  proc: ChildProcess;
+  readyLine: string;
+  stdout: () => string;
+  httpsUrl: string;
+  httpUrl: string;
+  ca: string;
+  client(): VigilClient;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `bin/vigil serve` on free loopback ports and waits for its ready line. */
+export async function serve(opts: { dataDir?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<Served> {
+  const dataDir = opts.dataDir ?? tempDir();
+  const [https, http] = [await freePort(), await freePort()];
+  const args = ['serve', '--data', dataDir, '--https-port', String(https), '--http-port', String(http), '--dns-port', '0', '--forward-port', '0', ...(opts.args ?? [])];
+  const proc = spawn(VIGIL, args, { env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (err += d));
+  const readyLine = await new Promise<string>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`no ready line; stderr: ${err}`)), 30_000);
+    const check = () => {
+      const line = out.split('\n').find((l) => l.startsWith('vigil ready'));
+      if (line) {
+        clearTimeout(timer);
+        res(line);
+      }
+    };
+    proc.stdout!.on('data', check);
+    proc.on('exit', (code) => rej(new Error(`vigil exited ${code}: ${err}`)));
+  });
+  const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+  const httpsUrl = `https://127.0.0.1:${https}`;
+  const clients: VigilClient[] = [];
+  return {
+    dataDir,
+    proc,
+    readyLine,
+    stdout: () => out,
+    httpsUrl,
+    httpUrl: `http://127.0.0.1:${http}`,
+    ca,
+    client() {
+      const c = new VigilClient({ baseUrl: httpsUrl, ca });
+      clients.push(c);
+      return c;
+    },
+    stop(signal = 'SIGTERM') {
+      clients.forEach((c) => c.close());
+      if (proc.exitCode !== null) return Promise.resolve(proc.exitCode);
+      return new Promise((res) => {
+        proc.once('exit', (code) => res(code));
+        proc.kill(signal);
+      });
+    },
+  };
+}
