@@ -15,6 +15,8 @@ export interface ClientOptions {
   ca?: string;
   /** false trusts any certificate: only for local testing. */
   rejectUnauthorized?: boolean;
+  /** Source address to connect from (e.g. another 127.x address in tests). */
+  localAddress?: string;
 }
 
 /** A reply with status other than "0": its code is the spec's error code. */
@@ -51,6 +53,12 @@ export class VigilClient {
   raw(method: string, path: string, body = '', headers: Record<string, string> = {}): Promise<RawReply> {
     const secure = this.url.protocol === 'https:';
     const send = secure ? request : plainRequest;
+    // A header given as '' is left out altogether (e.g. no content-type).
+    const allHeaders = Object.fromEntries(
+      Object.entries({ 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...headers }).filter(
+        ([, v]) => v !== '',
+      ),
+    );
     return new Promise((resolve, reject) => {
       const req = send(
         {
@@ -59,7 +67,8 @@ export class VigilClient {
           method,
           path,
           agent: secure ? this.agent : undefined,
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), ...headers },
+          localAddress: this.options.localAddress,
+          headers: allHeaders,
         },
         (res) => {
           const chunks: Buffer[] = [];

@@ -19,9 +19,33 @@ export async function openSqlite(file: string): Promise<Db> {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   await migrate(db);
   return db;
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a
+ * point query. Kysely emits the same SQL text for the same query shape, so
+ * prepared statements are kept by SQL text (a bounded, small set).
+ */
+function withStatementCache(database: SqliteDatabase.Database): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = database.prepare.bind(database);
+  return new Proxy(database, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') return Reflect.get(target, prop, receiver);
+      return (sql: string) => {
+        let stmt = cache.get(sql);
+        if (!stmt) {
+          stmt = prepare(sql);
+          if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+          cache.set(sql, stmt);
+        }
+        return stmt;
+      };
+    },
+  });
 }
 
 export async function migrate(db: Db): Promise<void> {

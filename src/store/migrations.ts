@@ -34,7 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
         .createTable('login_throttle')
         .addColumn('key', 'text', (c) => c.primaryKey())
         .addColumn('failures', 'integer', (c) => c.notNull())
-        .addColumn('window_start', 'bigint', (c) => c.notNull())
+        .addColumn('last_failure', 'bigint', (c) => c.notNull())
         .addColumn('locked_until', 'bigint', (c) => c.notNull())
         .execute();
     },

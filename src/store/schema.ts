@@ -34,7 +34,7 @@ export interface LoginThrottleTable {
   /** `user:<userid>` or `addr:<client address>`. */
   key: string;
   failures: number;
-  window_start: number;
+  last_failure: number;
   locked_until: number;
 }
 

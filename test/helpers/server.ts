@@ -46,6 +46,7 @@ export interface Served {
   proc: ChildProcess;
   readyLine: string;
   stdout: () => string;
+  stderr: () => string;
   httpsUrl: string;
   httpUrl: string;
   ca: string;
@@ -83,6 +84,7 @@ export async function serve(opts: { dataDir?: string; args?: string[]; env?: Rec
     proc,
     readyLine,
     stdout: () => out,
+    stderr: () => err,
     httpsUrl,
     httpUrl: `http://127.0.0.1:${http}`,
     ca,

@@ -1,0 +1,47 @@
+import { ManualClock } from '../../src/clock.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { type App, startApp } from '../../src/app.ts';
+import { buildConfig, type Config } from '../../src/config.ts';
+import { VigilClient } from '../../src/client/index.ts';
+import { pino } from 'pino';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, tempDir } from './server.ts';
+
+/** The whole service in this process, on a clock the test moves. */
+export interface TestApp {
+  app: App;
+  clock: ManualClock;
+  url: string;
+  client(localAddress?: string): VigilClient;
+  account(userid: string, password: string, settings?: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const clock = new ManualClock(Date.UTC(2026, 10, 23, 12));
+  const dataDir = tempDir();
+  const config = buildConfig({ dataDir, httpsPort: await freePort(), httpPort: 0, dnsPort: 0, forwardPort: 0, ...overrides });
+  const app = await startApp(config, { clock, logger: pino({ level: 'silent' }) });
+  const url = `https://${app.listeners.https}`;
+  const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+  const clients: VigilClient[] = [];
+  return {
+    app,
+    clock,
+    url,
+    client(localAddress?: string) {
+      const c = new VigilClient({ baseUrl: url, ca, localAddress });
+      clients.push(c);
+      return c;
+    },
+    async account(userid, password, settings = {}) {
+      const { apikey } = await createAccount(app.services.db, clock, userid, { password, ...settings });
+      return apikey;
+    },
+    async close() {
+      clients.forEach((c) => c.close());
+      await app.close();
+    },
+  };
+}
