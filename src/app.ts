@@ -8,6 +8,10 @@ import { loadCertificate } from './api/tls.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type Config, sqlitePath } from './config.ts';
 import { type Db, openSqlite } from './store/db.ts';
+import { Domains } from './dns/domains.ts';
+import { Publisher } from './dns/publish.ts';
+import { ZoneEdits } from './dns/zone-edits.ts';
+import { startDistribution } from './dns/distribute.ts';
 
 export interface App {
   readonly services: Services;
@@ -37,7 +41,15 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: false }));
   const db = await openStore(config);
-  const services: Services = { config, clock, db, sessions: new Sessions(db, clock, config.sessionTtlMs) };
+  const domains = new Domains(db, clock, config);
+  const services: Services = {
+    config,
+    clock,
+    db,
+    sessions: new Sessions(db, clock, config.sessionTtlMs),
+    dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains) },
+  };
+  const stopDistribution = startDistribution(db, clock, config.publishIntervalMs, (err) => logger.error({ err }, 'distribution cycle failed'));
   const servers: FastifyInstance[] = [];
   const listeners: Record<string, string> = {};
   let generatedCertificate: string | null = null;
@@ -61,6 +73,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     if (config.dnsPort !== 0) listeners.dns = hostPort(config.listen, config.dnsPort);
     if (config.forwardPort !== 0) listeners.forward = hostPort(config.listen, config.forwardPort);
   } catch (err) {
+    await stopDistribution();
     await Promise.allSettled(servers.map((s) => s.close()));
     await db.destroy();
     throw err;
@@ -72,6 +85,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     async close() {
       // Fastify's close stops accepting and waits for in-flight requests.
       await Promise.allSettled(servers.map((s) => s.close()));
+      await stopDistribution();
       await db.destroy();
       logger.flush?.();
     },

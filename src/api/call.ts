@@ -5,6 +5,9 @@ import type { Config } from '../config.ts';
 import type { SpecCode } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import type { Form } from './form.ts';
+import type { Domains } from '../dns/domains.ts';
+import type { Publisher } from '../dns/publish.ts';
+import type { ZoneEdits } from '../dns/zone-edits.ts';
 
 /** The domain services a script may call; built once by app.ts. */
 export interface Services {
@@ -12,6 +15,13 @@ export interface Services {
   readonly clock: Clock;
   readonly db: Db;
   readonly sessions: Sessions;
+  readonly dns: DnsServices;
+}
+
+export interface DnsServices {
+  readonly domains: Domains;
+  readonly edits: ZoneEdits;
+  readonly publisher: Publisher;
 }
 
 /** One script call, after transport rules; no HTTP in here. */
@@ -43,6 +53,6 @@ export interface LoginScript extends ScriptBase {
 }
 /** A shared script name that serves several operations (spec note on 14, 18-20). */
 export interface AliasScript {
-  readonly alias: (form: Form) => string;
+  readonly alias: (form: Form) => SessionScript | LoginScript;
 }
 export type Script = SessionScript | LoginScript | AliasScript;

@@ -1,9 +1,39 @@
+import type { Fields } from '../dns/records.ts';
+import type { AddableType } from '../dns/zone-edits.ts';
 import { accountFigures, domainSummaries, requireSubscription } from '../dns/subscription.ts';
 import { stateText } from '../dns/states.ts';
-import type { SessionScript } from './call.ts';
+import type { AliasScript, Call, SessionScript } from './call.ts';
+import type { Form } from './form.ts';
+
+/** Form fields as a plain object (the auth fields are not the DNS layer's business). */
+const fieldsOf = (form: Form): Fields => Object.fromEntries(form);
+
+/** A DNS script: spec code `unspecifiedError` ("The record was not added.") on a system failure. */
+const dnsCall = (run: (call: Call, fields: Fields) => Promise<Record<string, unknown> | void>): SessionScript => ({
+  session: true,
+  systemError: 'unspecifiedError',
+  async run(call) {
+    return (await run(call, fieldsOf(call.form))) ?? {};
+  },
+});
+
+const addRecord = (type: AddableType) => dnsCall(({ account, services }, f) => services.dns.edits.add(account, type, f));
+
+const addSrv = dnsCall(async ({ account, services }, f) => {
+  const domain = f.domain ?? (await services.dns.edits.srvDomain(account, f.host));
+  await services.dns.edits.add(account, 'SRV', { ...f, domain });
+});
+const addCaa = addRecord('CAA');
+const addNs = addRecord('NS');
+const addTxt = addRecord('TXT');
+const setSoa = dnsCall(({ account, services }, f) => services.dns.edits.setSoa(account, f));
+const setOptions = dnsCall(({ account, services }, f) => services.dns.edits.setOptions(account, f));
+const publish = dnsCall(({ account, services }, f) => services.dns.publisher.publish(account, f.domain) as Promise<Record<string, unknown>>);
+
+const has = (form: Form, ...names: string[]) => names.some((n) => form.has(n));
 
 /** DNS scripts (spec 5-21). Every one answers dnsEntitlementsOrCreditsMissing without a subscription. */
-export const dnsScripts: Record<string, SessionScript> = {
+export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsGetDomainList.php': {
     session: true,
     systemError: 'dnsDomainRetrievalFailure',
@@ -19,4 +49,35 @@ export const dnsScripts: Record<string, SessionScript> = {
       return reply;
     },
   },
+  'dnsGetDomainRecords.php': {
+    session: true,
+    systemError: 'dnsDomainRetrievalFailure',
+    run: ({ account, services, form }) => services.dns.edits.records(account, form.get('domain')),
+  },
+  'dnsAddDomain.php': { ...dnsCall(({ account, services }, f) => services.dns.domains.add(account, f)), systemError: 'unableToAddSystem' },
+  'dnsDeleteDomain.php': dnsCall(({ account, services }, f) => services.dns.domains.delete(account, f.domain)),
+  'dnsDeleteRecord.php': dnsCall(({ account, services }, f) => services.dns.edits.deleteRecord(account, f.seq)),
+  'dnsAddA.php': addRecord('A'),
+  'dnsAddAAAA.php': addRecord('AAAA'),
+  'dnsAddCNAME.php': addRecord('CNAME'),
+  'dnsAddMX.php': addRecord('MX'),
+  'dnsAddCAA.php': addCaa,
+  'dnsAddTXT.php': {
+    // Shared name (spec note on 18-20): TXT add, SOA set, Options set or Publish, by the fields sent.
+    alias: (form) =>
+      form.has('txtdata') ? addTxt
+      : has(form, 'admin', 'ttl') ? setSoa
+      : has(form, 'masters', 'allowtransferacl', 'notify', 'alsonotify') ? setOptions
+      : form.has('name') ? addTxt
+      : publish,
+  },
+  'dnsAddNS.php': {
+    // Shared name (spec note on 14): CAA add when sent flag/tag/value and no nameserver.
+    alias: (form) => (!form.has('nameserver') && has(form, 'flag', 'tag', 'value') ? addCaa : addNs),
+  },
+  'dnsAddSRV.php': addSrv,
+  'dnsSetSOA.php': setSoa,
+  'dnsSetOptions.php': setOptions,
+  'dnsPublish.php': publish,
+  'dnsBuildZone.php': dnsCall(async ({ account, services }, f) => ({ zone: await services.dns.publisher.buildZone(account, f.domain) })),
 };

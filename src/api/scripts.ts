@@ -15,10 +15,6 @@ export const SCRIPTS: Readonly<Record<string, Script>> = Object.freeze({
 
 /** Follows alias entries to the script that serves this form. */
 export function resolveScript(name: string, form: Form): SessionScript | LoginScript | undefined {
-  let script = Object.hasOwn(SCRIPTS, name) ? SCRIPTS[name] : undefined;
-  for (let hops = 0; script && 'alias' in script && hops < 3; hops++) {
-    const target = script.alias(form);
-    script = Object.hasOwn(SCRIPTS, target) ? SCRIPTS[target] : undefined;
-  }
-  return script && !('alias' in script) ? script : undefined;
+  const script = Object.hasOwn(SCRIPTS, name) ? SCRIPTS[name] : undefined;
+  return script && 'alias' in script ? script.alias(form) : script;
 }

@@ -12,6 +12,7 @@ import { systemClock } from '../clock.ts';
 import { buildConfig } from '../config.ts';
 import { openStore } from '../app.ts';
 import type { Db } from '../store/db.ts';
+import { Domains } from '../dns/domains.ts';
 import { checked, dataOption, dbOption } from './options.ts';
 
 function parseDate(text: string): number {
@@ -130,6 +131,21 @@ export function adminCommand(): Command {
       withStore(o, async (db) => {
         const apikey = await rotateApikey(db, o.userid);
         print(o.json, { userid: o.userid, apikey }, `apikey: ${apikey}`);
+      }),
+    );
+  admin
+    .command('domain')
+    .description('domains')
+    .command('release')
+    .description('lift the hold on a newly added domain so that it can be published')
+    .argument('<domain>', 'the domain name')
+    .addOption(dataOption())
+    .addOption(dbOption())
+    .action((domain: string, o) =>
+      withStore(o, async (db) => {
+        const domains = new Domains(db, systemClock, buildConfig({ dataDir: o.data }));
+        if (!(await domains.release(domain))) throw new AccountInputError(`no domain ${domain}`);
+        process.stdout.write(`released ${domain}\n`);
       }),
     );
   return admin;

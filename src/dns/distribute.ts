@@ -1,0 +1,56 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../store/db.ts';
+import { DomainState } from './states.ts';
+
+export interface CycleResult {
+  distributed: string[];
+  removed: string[];
+}
+
+/**
+ * One distribution cycle: published versions become the served ones, their
+ * domains become Active, and deleted domains leave the serving set. All in
+ * one transaction, so the serving set moves from one whole state to the next.
+ */
+export async function distributionCycle(db: Db, clock: Clock): Promise<CycleResult> {
+  return db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const removed = await trx.deleteFrom('zone_publications').where('removing', '=', 1).returning('zone').execute();
+    const pending = await trx
+      .selectFrom('zone_publications')
+      .select(['zone', 'domain_id', 'pending_serial', 'pending_snapshot'])
+      .where('pending_snapshot', 'is not', null)
+      .execute();
+    for (const p of pending) {
+      await trx
+        .updateTable('zone_publications')
+        .set({ served_serial: p.pending_serial, served_snapshot: p.pending_snapshot, pending_serial: null, pending_snapshot: null, changed_at: now })
+        .where('zone', '=', p.zone)
+        .execute();
+      // Only a domain still waiting for this very version becomes Active;
+      // one changed since then stays Unvalidated.
+      if (p.domain_id !== null) {
+        await trx
+          .updateTable('domains')
+          .set({ state: DomainState.Active })
+          .where('id', '=', p.domain_id)
+          .where('state', '=', DomainState.Waiting)
+          .where('serial', '=', Number(p.pending_serial))
+          .execute();
+      }
+    }
+    return { distributed: pending.map((p) => p.zone), removed: removed.map((r) => r.zone) };
+  });
+}
+
+/** Runs the cycle every interval until stopped; a failed cycle is logged and retried next time. */
+export function startDistribution(db: Db, clock: Clock, intervalMs: number, onError: (err: unknown) => void): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = distributionCycle(db, clock).catch(onError);
+  }, intervalMs);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

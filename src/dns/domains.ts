@@ -1,0 +1,120 @@
+import type { AccountRow } from '../accounts/accounts.ts';
+import type { Clock } from '../clock.ts';
+import { fail } from '../errors.ts';
+import type { Db } from '../store/db.ts';
+import type { Selectable, Transaction } from 'kysely';
+import type { Database, DomainsTable } from '../store/schema.ts';
+import { normalizeDomain } from './names.ts';
+import { defaultSoa, RECORD_TYPES, type Fields, type RecordTypeName } from './records.ts';
+import { accountFigures, domainSummaries, requireSubscription } from './subscription.ts';
+import { DomainState } from './states.ts';
+import { nextSerial, type ZoneModel } from './zone.ts';
+
+export type DomainRow = Selectable<DomainsTable>;
+export type Trx = Transaction<Database>;
+
+export interface DnsSettings {
+  readonly nsDomain: string;
+  readonly domainHold: 'manual' | 'none';
+}
+
+/**
+ * Domains of an account: lookup, add, delete, release. Every change that
+ * touches a zone goes through `change`, which runs in one transaction and
+ * returns the domain to Unvalidated (spec section 3).
+ */
+export class Domains {
+  constructor(readonly db: Db, readonly clock: Clock, readonly settings: DnsSettings) {}
+
+  /** The caller's domain named by the `domain` field, or the spec's codes. */
+  async own(account: AccountRow, field: string | undefined, db: Db | Trx = this.db): Promise<DomainRow> {
+    const name = field === undefined ? null : normalizeDomain(field);
+    if (name === null) fail('syntaxInvalidDomain');
+    const row = await db.selectFrom('domains').selectAll().where('name', '=', name).where('account_id', '=', account.id).executeTakeFirst();
+    return row ?? fail('noSuchDomain');
+  }
+
+  async add(account: AccountRow, fields: Fields): Promise<void> {
+    requireSubscription(account, this.clock.now());
+    if (fields.aup !== 'YES') fail('mustAcceptAUP');
+    const name = fields.domain === undefined ? null : normalizeDomain(fields.domain);
+    if (name === null) fail('syntaxInvalidDomain');
+    const type = fields.domaintype;
+    if (type !== 'master' && type !== 'slave') fail('syntaxInvalidDomainType');
+    await this.db.transaction().execute(async (trx) => {
+      const taken = await trx.selectFrom('domains').select('account_id').where('name', '=', name).executeTakeFirst();
+      if (taken) fail('unableToAddDuplicate');
+      const used = (await domainSummaries(trx, account.id)).reduce((sum, d) => sum + d.weight, 0);
+      if (used + 1 > Number(account.dns_credits)) fail('dnsEntitlementsOrCreditsMissing');
+      const domain = await trx
+        .insertInto('domains')
+        .values({
+          account_id: account.id,
+          name,
+          type,
+          state: DomainState.Unvalidated,
+          on_hold: this.settings.domainHold === 'manual' ? 1 : 0,
+          serial: 0,
+          created_at: this.clock.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // A slave zone's records come from its masters, so it starts empty.
+      if (type === 'master') {
+        const ns = [1, 2, 3, 4].map((n) => ({ name: '', data: `ns${n}.${this.settings.nsDomain}.` }));
+        await trx
+          .insertInto('records')
+          .values([
+            { domain_id: domain.id, type: 'SOA', data: JSON.stringify(defaultSoa(name, this.settings.nsDomain)) },
+            ...ns.map((d) => ({ domain_id: domain.id, type: 'NS', data: JSON.stringify(d) })),
+          ])
+          .execute();
+      }
+    });
+  }
+
+  /** Deletes the caller's domain; the next distribution cycle removes it from the name servers. */
+  async delete(account: AccountRow, field: string | undefined) {
+    requireSubscription(account, this.clock.now());
+    const name = field === undefined ? null : normalizeDomain(field);
+    if (name === null) fail('syntaxInvalidDomain');
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('domains').select('id').where('name', '=', name).where('account_id', '=', account.id).executeTakeFirst();
+      if (!row) fail('domainNotDeleted');
+      await trx.updateTable('zone_publications').set({ removing: 1, changed_at: this.clock.now() }).where('zone', '=', name).execute();
+      await trx.deleteFrom('domains').where('id', '=', row.id).execute();
+    });
+    return accountFigures(account, await domainSummaries(this.db, account.id));
+  }
+
+  /** Runs a zone change in one transaction and marks the domain Unvalidated. */
+  async change<T>(account: AccountRow, field: string | undefined, work: (trx: Trx, domain: DomainRow) => Promise<T>): Promise<T> {
+    requireSubscription(account, this.clock.now());
+    return this.db.transaction().execute(async (trx) => {
+      const domain = await this.own(account, field, trx);
+      const result = await work(trx, domain);
+      await trx.updateTable('domains').set({ state: DomainState.Unvalidated }).where('id', '=', domain.id).execute();
+      return result;
+    });
+  }
+
+  /** The zone as a publish now would produce it: stored records and the next serial. */
+  async model(domain: DomainRow, db: Db | Trx = this.db): Promise<ZoneModel> {
+    const rows = await db.selectFrom('records').select(['id', 'type', 'data']).where('domain_id', '=', domain.id).orderBy('id').execute();
+    return {
+      zone: domain.name,
+      serial: nextSerial(Number(domain.serial) || null, new Date(this.clock.now())),
+      records: rows.map((r) => ({ seq: r.id, type: r.type as RecordTypeName, data: JSON.parse(r.data) })),
+    };
+  }
+
+  /** Operator: lifts the hold on a newly added domain. */
+  async release(name: string): Promise<boolean> {
+    const zone = normalizeDomain(name);
+    if (zone === null) return false;
+    const r = await this.db.updateTable('domains').set({ on_hold: 0 }).where('name', '=', zone).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+}
+
+export { RECORD_TYPES };

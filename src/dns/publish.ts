@@ -1,0 +1,54 @@
+import type { AccountRow } from '../accounts/accounts.ts';
+import type { Domains } from './domains.ts';
+import { DomainState } from './states.ts';
+import { requireSubscription } from './subscription.ts';
+import { validateZone } from './validate.ts';
+import { buildZone } from './zone.ts';
+
+export interface PublishResult {
+  warnings?: string[];
+  errors?: string[];
+}
+
+export const ON_HOLD_ERROR = 'the domain is on hold until the operator releases it (new domains are checked before their first publish)';
+
+/**
+ * Publish (spec section 3): validate the zone as it would be served; with
+ * errors the domain goes to Configuration Errors (1); otherwise it gets a
+ * new serial and waits (2) for the next distribution cycle.
+ */
+export class Publisher {
+  constructor(private readonly domains: Domains) {}
+
+  async buildZone(account: AccountRow, field: string | undefined): Promise<string> {
+    requireSubscription(account, this.domains.clock.now());
+    const domain = await this.domains.own(account, field);
+    return buildZone(await this.domains.model(domain));
+  }
+
+  async publish(account: AccountRow, field: string | undefined): Promise<PublishResult> {
+    requireSubscription(account, this.domains.clock.now());
+    return this.domains.db.transaction().execute(async (trx) => {
+      const domain = await this.domains.own(account, field, trx);
+      const model = await this.domains.model(domain, trx);
+      const { errors, warnings } = validateZone(model);
+      if (domain.on_hold) errors.unshift(ON_HOLD_ERROR);
+      const result: PublishResult = {};
+      if (warnings.length) result.warnings = warnings;
+      if (errors.length) {
+        await trx.updateTable('domains').set({ state: DomainState.ConfigurationErrors }).where('id', '=', domain.id).execute();
+        result.errors = errors;
+        return result;
+      }
+      const now = this.domains.clock.now();
+      await trx.updateTable('domains').set({ state: DomainState.Waiting, serial: model.serial }).where('id', '=', domain.id).execute();
+      const pending = { pending_serial: model.serial, pending_snapshot: JSON.stringify(model), removing: 0, changed_at: now, domain_id: domain.id };
+      await trx
+        .insertInto('zone_publications')
+        .values({ zone: domain.name, served_serial: null, served_snapshot: null, ...pending })
+        .onConflict((oc) => oc.column('zone').doUpdateSet(pending))
+        .execute();
+      return result;
+    });
+  }
+}
