@@ -12,6 +12,7 @@ import {
   verifyPassword,
 } from './secrets.ts';
 import { LoginThrottle, throttleKey } from './throttle.ts';
+import { precompile } from '../store/precompiled.ts';
 
 /** Expired tokens are kept this long so that callers learn `sessionTimeout`. */
 const EXPIRED_KEPT_MS = 7 * 86_400_000;
@@ -29,9 +30,22 @@ export interface Credentials {
  */
 export class Sessions {
   private readonly throttle: LoginThrottle;
+  /** The one query of every authenticated call: token, its account and the bound key. */
+  private readonly sessionByToken;
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly ttlMs: number) {
     this.throttle = new LoginThrottle(db, clock);
+    this.sessionByToken = precompile<AccountRow & { bound_key: string; expires_at: number }, [string]>(
+      db,
+      (tokenHash) =>
+        db
+          .selectFrom('sessions')
+          .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+          .selectAll('accounts')
+          .select(['sessions.apikey_hash as bound_key', 'sessions.expires_at'])
+          .where('sessions.token_hash', '=', tokenHash!),
+      1,
+    );
   }
 
   private async accountByKey(apikey: string | undefined): Promise<AccountRow> {
@@ -88,13 +102,7 @@ export class Sessions {
     const keyHash = secretHash(apikey);
     if (token !== undefined && TOKEN_FORMAT.test(token)) {
       // Fast path: one query finds the token, its account and the bound key.
-      const row = await this.db
-        .selectFrom('sessions')
-        .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-        .selectAll('accounts')
-        .select(['sessions.apikey_hash as bound_key', 'sessions.expires_at'])
-        .where('sessions.token_hash', '=', secretHash(token))
-        .executeTakeFirst();
+      const [row] = await this.sessionByToken(this.db, secretHash(token));
       if (row && sameHash(row.apikey_hash, keyHash) && sameHash(row.bound_key, keyHash)) {
         if (row.enabled !== 1) fail('sessionAuthenticationFailure');
         if (Number(row.expires_at) <= this.clock.now()) fail('sessionTimeout');
