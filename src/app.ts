@@ -12,9 +12,13 @@ import { Domains } from './dns/domains.ts';
 import { Publisher } from './dns/publish.ts';
 import { ZoneEdits } from './dns/zone-edits.ts';
 import { startDistribution } from './dns/distribute.ts';
+import { NameServer } from './dns/server/server.ts';
+import { ServingSet } from './dns/server/serving-set.ts';
 
 export interface App {
   readonly services: Services;
+  /** What the name server answers for; reloaded after each distribution cycle. */
+  readonly serving: ServingSet;
   /** Listener name -> `host:port`, in the order of the ready line. */
   readonly listeners: Record<string, string>;
   /** Set when the certificate was made on this start. */
@@ -49,7 +53,12 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     sessions: new Sessions(db, clock, config.sessionTtlMs),
     dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains) },
   };
-  const stopDistribution = startDistribution(db, clock, config.publishIntervalMs, (err) => logger.error({ err }, 'distribution cycle failed'));
+  const serving = new ServingSet(config.forwardPort !== 0 ? config.forwardAddress : null);
+  await serving.load(db);
+  const stopDistribution = startDistribution(db, clock, config.publishIntervalMs, () => serving.load(db), (err) =>
+    logger.error({ err }, 'distribution cycle failed'),
+  );
+  let nameServer: NameServer | null = null;
   const servers: FastifyInstance[] = [];
   const listeners: Record<string, string> = {};
   let generatedCertificate: string | null = null;
@@ -68,11 +77,14 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await plain.listen({ host: config.listen, port: config.httpPort });
       listeners.http = hostPort(config.listen, (plain.server.address() as AddressInfo).port);
     }
-    // The name server and the web forwarder land with their own issues;
-    // their ports are accepted and reported until then.
-    if (config.dnsPort !== 0) listeners.dns = hostPort(config.listen, config.dnsPort);
+    if (config.dnsPort !== 0) {
+      nameServer = new NameServer(serving, logger);
+      listeners.dns = hostPort(config.listen, await nameServer.listen(config.listen, config.dnsPort));
+    }
+    // The web forwarder lands with its own issue; its port is accepted and reported until then.
     if (config.forwardPort !== 0) listeners.forward = hostPort(config.listen, config.forwardPort);
   } catch (err) {
+    await nameServer?.close();
     await stopDistribution();
     await Promise.allSettled(servers.map((s) => s.close()));
     await db.destroy();
@@ -80,11 +92,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   }
   return {
     services,
+    serving,
     listeners,
     generatedCertificate,
     async close() {
       // Fastify's close stops accepting and waits for in-flight requests.
       await Promise.allSettled(servers.map((s) => s.close()));
+      await nameServer?.close();
       await stopDistribution();
       await db.destroy();
       logger.flush?.();

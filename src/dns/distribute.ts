@@ -43,11 +43,17 @@ export async function distributionCycle(db: Db, clock: Clock): Promise<CycleResu
   });
 }
 
-/** Runs the cycle every interval until stopped; a failed cycle is logged and retried next time. */
-export function startDistribution(db: Db, clock: Clock, intervalMs: number, onError: (err: unknown) => void): () => Promise<void> {
+/** Runs the cycle every interval until stopped (then `afterCycle`, e.g. reload the name server); a failed cycle is logged and retried next time. */
+export function startDistribution(
+  db: Db,
+  clock: Clock,
+  intervalMs: number,
+  afterCycle: () => Promise<void>,
+  onError: (err: unknown) => void,
+): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = distributionCycle(db, clock).catch(onError);
+    running = distributionCycle(db, clock).then(afterCycle).catch(onError);
   }, intervalMs);
   return async () => {
     clearInterval(timer);

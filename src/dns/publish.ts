@@ -4,6 +4,7 @@ import { DomainState } from './states.ts';
 import { requireSubscription } from './subscription.ts';
 import { validateZone } from './validate.ts';
 import { buildZone } from './zone.ts';
+import { testLoad } from './server/test-load.ts';
 
 export interface PublishResult {
   warnings?: string[];
@@ -13,7 +14,8 @@ export interface PublishResult {
 export const ON_HOLD_ERROR = 'the domain is on hold until the operator releases it (new domains are checked before their first publish)';
 
 /**
- * Publish (spec section 3): validate the zone as it would be served; with
+ * Publish (spec section 3): validate the zone as it would be served and
+ * load it into a test instance of the name server's index; with
  * errors the domain goes to Configuration Errors (1); otherwise it gets a
  * new serial and waits (2) for the next distribution cycle.
  */
@@ -32,6 +34,7 @@ export class Publisher {
       const domain = await this.domains.own(account, field, trx);
       const model = await this.domains.model(domain, trx);
       const { errors, warnings } = validateZone(model);
+      errors.push(...testLoad(model));
       if (domain.on_hold) errors.unshift(ON_HOLD_ERROR);
       const result: PublishResult = {};
       if (warnings.length) result.warnings = warnings;

@@ -1,0 +1,98 @@
+import type { Answer } from 'dns-packet';
+import type { Node, ZoneIndex } from './zone-index.ts';
+
+export type Rcode = 'NOERROR' | 'NXDOMAIN' | 'REFUSED';
+
+export interface Resolution {
+  rcode: Rcode;
+  /** Authoritative: false only for referrals and refusals. */
+  aa: boolean;
+  answers: Answer[];
+  authorities: Answer[];
+  additionals: Answer[];
+}
+
+/** Finds the zone a name belongs to: the longest served zone it ends in. */
+export interface ZoneFinder {
+  find(name: string): ZoneIndex | undefined;
+}
+
+const MAX_CHAIN = 8;
+const parent = (name: string) => name.slice(name.indexOf('.') + 1);
+
+/** The highest delegation point at or above `name`, below the apex. */
+function cutFor(z: ZoneIndex, name: string): string | undefined {
+  let found: string | undefined;
+  for (let n = name; n !== z.zone && n.length > z.zone.length; n = parent(n)) if (z.cuts.has(n)) found = n;
+  return found;
+}
+
+/** A/AAAA of in-zone targets, for the additional section. */
+function addressesOf(z: ZoneIndex, targets: string[]): Answer[] {
+  const out: Answer[] = [];
+  for (const t of targets) {
+    const node = z.nodes.get(t.toLowerCase());
+    if (node) out.push(...(node.get('A') ?? []), ...(node.get('AAAA') ?? []));
+  }
+  return out;
+}
+
+function targetsOf(rrs: Answer[]): string[] {
+  return rrs.flatMap((a: any) => (a.type === 'NS' ? [a.data] : a.type === 'MX' ? [a.data.exchange] : a.type === 'SRV' ? [a.data.target] : []));
+}
+
+const renamed = (rrs: Answer[], name: string) => rrs.map((a) => ({ ...a, name }));
+
+/**
+ * The authoritative answer to one question (RFC 1034 4.3.2 for an
+ * authoritative-only server): exact matches, CNAME chasing inside the zone,
+ * wildcards (RFC 4592), referrals at delegations, NXDOMAIN and NODATA with
+ * the SOA for negative caching (RFC 2308). No recursion.
+ */
+export function resolve(zones: ZoneFinder, qname: string, qtype: string): Resolution {
+  let name = qname.toLowerCase().replace(/\.$/, '');
+  const z = zones.find(name);
+  if (!z) return { rcode: 'REFUSED', aa: false, answers: [], authorities: [], additionals: [] };
+  const answers: Answer[] = [];
+  const negative = (rcode: Rcode): Resolution => ({
+    rcode,
+    aa: true,
+    answers,
+    authorities: [{ ...z.soa, ttl: z.negativeTtl } as Answer],
+    additionals: [],
+  });
+
+  for (let hop = 0; hop < MAX_CHAIN; hop++) {
+    const cut = cutFor(z, name);
+    if (cut && !(cut === name && qtype === 'DS')) {
+      if (answers.length) break; // a CNAME into a delegated name: the resolver follows it
+      const ns = z.nodes.get(cut)!.get('NS')!;
+      return { rcode: 'NOERROR', aa: false, answers: [], authorities: ns, additionals: addressesOf(z, targetsOf(ns)) };
+    }
+    let node: Node | undefined = z.nodes.get(name);
+    let synthesized = false;
+    if (!node) {
+      if (z.names.has(name)) return negative('NOERROR'); // empty non-terminal
+      // RFC 4592: the wildcard at the closest encloser, if there is one.
+      let encloser = parent(name);
+      while (!z.names.has(encloser) && encloser.length > z.zone.length) encloser = parent(encloser);
+      node = z.nodes.get(`*.${encloser}`);
+      if (!node) return negative('NXDOMAIN');
+      synthesized = true;
+    }
+    const owner = synthesized ? name : undefined;
+    const rrs = qtype === 'ANY' ? [...node.values()].flat() : node.get(qtype);
+    if (rrs && rrs.length) {
+      answers.push(...(owner ? renamed(rrs, owner) : rrs));
+      const extra = qtype === 'ANY' ? [] : addressesOf(z, targetsOf(rrs));
+      return { rcode: 'NOERROR', aa: true, answers, authorities: [], additionals: extra };
+    }
+    const cname = node.get('CNAME');
+    if (!cname || qtype === 'CNAME') return negative('NOERROR');
+    answers.push(...(owner ? renamed(cname, owner) : cname));
+    const target = String((cname[0] as any).data).toLowerCase();
+    if (target !== z.zone && !target.endsWith(`.${z.zone}`)) break; // out of zone: the resolver goes on
+    name = target;
+  }
+  return { rcode: 'NOERROR', aa: true, answers, authorities: [], additionals: [] };
+}

@@ -1,0 +1,125 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { createServer, isIPv6, type Server, type Socket as TcpSocket } from 'node:net';
+import dnsPacket, { type Answer, type Packet } from 'dns-packet';
+import type { Logger } from 'pino';
+import { resolve, type ZoneFinder } from './resolve.ts';
+
+const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
+type RcodeName = keyof typeof RCODE;
+/** Our advertised EDNS payload size (the DNS flag day 2020 value). */
+const EDNS_SIZE = 1232;
+const TCP_IDLE_MS = 10_000;
+
+/** A bare error reply made from the query's header alone (when its body cannot be read). */
+function headerOnly(query: Buffer, rcode: RcodeName): Buffer {
+  const out = Buffer.alloc(12);
+  out.writeUInt16BE(query.readUInt16BE(0), 0);
+  const opcode = query.readUInt16BE(2) & 0x7800;
+  out.writeUInt16BE(0x8000 | opcode | RCODE[rcode], 2);
+  return out;
+}
+
+/**
+ * Answers one DNS message. `limit` is the reply size the transport allows
+ * (UDP: 512 or the client's EDNS size; TCP: 65535). Returns null when no
+ * reply is due (a response, or a message too short to carry an ID).
+ */
+export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'udp' | 'tcp'): Buffer | null {
+  if (message.length < 12) return null;
+  let query: Packet;
+  try {
+    query = dnsPacket.decode(message);
+  } catch {
+    return headerOnly(message, 'FORMERR');
+  }
+  if (query.type === 'response') return null;
+  const q = query.questions?.[0];
+  const opt = query.additionals?.find((a) => a.type === 'OPT') as { udpPayloadSize?: number } | undefined;
+  const reply = (rcode: RcodeName, aa: boolean, sections: Partial<Packet> = {}): Packet => ({
+    id: query.id,
+    type: 'response',
+    flags: (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED | (aa ? dnsPacket.AUTHORITATIVE_ANSWER : 0) | RCODE[rcode] | (message.readUInt16BE(2) & 0x7800),
+    questions: query.questions,
+    answers: sections.answers ?? [],
+    authorities: sections.authorities ?? [],
+    additionals: [...(sections.additionals ?? []), ...(opt ? [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_SIZE } as Answer] : [])],
+  });
+  let packet: Packet;
+  if ((message.readUInt16BE(2) & 0x7800) !== 0) packet = reply('NOTIMP', false);
+  else if (!q || query.questions!.length !== 1) packet = reply('FORMERR', false);
+  else if (q.class !== 'IN' && q.class !== 'ANY') packet = reply('REFUSED', false);
+  else if (q.type === 'AXFR' || q.type === 'IXFR') packet = reply(transport === 'udp' ? 'FORMERR' : 'REFUSED', false);
+  else {
+    const r = resolve(zones, q.name, q.type);
+    packet = reply(r.rcode, r.aa, r);
+  }
+  const limit = transport === 'tcp' ? 65535 : opt ? Math.max(512, Math.min(opt.udpPayloadSize ?? 512, 4096)) : 512;
+  const out = dnsPacket.encode(packet);
+  if (out.length <= limit) return out;
+  // Too big for UDP: say so (TC) and let the client retry over TCP.
+  return dnsPacket.encode({ ...packet, flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: packet.additionals!.filter((a) => a.type === 'OPT') });
+}
+
+/** Vigil's authoritative name server: UDP and TCP on one address and port. */
+export class NameServer {
+  private udp: Socket | null = null;
+  private tcp: Server | null = null;
+  private readonly sockets = new Set<TcpSocket>();
+
+  constructor(private readonly zones: ZoneFinder, private readonly logger: Logger) {}
+
+  private safeAnswer(message: Buffer, transport: 'udp' | 'tcp'): Buffer | null {
+    try {
+      return answerMessage(this.zones, message, transport);
+    } catch (err) {
+      this.logger.error({ err }, 'dns: answering failed');
+      return message.length >= 12 ? headerOnly(message, 'SERVFAIL') : null;
+    }
+  }
+
+  /** Binds UDP and TCP; port 0 picks a free port (both on the same one). */
+  async listen(host: string, port: number): Promise<number> {
+    const tcp = createServer((socket) => this.serveTcp(socket));
+    await new Promise<void>((res, rej) => tcp.once('error', rej).listen(port, host, () => res()));
+    const bound = (tcp.address() as { port: number }).port;
+    const udp = createSocket({ type: isIPv6(host) ? 'udp6' : 'udp4', recvBufferSize: 4 * 1024 * 1024 });
+    udp.on('message', (msg, rinfo) => {
+      const out = this.safeAnswer(msg, 'udp');
+      if (out) udp.send(out, rinfo.port, rinfo.address);
+    });
+    udp.on('error', (err) => this.logger.error({ err }, 'dns: udp socket error'));
+    await new Promise<void>((res, rej) => udp.once('error', rej).bind(bound, host, () => res()));
+    this.tcp = tcp;
+    this.udp = udp;
+    return bound;
+  }
+
+  /** DNS over TCP: 2-byte length prefix per message (RFC 1035 4.2.2). */
+  private serveTcp(socket: TcpSocket): void {
+    this.sockets.add(socket);
+    socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    let pending = Buffer.alloc(0);
+    socket.on('data', (chunk) => {
+      pending = Buffer.concat([pending, chunk as Buffer]);
+      while (pending.length >= 2) {
+        const size = pending.readUInt16BE(0);
+        if (pending.length < 2 + size) break;
+        const out = this.safeAnswer(pending.subarray(2, 2 + size), 'tcp');
+        pending = pending.subarray(2 + size);
+        if (out) {
+          const len = Buffer.alloc(2);
+          len.writeUInt16BE(out.length);
+          socket.write(Buffer.concat([len, out]));
+        }
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.udp?.close();
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((res) => (this.tcp ? this.tcp.close(() => res()) : res()));
+  }
+}

@@ -1,0 +1,38 @@
+import dnsPacket from 'dns-packet';
+import type { ZoneModel } from '../zone.ts';
+import { answerMessage } from './server.ts';
+import { ServingSet } from './serving-set.ts';
+
+/**
+ * Publish step 1: load the zone into a private instance of the name
+ * server's index and ask it what a resolver would ask (SOA and NS at the
+ * apex), and put every record set on the wire once. Returns errors.
+ */
+export function testLoad(model: ZoneModel): string[] {
+  const errors: string[] = [];
+  const set = new ServingSet();
+  try {
+    set.replace([model]);
+  } catch (err) {
+    return [`the zone cannot be loaded into the name server: ${(err as Error).message}`];
+  }
+  const index = set.find(model.zone)!;
+  for (const [name, node] of index.nodes) {
+    for (const [type, answers] of node) {
+      try {
+        dnsPacket.encode({ type: 'response', answers });
+      } catch {
+        errors.push(`${type} records at ${name} cannot be put on the wire`);
+      }
+    }
+  }
+  for (const qtype of ['SOA', 'NS'] as const) {
+    const query = dnsPacket.encode({ type: 'query', id: 1, questions: [{ type: qtype, name: model.zone, class: 'IN' }] });
+    const reply = answerMessage(set, query, 'tcp');
+    const decoded = reply && dnsPacket.decode(reply);
+    if (!decoded || (decoded as { rcode?: string }).rcode !== 'NOERROR' || !decoded.answers?.some((a) => a.type === qtype)) {
+      errors.push(`the test name server gives no ${qtype} answer for ${model.zone}`);
+    }
+  }
+  return errors;
+}

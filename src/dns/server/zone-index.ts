@@ -1,0 +1,102 @@
+import { isIPv6 } from 'node:net';
+import type { Answer } from 'dns-packet';
+import { fqdn } from '../names.ts';
+import { RECORD_TYPES, srvOwner, type SoaData, type StoredData } from '../records.ts';
+import { soaOf, type ZoneModel } from '../zone.ts';
+
+/** Resource records of one owner name, by type (upper case). */
+export type Node = Map<string, Answer[]>;
+
+/**
+ * One zone version, indexed for answering: built once when a version enters
+ * the serving set, so a query is a few map look-ups. Names are lower case
+ * and have no trailing dot (dns-packet's form).
+ */
+export interface ZoneIndex {
+  readonly zone: string;
+  readonly serial: number;
+  readonly soa: Answer;
+  /** Negative-answer TTL: min(SOA TTL, SOA minimum) (RFC 2308). */
+  readonly negativeTtl: number;
+  readonly nodes: ReadonlyMap<string, Node>;
+  /** Every name that exists, empty non-terminals included. */
+  readonly names: ReadonlySet<string>;
+  /** Delegation points below the apex (owners of NS records). */
+  readonly cuts: ReadonlySet<string>;
+}
+
+const bare = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
+
+function txtData(text: string): Buffer[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const parts: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += 255) parts.push(bytes.subarray(i, i + 255));
+  return parts;
+}
+
+/** The wire-level record(s) of one stored record; [] for non-zone types. */
+function toAnswers(type: string, d: StoredData, zone: string, ttl: number, forwardAddress: string | null): Answer[] {
+  const owner = (rel: string) => bare(fqdn(rel, zone));
+  switch (type) {
+    case 'A':
+    case 'AAAA':
+    case 'NS':
+    case 'CNAME':
+      return [{ type, name: owner(d.name), ttl, class: 'IN', data: bare(d.data) } as Answer];
+    case 'TXT':
+      return [{ type, name: owner(d.name), ttl, class: 'IN', data: txtData(d.data) }];
+    case 'MX':
+      return [{ type, name: owner(d.host), ttl, class: 'IN', data: { preference: d.pri, exchange: bare(d.data) } }];
+    case 'CAA':
+      return [{ type, name: owner(d.name), ttl, class: 'IN', data: { flags: d.flag, tag: d.tag, value: d.caaval } }];
+    case 'SRV':
+      return [{ type, name: owner(srvOwner(d)), ttl, class: 'IN', data: { priority: d.pri, weight: d.weight, port: d.port, target: d.target === '.' ? '.' : bare(d.target) } }];
+    case 'WebForwarding':
+      // A forwarded host resolves to the web forwarder.
+      if (!forwardAddress) return [];
+      return [{ type: isIPv6(forwardAddress) ? 'AAAA' : 'A', name: owner(d.host), ttl, class: 'IN', data: forwardAddress } as Answer];
+    default:
+      return [];
+  }
+}
+
+export function soaAnswer(soa: SoaData, zone: string, serial: number): Answer {
+  return {
+    type: 'SOA',
+    name: zone,
+    ttl: soa.min,
+    class: 'IN',
+    data: { mname: bare(soa.priNS), rname: bare(soa.mail), serial, refresh: soa.refresh, retry: soa.retry, expire: soa.exp, minimum: soa.min },
+  };
+}
+
+export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null = null): ZoneIndex {
+  const soa = soaOf(model);
+  const zone = model.zone;
+  const nodes = new Map<string, Node>();
+  const add = (a: Answer) => {
+    const name = a.name.toLowerCase();
+    let node = nodes.get(name);
+    if (!node) nodes.set(name, (node = new Map()));
+    const list = node.get(a.type);
+    if (list) list.push(a);
+    else node.set(a.type, [a]);
+  };
+  const soaRr = soaAnswer(soa, zone, model.serial);
+  add(soaRr);
+  for (const r of model.records) {
+    if (r.type === 'SOA' || !RECORD_TYPES[r.type]) continue;
+    for (const a of toAnswers(r.type, r.data, zone, soa.min, forwardAddress)) add(a);
+  }
+  const names = new Set<string>();
+  for (const name of nodes.keys()) {
+    // Every ancestor up to the apex exists too (empty non-terminals).
+    for (let n = name; n.length >= zone.length; n = n.slice(n.indexOf('.') + 1)) {
+      if (names.has(n)) break;
+      names.add(n);
+      if (n === zone || !n.includes('.')) break;
+    }
+  }
+  const cuts = new Set([...nodes].filter(([name, node]) => name !== zone && node.has('NS')).map(([name]) => name));
+  return { zone, serial: model.serial, soa: soaRr, negativeTtl: soa.min /* the SOA's own TTL is its minimum too */, nodes, names, cuts };
+}
