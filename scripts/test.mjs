@@ -13,6 +13,14 @@ function find(dir) {
 }
 
 const only = process.argv.slice(2);
+// Types first: tsx runs the tests without checking them.
+if (!only.length) {
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
+  if (tsc.status !== 0) {
+    console.error('typecheck failed');
+    process.exit(tsc.status ?? 1);
+  }
+}
 const files = only.length ? only : [...find('src'), ...find('test')].sort();
 const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files];
 const run = spawnSync(process.execPath, args, { stdio: 'inherit' });

@@ -2,7 +2,15 @@ import { createSocket } from 'node:dgram';
 import { connect } from 'node:net';
 import dnsPacket, { type Packet } from 'dns-packet';
 
-export type Reply = Packet & { rcode?: string; flag_aa?: boolean; flag_tc?: boolean };
+/** A decoded reply; records loosely typed, as tests read their data directly. */
+export type Reply = Omit<Packet, 'answers' | 'authorities' | 'additionals'> & {
+  answers?: any[];
+  authorities?: any[];
+  additionals?: any[];
+  rcode?: string;
+  flag_aa?: boolean;
+  flag_tc?: boolean;
+};
 
 let nextId = 1;
 
@@ -44,7 +52,7 @@ export function tcpQuery(port: number, name: string, type: string): Promise<Repl
     const socket = connect(port, '127.0.0.1', () => socket.write(dnsPacket.streamEncode({ ...dnsPacket.decode(queryPacket(name, type)) })));
     let buf = Buffer.alloc(0);
     socket.on('data', (d) => {
-      buf = Buffer.concat([buf, d]);
+      buf = Buffer.concat([buf, d as Buffer]);
       if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
         socket.end();
         resolve(dnsPacket.decode(buf.subarray(2, 2 + buf.readUInt16BE(0))) as Reply);
