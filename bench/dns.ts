@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildZone, type ZoneModel } from '../src/dns/zone.ts';
 import { validateZone } from '../src/dns/validate.ts';
+import { testLoad } from '../src/dns/server/test-load.ts';
 import { defaultSoa } from '../src/dns/records.ts';
 import { startTestApp } from '../test/helpers/app.ts';
 import { hasTool } from '../test/helpers/tools.ts';
@@ -44,7 +45,7 @@ const model: ZoneModel = {
 };
 buildZone(model); // warm-up
 const [text, buildMs] = time(() => buildZone(model));
-const [result, validateMs] = time(() => validateZone(model));
+const [result, validateMs] = time(() => ({ ...validateZone(model), load: testLoad(model) }));
 if (result.errors.length) throw new Error(`bench zone invalid: ${result.errors[0]}`);
 let checkzoneMs: number | null = null;
 if (hasTool('named-checkzone')) {
@@ -54,7 +55,7 @@ if (hasTool('named-checkzone')) {
 }
 console.log(`\n| ${N} A records | ms |\n|---|---|`);
 console.log(`| Vigil buildZone | ${buildMs.toFixed(0)} |`);
-console.log(`| Vigil publish validation | ${validateMs.toFixed(0)} |`);
+console.log(`| Vigil publish validation (checks + load into a test name-server index) | ${validateMs.toFixed(0)} |`);
 console.log(`| named-checkzone -i local (same text) | ${checkzoneMs === null ? 'not installed' : checkzoneMs.toFixed(0)} |`);
 
 // 2. Record adds through the API.
@@ -80,6 +81,28 @@ try {
   rows.push(`| 10,000 | ${await rate(500, 1)} | ${await rate(1000, 16)} |`);
   console.log('\n| records in zone | adds/s sequential | adds/s at concurrency 16 |\n|---|---|---|');
   rows.forEach((r) => console.log(r));
+
+  // The same 100k zone through the API: stored rows, then dnsBuildZone and dnsPublish.
+  const big = 'big.example';
+  await c.call('dnsAddDomain.php', { domain: big, domaintype: 'master', aup: 'YES' });
+  const db = t.app.services.db;
+  const { id } = await db.selectFrom('domains').select('id').where('name', '=', big).executeTakeFirstOrThrow();
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < N; i += 1000) {
+      await trx.insertInto('records').values(model.records.slice(3 + i, 3 + i + 1000).map((r) => ({ domain_id: id, type: 'A', data: JSON.stringify(r.data) }))).execute();
+    }
+  });
+  const timed = async (script: string) => {
+    const started = performance.now();
+    const reply = await c.call(script, { domain: big });
+    return [reply, performance.now() - started] as const;
+  };
+  const [zoneReply, apiBuildMs] = await timed('dnsBuildZone.php');
+  const [pubReply, apiPublishMs] = await timed('dnsPublish.php');
+  if (pubReply.errors) throw new Error(`publish failed: ${pubReply.errors[0]}`);
+  console.log(`\n| ${N} A records through the HTTPS API | ms |\n|---|---|`);
+  console.log(`| dnsBuildZone.php (${Math.round(String(zoneReply.zone).length / 1e6)} MB of zone text) | ${apiBuildMs.toFixed(0)} |`);
+  console.log(`| dnsPublish.php (validate, test load, store the version) | ${apiPublishMs.toFixed(0)} |`);
 } finally {
   await t.close();
 }
