@@ -46,8 +46,11 @@ test('CAA: flag and tag codes; value printable, iodef a URL', () => {
   assert.equal(caa({ tag: 'iodef', value: 'mailto:sec@example.com' }), 'ok');
   assert.equal(caa({ tag: 'iodef', value: 'sec@example.com' }), 'unspecifiedError');
   assert.equal(caa({ value: 'a\nb' }), 'unspecifiedError');
-  assert.deepEqual(RECORD_TYPES.CAA.zoneLines(RECORD_TYPES.CAA.parse({ subdomain: '', flag: '0', tag: 'issue', value: 'x";' }, Z), Z, 60), [
-    'example.com.\t60\tIN\tCAA\t0 issue "x\\";"',
+  assert.equal(caa({ value: '$ORIGIN evil.' }), 'unspecifiedError');
+  assert.equal(caa({ value: ';' }), 'ok', 'no CA may issue');
+  assert.equal(caa({ value: 'letsencrypt.org; validationmethods=dns-01' }), 'ok');
+  assert.deepEqual(RECORD_TYPES.CAA.zoneLines(RECORD_TYPES.CAA.parse({ subdomain: '', flag: '0', tag: 'iodef', value: 'mailto:a"b@example.com' }, Z), Z, 60), [
+    'example.com.\t60\tIN\tCAA\t0 iodef "mailto:a\\"b@example.com"',
   ]);
 });
 

@@ -52,6 +52,9 @@ function simple(type: 'A' | 'AAAA' | 'CNAME' | 'NS' | 'TXT', parse: (f: Fields, 
 const SERVICE = /^[a-z0-9](?:[a-z0-9-]{0,13}[a-z0-9])?$/;
 const PROTOCOLS = ['tcp', 'udp', 'tls', 'sctp'];
 const CAA_TAGS = ['issue', 'issuewild', 'iodef'];
+/** RFC 8659 4.2: an issuer domain (may be empty) and `; key=value` parameters. */
+const ISSUER = /^(?=.)[a-z0-9.-]*(\s*;\s*([a-z0-9-]+=[\x21-\x3a\x3c-\x7e]*)?)*$/i;
+const IODEF = /^(mailto:[^\s@]+@[^\s@]+|https?:\/\/[\x21-\x7e]+)$/;
 
 export const RECORD_TYPES: Readonly<Record<RecordTypeName, RecordType>> = Object.freeze({
   A: simple('A', (f, zone) => ({
@@ -100,7 +103,7 @@ export const RECORD_TYPES: Readonly<Record<RecordTypeName, RecordType>> = Object
       const tag = f.tag !== undefined && CAA_TAGS.includes(f.tag) ? f.tag : fail('syntaxInvalidTag');
       const value = f.value ?? '';
       // The spec has no code for a bad CAA value: it is "not added" (unspecifiedError).
-      const ok = /^[\x21-\x7e][\x20-\x7e]{0,254}$/.test(value) && (tag !== 'iodef' || /^(mailto:|https?:\/\/)\S+$/.test(value));
+      const ok = value.length <= 255 && (tag === 'iodef' ? IODEF.test(value) : ISSUER.test(value));
       if (!ok) fail('unspecifiedError');
       return { name, flag, tag, caaval: value };
     },
