@@ -14,6 +14,12 @@ import { ZoneEdits } from './dns/zone-edits.ts';
 import { startDistribution } from './dns/distribute.ts';
 import { NameServer } from './dns/server/server.ts';
 import { ServingSet } from './dns/server/serving-set.ts';
+import { notifyAll } from './dns/server/notify.ts';
+import { parsePeer } from './dns/server/transfer.ts';
+
+const fail = (message: string): never => {
+  throw new Error(message);
+};
 
 export interface App {
   readonly services: Services;
@@ -53,9 +59,19 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     sessions: new Sessions(db, clock, config.sessionTtlMs),
     dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains) },
   };
-  const serving = new ServingSet(config.forwardPort !== 0 ? config.forwardAddress : null);
+  const serving = new ServingSet({
+    forwardAddress: config.forwardPort !== 0 ? config.forwardAddress : null,
+    catalogZone: config.catalogZone,
+    secondaries: config.secondaries.map((s) => parsePeer(s) ?? fail(`invalid --secondaries entry '${s}'`)),
+    clock,
+  });
   await serving.load(db);
-  const stopDistribution = startDistribution(db, clock, config.publishIntervalMs, () => serving.load(db), (err) =>
+  // After each cycle: new versions into the name server, then NOTIFY (in the background).
+  const afterCycle = async () => {
+    const changed = await serving.load(db);
+    if (changed.length) void notifyAll(changed, serving.secondaries, logger);
+  };
+  const stopDistribution = startDistribution(db, clock, config.publishIntervalMs, afterCycle, (err) =>
     logger.error({ err }, 'distribution cycle failed'),
   );
   let nameServer: NameServer | null = null;

@@ -15,6 +15,8 @@ export interface Resolution {
 /** Finds the zone a name belongs to: the longest served zone it ends in. */
 export interface ZoneFinder {
   find(name: string): ZoneIndex | undefined;
+  /** Whether `address` may transfer the zone (AXFR/IXFR). */
+  transferAllowed(zone: ZoneIndex, address: string): boolean;
 }
 
 const MAX_CHAIN = 8;

@@ -3,6 +3,7 @@ import { createServer, isIPv6, type Server, type Socket as TcpSocket } from 'nod
 import dnsPacket, { type Answer, type Packet } from 'dns-packet';
 import type { Logger } from 'pino';
 import { resolve, type ZoneFinder } from './resolve.ts';
+import { transferMessages } from './transfer.ts';
 
 const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 type RcodeName = keyof typeof RCODE;
@@ -20,19 +21,20 @@ function headerOnly(query: Buffer, rcode: RcodeName): Buffer {
 }
 
 /**
- * Answers one DNS message. `limit` is the reply size the transport allows
- * (UDP: 512 or the client's EDNS size; TCP: 65535). Returns null when no
- * reply is due (a response, or a message too short to carry an ID).
+ * Answers one DNS message from `client`. UDP replies fit 512 bytes or the
+ * client's EDNS size; TCP replies 65535. Returns the reply messages: none
+ * when no reply is due (a response, a message too short to carry an ID),
+ * several for a zone transfer.
  */
-export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'udp' | 'tcp'): Buffer | null {
-  if (message.length < 12) return null;
+export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'udp' | 'tcp', client = ''): Buffer[] {
+  if (message.length < 12) return [];
   let query: Packet;
   try {
     query = dnsPacket.decode(message);
   } catch {
-    return headerOnly(message, 'FORMERR');
+    return [headerOnly(message, 'FORMERR')];
   }
-  if (query.type === 'response') return null;
+  if (query.type === 'response') return [];
   const q = query.questions?.[0];
   const opt = query.additionals?.find((a) => a.type === 'OPT') as { udpPayloadSize?: number } | undefined;
   const reply = (rcode: RcodeName, aa: boolean, sections: Partial<Packet> = {}): Packet => ({
@@ -48,16 +50,21 @@ export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'ud
   if ((message.readUInt16BE(2) & 0x7800) !== 0) packet = reply('NOTIMP', false);
   else if (!q || query.questions!.length !== 1) packet = reply('FORMERR', false);
   else if (q.class !== 'IN' && q.class !== 'ANY') packet = reply('REFUSED', false);
-  else if (q.type === 'AXFR' || q.type === 'IXFR') packet = reply(transport === 'udp' ? 'FORMERR' : 'REFUSED', false);
-  else {
+  else if (q.type === 'AXFR' || q.type === 'IXFR') {
+    const zone = zones.find(q.name.toLowerCase());
+    if (transport === 'udp') packet = { ...reply('NOERROR', false), flags: (reply('NOERROR', false).flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE };
+    else if (zone && zone.zone === q.name.toLowerCase() && zones.transferAllowed(zone, client)) {
+      return transferMessages(zone, query, (message.readUInt16BE(2) & 0x7800));
+    } else packet = reply('REFUSED', false);
+  } else {
     const r = resolve(zones, q.name, q.type);
     packet = reply(r.rcode, r.aa, r);
   }
   const limit = transport === 'tcp' ? 65535 : opt ? Math.max(512, Math.min(opt.udpPayloadSize ?? 512, 4096)) : 512;
   const out = dnsPacket.encode(packet);
-  if (out.length <= limit) return out;
+  if (out.length <= limit) return [out];
   // Too big for UDP: say so (TC) and let the client retry over TCP.
-  return dnsPacket.encode({ ...packet, flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: packet.additionals!.filter((a) => a.type === 'OPT') });
+  return [dnsPacket.encode({ ...packet, flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: packet.additionals!.filter((a) => a.type === 'OPT') })];
 }
 
 /** Vigil's authoritative name server: UDP and TCP on one address and port. */
@@ -68,12 +75,12 @@ export class NameServer {
 
   constructor(private readonly zones: ZoneFinder, private readonly logger: Logger) {}
 
-  private safeAnswer(message: Buffer, transport: 'udp' | 'tcp'): Buffer | null {
+  private safeAnswer(message: Buffer, transport: 'udp' | 'tcp', client: string): Buffer[] {
     try {
-      return answerMessage(this.zones, message, transport);
+      return answerMessage(this.zones, message, transport, client);
     } catch (err) {
       this.logger.error({ err }, 'dns: answering failed');
-      return message.length >= 12 ? headerOnly(message, 'SERVFAIL') : null;
+      return message.length >= 12 ? [headerOnly(message, 'SERVFAIL')] : [];
     }
   }
 
@@ -84,7 +91,7 @@ export class NameServer {
     const bound = (tcp.address() as { port: number }).port;
     const udp = createSocket({ type: isIPv6(host) ? 'udp6' : 'udp4', recvBufferSize: 4 * 1024 * 1024 });
     udp.on('message', (msg, rinfo) => {
-      const out = this.safeAnswer(msg, 'udp');
+      const [out] = this.safeAnswer(msg, 'udp', rinfo.address);
       if (out) udp.send(out, rinfo.port, rinfo.address);
     });
     udp.on('error', (err) => this.logger.error({ err }, 'dns: udp socket error'));
@@ -106,9 +113,9 @@ export class NameServer {
       while (pending.length >= 2) {
         const size = pending.readUInt16BE(0);
         if (pending.length < 2 + size) break;
-        const out = this.safeAnswer(pending.subarray(2, 2 + size), 'tcp');
+        const replies = this.safeAnswer(pending.subarray(2, 2 + size), 'tcp', socket.remoteAddress ?? '');
         pending = pending.subarray(2 + size);
-        if (out) {
+        for (const out of replies) {
           const len = Buffer.alloc(2);
           len.writeUInt16BE(out.length);
           socket.write(Buffer.concat([len, out]));

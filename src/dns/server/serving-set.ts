@@ -1,17 +1,35 @@
+import { type Clock, systemClock } from '../../clock.ts';
 import type { Db } from '../../store/db.ts';
 import type { ZoneModel } from '../zone.ts';
+import { buildCatalog } from './catalog.ts';
 import type { ZoneFinder } from './resolve.ts';
+import { type Peer, transferAllowed } from './transfer.ts';
 import { buildZoneIndex, type ZoneIndex } from './zone-index.ts';
 
+export interface ServingOptions {
+  /** Address web-forwarded hosts resolve to; null when the forwarder is off. */
+  forwardAddress?: string | null;
+  /** Name of the RFC 9432 catalog zone; null: no catalog. */
+  catalogZone?: string | null;
+  /** Stock secondaries: may transfer every zone, get every NOTIFY. */
+  secondaries?: readonly Peer[];
+  clock?: Clock;
+}
+
 /**
- * The zones the name server answers for. A reload builds every changed
- * version first and then swaps one map for another, so a query sees the
- * old set or the new one, never a mix.
+ * The zones the name server answers for, and the catalog listing them. A
+ * reload builds every changed version first and then swaps one map for
+ * another, so a query sees the old set or the new one, never a mix.
  */
 export class ServingSet implements ZoneFinder {
   private zones = new Map<string, ZoneIndex>();
+  private catalog: ZoneIndex | null = null;
+  private members = '';
+  readonly secondaries: readonly Peer[];
 
-  constructor(private readonly forwardAddress: string | null = null) {}
+  constructor(private readonly options: ServingOptions = {}) {
+    this.secondaries = options.secondaries ?? [];
+  }
 
   find(name: string): ZoneIndex | undefined {
     for (let n = name; ; n = n.slice(n.indexOf('.') + 1)) {
@@ -21,23 +39,47 @@ export class ServingSet implements ZoneFinder {
     }
   }
 
-  get size(): number {
-    return this.zones.size;
+  transferAllowed(zone: ZoneIndex, address: string): boolean {
+    return transferAllowed(zone, address, this.secondaries);
   }
 
-  /** Replaces the whole set with these versions, reusing unchanged indexes. */
-  replace(models: ZoneModel[]): void {
+  get size(): number {
+    return this.zones.size - (this.catalog ? 1 : 0);
+  }
+
+  /** Replaces the whole set with these versions; returns the zones whose version changed (catalog included). */
+  replace(models: ZoneModel[]): ZoneIndex[] {
     const next = new Map<string, ZoneIndex>();
+    const changed: ZoneIndex[] = [];
     for (const m of models) {
       const current = this.zones.get(m.zone);
-      next.set(m.zone, current && current.serial === m.serial ? current : buildZoneIndex(m, this.forwardAddress));
+      if (current && current.serial === m.serial) next.set(m.zone, current);
+      else {
+        const index = buildZoneIndex(m, this.options.forwardAddress ?? null);
+        next.set(m.zone, index);
+        changed.push(index);
+      }
+    }
+    const name = this.options.catalogZone;
+    if (name) {
+      const members = [...next.keys()].sort();
+      if (this.catalog && members.join(' ') === this.members) next.set(name, this.catalog);
+      else {
+        this.members = members.join(' ');
+        // Serial: seconds since 1970, and always above the last one.
+        const serial = Math.max((this.catalog?.serial ?? 0) + 1, Math.floor((this.options.clock ?? systemClock).now() / 1000));
+        this.catalog = buildCatalog(name, members, serial);
+        next.set(name, this.catalog);
+        changed.push(this.catalog);
+      }
     }
     this.zones = next;
+    return changed;
   }
 
   /** Loads the served versions from the store (after each distribution cycle). */
-  async load(db: Db): Promise<void> {
+  async load(db: Db): Promise<ZoneIndex[]> {
     const rows = await db.selectFrom('zone_publications').select('served_snapshot').where('served_snapshot', 'is not', null).execute();
-    this.replace(rows.map((r) => JSON.parse(r.served_snapshot!) as ZoneModel));
+    return this.replace(rows.map((r) => JSON.parse(r.served_snapshot!) as ZoneModel));
   }
 }

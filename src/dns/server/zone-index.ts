@@ -23,6 +23,10 @@ export interface ZoneIndex {
   readonly names: ReadonlySet<string>;
   /** Delegation points below the apex (owners of NS records). */
   readonly cuts: ReadonlySet<string>;
+  /** The zone's Options (BIND's meaning), '' when unset. */
+  readonly options: { allowtransferacl: string; notify: string; alsonotify: string };
+  /** Every record, SOA first: the body of a zone transfer. */
+  readonly all: readonly Answer[];
 }
 
 const bare = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
@@ -72,21 +76,26 @@ export function soaAnswer(soa: SoaData, zone: string, serial: number): Answer {
 
 export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null = null): ZoneIndex {
   const soa = soaOf(model);
-  const zone = model.zone;
+  const answers: Answer[] = [];
+  for (const r of model.records) {
+    if (r.type === 'SOA' || !RECORD_TYPES[r.type]) continue;
+    answers.push(...toAnswers(r.type, r.data, model.zone, soa.min, forwardAddress));
+  }
+  const opts = model.records.find((r) => r.type === 'Options')?.data ?? {};
+  const options = { allowtransferacl: opts.allowtransferacl ?? '', notify: opts.notify ?? '', alsonotify: opts.alsonotify ?? '' };
+  return indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), answers, options);
+}
+
+/** Indexes a zone given as wire records (also used for the catalog zone). */
+export function indexAnswers(zone: string, soaRr: Answer, answers: Answer[], options: ZoneIndex['options']): ZoneIndex {
   const nodes = new Map<string, Node>();
-  const add = (a: Answer) => {
+  for (const a of [soaRr, ...answers]) {
     const name = a.name.toLowerCase();
     let node = nodes.get(name);
     if (!node) nodes.set(name, (node = new Map()));
     const list = node.get(a.type);
     if (list) list.push(a);
     else node.set(a.type, [a]);
-  };
-  const soaRr = soaAnswer(soa, zone, model.serial);
-  add(soaRr);
-  for (const r of model.records) {
-    if (r.type === 'SOA' || !RECORD_TYPES[r.type]) continue;
-    for (const a of toAnswers(r.type, r.data, zone, soa.min, forwardAddress)) add(a);
   }
   const names = new Set<string>();
   for (const name of nodes.keys()) {
@@ -98,5 +107,8 @@ export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null =
     }
   }
   const cuts = new Set([...nodes].filter(([name, node]) => name !== zone && node.has('NS')).map(([name]) => name));
-  return { zone, serial: model.serial, soa: soaRr, negativeTtl: soa.min /* the SOA's own TTL is its minimum too */, nodes, names, cuts };
+  const all = [soaRr, ...[...nodes.values()].flatMap((node) => [...node].filter(([t]) => t !== 'SOA').flatMap(([, rrs]) => rrs))];
+  const serial = (soaRr as { data: { serial: number } }).data.serial;
+  // The SOA's own TTL is its minimum too, so negative answers use it.
+  return { zone, serial, soa: soaRr, negativeTtl: (soaRr as { ttl: number }).ttl, nodes, names, cuts, options, all };
 }

@@ -1,0 +1,68 @@
+import { createSocket } from 'node:dgram';
+import { isIPv6 } from 'node:net';
+import dnsPacket from 'dns-packet';
+import type { Logger } from 'pino';
+import { parsePeer, type Peer } from './transfer.ts';
+import type { ZoneIndex } from './zone-index.ts';
+
+const OPCODE_NOTIFY = 4 << 11;
+const TRIES = 3;
+const WAIT_MS = 1000;
+
+/**
+ * Who hears of a new version (ARCHITECTURE.md): the configured secondaries
+ * always; with notify `yes` (the default) also the zone's NS hosts that
+ * resolve inside the zone, and with `yes` or `explicit` the alsonotify list.
+ */
+export function notifyTargets(zone: ZoneIndex, secondaries: readonly Peer[]): Peer[] {
+  const targets = new Map<string, Peer>();
+  const add = (p: Peer | null) => p && targets.set(`${p.address}#${p.port}`, p);
+  secondaries.forEach(add);
+  const mode = zone.options.notify || 'yes';
+  if (mode === 'yes') {
+    for (const ns of zone.nodes.get(zone.zone)?.get('NS') ?? []) {
+      const host = zone.nodes.get(String((ns as { data: string }).data).toLowerCase());
+      for (const a of [...(host?.get('A') ?? []), ...(host?.get('AAAA') ?? [])]) add(parsePeer(String((a as { data: string }).data)));
+    }
+  }
+  if (mode === 'yes' || mode === 'explicit') zone.options.alsonotify.split(',').filter(Boolean).forEach((a) => add(parsePeer(a)));
+  return [...targets.values()];
+}
+
+/** Sends NOTIFY (RFC 1996) for the zone's SOA to one peer, retrying until it answers. */
+export function sendNotify(zone: ZoneIndex, peer: Peer, logger: Logger): Promise<boolean> {
+  const id = Math.floor(Math.random() * 65536);
+  const message = dnsPacket.encode({
+    id,
+    type: 'query',
+    flags: OPCODE_NOTIFY | dnsPacket.AUTHORITATIVE_ANSWER,
+    questions: [{ type: 'SOA', name: zone.zone, class: 'IN' }],
+    answers: [zone.soa],
+  });
+  return new Promise((resolve) => {
+    const socket = createSocket(isIPv6(peer.address) ? 'udp6' : 'udp4');
+    let tries = 0;
+    let timer: NodeJS.Timeout;
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      socket.close();
+      if (!ok) logger.warn({ zone: zone.zone, peer }, 'dns: NOTIFY not acknowledged');
+      resolve(ok);
+    };
+    const send = () => {
+      if (tries++ >= TRIES) return done(false);
+      socket.send(message, peer.port, peer.address);
+      timer = setTimeout(send, WAIT_MS);
+    };
+    socket.on('message', (msg) => {
+      if (msg.length >= 2 && msg.readUInt16BE(0) === id) done(true);
+    });
+    socket.on('error', () => done(false));
+    send();
+  });
+}
+
+/** NOTIFY every target of every changed zone; never throws. */
+export async function notifyAll(changed: ZoneIndex[], secondaries: readonly Peer[], logger: Logger): Promise<void> {
+  await Promise.all(changed.flatMap((zone) => notifyTargets(zone, secondaries).map((peer) => sendNotify(zone, peer, logger))));
+}

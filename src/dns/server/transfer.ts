@@ -1,0 +1,71 @@
+import dnsPacket, { type Answer, type Packet } from 'dns-packet';
+import ipaddr from 'ipaddr.js';
+import type { ZoneIndex } from './zone-index.ts';
+
+/** ADDR[:PORT] or [ADDR]:PORT, as `--secondaries` takes them. */
+export interface Peer {
+  address: string;
+  port: number;
+}
+
+export function parsePeer(text: string, defaultPort = 53): Peer | null {
+  const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  const [address, port] = bracket ? [bracket[1]!, bracket[2]] : text.split(':').length === 2 ? text.split(':') : [text, undefined];
+  if (!address || !ipaddr.isValid(address)) return null;
+  const p = port === undefined ? defaultPort : Number(port);
+  return Number.isInteger(p) && p > 0 && p < 65536 ? { address: ipaddr.process(address).toString(), port: p } : null;
+}
+
+function matches(entry: string, address: string): boolean {
+  try {
+    const addr = ipaddr.process(address);
+    if (entry.includes('/')) {
+      const [net, bits] = ipaddr.parseCIDR(entry);
+      return addr.kind() === net.kind() && addr.match(net, bits);
+    }
+    return ipaddr.process(entry).toString() === addr.toString();
+  } catch {
+    return false;
+  }
+}
+
+/** Zone transfers go to the configured secondaries and the zone's allowtransferacl, nobody else. */
+export function transferAllowed(zone: ZoneIndex, address: string, secondaries: readonly Peer[]): boolean {
+  if (secondaries.some((s) => matches(s.address, address))) return true;
+  return zone.options.allowtransferacl.split(',').filter(Boolean).some((entry) => matches(entry, address));
+}
+
+const CHUNK = 16_000;
+
+/**
+ * AXFR (RFC 5936): SOA, every record, SOA again, in as many messages as
+ * needed. An IXFR is answered the same way (RFC 1995 4: a full transfer is
+ * always a valid reply when no increment is kept).
+ */
+export function transferMessages(zone: ZoneIndex, query: Packet, flags: number): Buffer[] {
+  const records: Answer[] = [...zone.all, zone.soa];
+  const messages: Buffer[] = [];
+  let batch: Answer[] = [];
+  let size = 0;
+  const flush = () => {
+    messages.push(
+      dnsPacket.encode({
+        id: query.id,
+        type: 'response',
+        flags: flags | dnsPacket.AUTHORITATIVE_ANSWER,
+        questions: messages.length === 0 ? query.questions : [],
+        answers: batch,
+      }),
+    );
+    batch = [];
+    size = 0;
+  };
+  for (const rr of records) {
+    const length = (dnsPacket as unknown as { answer: { encodingLength(a: Answer): number } }).answer.encodingLength(rr);
+    if (size + length > CHUNK && batch.length) flush();
+    batch.push(rr);
+    size += length;
+  }
+  flush();
+  return messages;
+}
