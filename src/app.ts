@@ -1,4 +1,6 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { forwardServer } from './forward/server.ts';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { Sessions } from './accounts/sessions.ts';
@@ -75,6 +77,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     logger.error({ err }, 'distribution cycle failed'),
   );
   let nameServer: NameServer | null = null;
+  let forwarder: Server | null = null;
+  const closeForwarder = () => new Promise<void>((res) => (forwarder ? forwarder.close(() => res()) : res()));
   const servers: FastifyInstance[] = [];
   const listeners: Record<string, string> = {};
   let generatedCertificate: string | null = null;
@@ -97,10 +101,15 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       nameServer = new NameServer(serving, logger);
       listeners.dns = hostPort(config.listen, await nameServer.listen(config.listen, config.dnsPort));
     }
-    // The web forwarder lands with its own issue; its port is accepted and reported until then.
-    if (config.forwardPort !== 0) listeners.forward = hostPort(config.listen, config.forwardPort);
+    if (config.forwardPort !== 0) {
+      const server = forwardServer(serving, logger);
+      forwarder = server;
+      await new Promise<void>((res, rej) => server.once('error', rej).listen(config.forwardPort, config.listen, () => res()));
+      listeners.forward = hostPort(config.listen, (server.address() as AddressInfo).port);
+    }
   } catch (err) {
     await nameServer?.close();
+    await closeForwarder();
     await stopDistribution();
     await Promise.allSettled(servers.map((s) => s.close()));
     await db.destroy();
@@ -115,6 +124,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       // Fastify's close stops accepting and waits for in-flight requests.
       await Promise.allSettled(servers.map((s) => s.close()));
       await nameServer?.close();
+      await closeForwarder();
       await stopDistribution();
       await db.destroy();
       logger.flush?.();

@@ -79,5 +79,7 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsSetSOA.php': setSoa,
   'dnsSetOptions.php': setOptions,
   'dnsPublish.php': publish,
+  // Extension (issue 4): web forwarding of a host; the domain then weighs 2 credits.
+  'dnsAddWebForwarding.php': addRecord('WebForwarding'),
   'dnsBuildZone.php': dnsCall(async ({ account, services }, f) => ({ zone: await services.dns.publisher.buildZone(account, f.domain) })),
 };

@@ -50,6 +50,13 @@ export function validateZone(model: ZoneModel): ValidationResult {
     if (!list) byOwner.set(name, (list = []));
     list.push({ type: r.type, data: r.data });
   }
+  // A forwarded host answers with the forwarder's address: nothing else may claim its addresses.
+  for (const r of model.records) {
+    if (r.type !== 'WebForwarding') continue;
+    const name = fqdn(r.data.host, model.zone);
+    const clash = (byOwner.get(name) ?? []).find((e) => ['A', 'AAAA', 'CNAME'].includes(e.type));
+    if (clash) errors.push(`${show(name)} is web-forwarded and also has a ${clash.type} record`);
+  }
   const delegations = [...byOwner].filter(([name, list]) => name !== apex && list.some((e) => e.type === 'NS')).map(([n]) => n);
   const delegationSet = new Set(delegations);
   const below = (name: string, cut: string) => name === cut || name.endsWith(`.${cut}`);

@@ -1,9 +1,9 @@
 import type { AccountRow } from '../accounts/accounts.ts';
 import { fail } from '../errors.ts';
-import type { Domains } from './domains.ts';
+import type { Domains, Trx } from './domains.ts';
 import { normalizeDomain } from './names.ts';
 import { RECORD_TYPES, setOptions, setSoa, type Fields, type RecordTypeName } from './records.ts';
-import { requireSubscription } from './subscription.ts';
+import { domainSummaries, requireSubscription } from './subscription.ts';
 import { stateText } from './states.ts';
 
 /** Record types an account holder adds with a dnsAdd… script. */
@@ -17,8 +17,17 @@ export class ZoneEdits {
     await this.domains.change(account, fields.domain, async (trx, domain) => {
       if (domain.type === 'slave') fail('unspecifiedError'); // a slave zone is its masters' copy
       const data = RECORD_TYPES[type].parse(fields, domain.name);
+      if (type === 'WebForwarding') await this.requireForwardingCredit(trx, account, domain.id);
       await trx.insertInto('records').values({ domain_id: domain.id, type, data: JSON.stringify(data) }).execute();
     });
+  }
+
+  /** The first web forwarding of a domain raises its weight from 1 to 2: that needs a free credit. */
+  private async requireForwardingCredit(trx: Trx, account: AccountRow, domainId: number): Promise<void> {
+    const domains = await domainSummaries(trx, account.id);
+    if (domains.find((d) => d.seq === domainId)?.weight === 2) return;
+    const used = domains.reduce((sum, d) => sum + d.weight, 0);
+    if (used + 1 > Number(account.dns_credits)) fail('dnsEntitlementsOrCreditsMissing');
   }
 
   /** dnsAddSRV without `domain`: the account's longest domain that `host` ends in. */

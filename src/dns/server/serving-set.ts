@@ -1,10 +1,16 @@
 import { type Clock, systemClock } from '../../clock.ts';
 import type { Db } from '../../store/db.ts';
 import type { ZoneModel } from '../zone.ts';
+import { fqdn } from '../names.ts';
 import { buildCatalog } from './catalog.ts';
 import type { ZoneFinder } from './resolve.ts';
 import { type Peer, transferAllowed } from './transfer.ts';
 import { buildZoneIndex, type ZoneIndex } from './zone-index.ts';
+
+export interface Forward {
+  target: string;
+  cloak: boolean;
+}
 
 export interface ServingOptions {
   /** Address web-forwarded hosts resolve to; null when the forwarder is off. */
@@ -25,6 +31,7 @@ export class ServingSet implements ZoneFinder {
   private zones = new Map<string, ZoneIndex>();
   private catalog: ZoneIndex | null = null;
   private members = '';
+  private forwards = new Map<string, Forward>();
   readonly secondaries: readonly Peer[];
 
   constructor(private readonly options: ServingOptions = {}) {
@@ -47,8 +54,19 @@ export class ServingSet implements ZoneFinder {
     return this.zones.size - (this.catalog ? 1 : 0);
   }
 
+  /** The web forwarding of a host name (lower case, no trailing dot), if it is served. */
+  forwardFor(host: string): Forward | undefined {
+    return this.forwards.get(host);
+  }
+
   /** Replaces the whole set with these versions; returns the zones whose version changed (catalog included). */
   replace(models: ZoneModel[]): ZoneIndex[] {
+    const forwards = new Map<string, Forward>();
+    for (const m of models) {
+      for (const r of m.records) {
+        if (r.type === 'WebForwarding') forwards.set(fqdn(r.data.host, m.zone).slice(0, -1), { target: r.data.target, cloak: r.data.cloak === 1 });
+      }
+    }
     const next = new Map<string, ZoneIndex>();
     const changed: ZoneIndex[] = [];
     for (const m of models) {
@@ -74,6 +92,7 @@ export class ServingSet implements ZoneFinder {
       }
     }
     this.zones = next;
+    this.forwards = forwards;
     return changed;
   }
 
