@@ -17,6 +17,7 @@ import { startDistribution } from './dns/distribute.ts';
 import { NameServer } from './dns/server/server.ts';
 import { ServingSet } from './dns/server/serving-set.ts';
 import { notifyAll } from './dns/server/notify.ts';
+import { SecondaryZones } from './dns/server/secondary.ts';
 import { parsePeer } from './dns/server/transfer.ts';
 
 const fail = (message: string): never => {
@@ -76,6 +77,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const stopDistribution = startDistribution(db, clock, config.publishIntervalMs, afterCycle, (err) =>
     logger.error({ err }, 'distribution cycle failed'),
   );
+  const slaves = new SecondaryZones(db, clock, async () => void (await serving.load(db)), logger);
+  serving.notified = (zone, address) => slaves.notify(zone, address);
+  slaves.start();
   let nameServer: NameServer | null = null;
   let forwarder: Server | null = null;
   const closeForwarder = () => new Promise<void>((res) => (forwarder ? forwarder.close(() => res()) : res()));
@@ -108,6 +112,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       listeners.forward = hostPort(config.listen, (server.address() as AddressInfo).port);
     }
   } catch (err) {
+    await slaves.stop();
     await nameServer?.close();
     await closeForwarder();
     await stopDistribution();
@@ -123,6 +128,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     async close() {
       // Fastify's close stops accepting and waits for in-flight requests.
       await Promise.allSettled(servers.map((s) => s.close()));
+      await slaves.stop();
       await nameServer?.close();
       await closeForwarder();
       await stopDistribution();

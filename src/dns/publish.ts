@@ -11,6 +11,7 @@ export interface PublishResult {
   errors?: string[];
 }
 
+export const SLAVE_WARNING = "a slave domain is published by its masters: Vigil transfers each new version from them";
 export const ON_HOLD_ERROR = 'the domain is on hold until the operator releases it (new domains are checked before their first publish)';
 
 /**
@@ -32,6 +33,8 @@ export class Publisher {
     requireSubscription(account, this.domains.clock.now());
     return this.domains.db.transaction().execute(async (trx) => {
       const domain = await this.domains.own(account, field, trx);
+      // A slave zone is its masters' copy: they publish it, Vigil follows.
+      if (domain.type === 'slave') return { warnings: [SLAVE_WARNING] };
       const model = await this.domains.model(domain, trx);
       const { errors, warnings } = validateZone(model);
       errors.push(...testLoad(model));

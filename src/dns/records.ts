@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import { fail, type SpecCode } from '../errors.ts';
 import { fqdn, normalizeDomain, normalizeOwner, normalizeTarget } from './names.ts';
 import { isCleanText, parseNumber, quoted, txtStrings } from './text.ts';
+import { parsePeer } from './peers.ts';
 
 export type RecordTypeName = 'SOA' | 'NS' | 'MX' | 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'SRV' | 'CAA' | 'Options' | 'WebForwarding';
 /** Form fields as received (undefined = absent). */
@@ -209,12 +210,14 @@ function addressList(text: string | undefined, code: SpecCode, cidr = false): st
 
 /** Options set (BIND's meaning, ARCHITECTURE.md); `masters` is required for slave domains. */
 export function setOptions(fields: Fields, domainType: 'master' | 'slave'): OptionsData {
-  const masters = addressList(fields.masters, 'syntaxInvalidMasters');
-  if (domainType === 'slave' && masters === '') fail('syntaxInvalidMasters');
+  // Masters may carry a port (`192.0.2.1:5353`, `[2001:db8::1]:5353`); 53 otherwise.
+  const masters = fields.masters === undefined || fields.masters.trim() === '' ? '' : fields.masters.split(',').map((m) => m.trim());
+  const mastersText = masters === '' ? '' : masters.every((m) => parsePeer(m) !== null) ? masters.join(',') : fail('syntaxInvalidMasters');
+  if (domainType === 'slave' && mastersText === '') fail('syntaxInvalidMasters');
   const allowtransferacl = addressList(fields.allowtransferacl, 'syntaxInvalidAllowtransferacl', true);
   const notify = fields.notify ?? '';
   if (!['', 'yes', 'no', 'explicit'].includes(notify)) fail('syntaxInvalidNotify');
   const alsonotify = addressList(fields.alsonotify, 'syntaxInvalidAlsoNotify');
   if (alsonotify !== '' && notify !== 'yes' && notify !== 'explicit') fail('logicAlsoNotifyRequiresNotify');
-  return { masters, allowtransferacl, notify, alsonotify };
+  return { masters: mastersText, allowtransferacl, notify, alsonotify };
 }

@@ -45,8 +45,47 @@ zone "${o.catalog}" {
 export async function startBindSecondary(port: number, primaryPort: number, catalog: string): Promise<Bind> {
   const dir = tempDir('vigil-bind-');
   mkdirSync(join(dir, 'zones'));
+  return startNamed(dir, bindSecondaryConfig({ dir, port, primaryPort, catalog }), port, catalog);
+}
+
+/** A stock BIND 9 as the master of one zone, NOTIFYing Vigil (its secondary) on every reload. */
+export async function startBindPrimary(port: number, zone: string, zoneText: string, notifyPort: number): Promise<Bind & { setZone(text: string): Promise<void> }> {
+  const dir = tempDir('vigil-bind-');
+  const file = join(dir, `${zone}.zone`);
+  writeFileSync(file, zoneText);
+  const conf = `
+options {
+  directory "${dir}";
+  pid-file "${dir}/named.pid";
+  session-keyfile "${dir}/session.key";
+  managed-keys-directory "${dir}";
+  listen-on port ${port} { 127.0.0.1; };
+  listen-on-v6 { none; };
+  recursion no;
+  dnssec-validation no;
+};
+controls { };
+zone "${zone}" {
+  type primary;
+  file "${file}";
+  allow-transfer { 127.0.0.1; };
+  notify explicit;
+  also-notify { 127.0.0.1 port ${notifyPort}; };
+};
+`;
+  const bind = await startNamed(dir, conf, port, zone);
+  return {
+    ...bind,
+    async setZone(text: string) {
+      writeFileSync(file, text);
+      bind.reload();
+    },
+  };
+}
+
+async function startNamed(dir: string, config: string, port: number, probe: string): Promise<Bind & { reload(): void }> {
   const conf = join(dir, 'named.conf');
-  writeFileSync(conf, bindSecondaryConfig({ dir, port, primaryPort, catalog }));
+  writeFileSync(conf, config);
   const proc: ChildProcess = spawn('named', ['-g', '-n', '1', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   proc.stderr!.on('data', (d) => (log += d));
@@ -56,12 +95,13 @@ export async function startBindSecondary(port: number, primaryPort: number, cata
     if (proc.exitCode !== null) throw new Error(`named exited: ${log}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  // Up when it answers for its catalog copy (or refuses, before the first transfer).
-  await udpQuery(port, catalog, 'SOA').catch(() => undefined);
+  // Up when it answers for the probe zone (or refuses, before a first transfer).
+  await udpQuery(port, probe, 'SOA').catch(() => undefined);
   return {
     port,
     dir,
     log: () => log,
+    reload: () => proc.kill('SIGHUP'),
     async stop() {
       if (proc.exitCode === null) {
         proc.kill('SIGTERM');

@@ -17,6 +17,8 @@ export interface ZoneFinder {
   find(name: string): ZoneIndex | undefined;
   /** Whether `address` may transfer the zone (AXFR/IXFR). */
   transferAllowed(zone: ZoneIndex, address: string): boolean;
+  /** A NOTIFY for `zone` from `address`; true when it is accepted (a slave zone's master). */
+  notified?(zone: string, address: string): boolean;
 }
 
 const MAX_CHAIN = 8;

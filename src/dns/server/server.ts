@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { resolve, type ZoneFinder } from './resolve.ts';
 import { transferMessages } from './transfer.ts';
 
+const OPCODE_NOTIFY = 4;
 const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 type RcodeName = keyof typeof RCODE;
 /** Our advertised EDNS payload size (the DNS flag day 2020 value). */
@@ -47,7 +48,9 @@ export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'ud
     additionals: [...(sections.additionals ?? []), ...(opt ? [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_SIZE } as Answer] : [])],
   });
   let packet: Packet;
-  if ((message.readUInt16BE(2) & 0x7800) !== 0) packet = reply('NOTIMP', false);
+  const opcode = (message.readUInt16BE(2) & 0x7800) >> 11;
+  if (opcode === OPCODE_NOTIFY && q) packet = reply(zones.notified?.(q.name.toLowerCase(), client) ? 'NOERROR' : 'REFUSED', true);
+  else if (opcode !== 0) packet = reply('NOTIMP', false);
   else if (!q || query.questions!.length !== 1) packet = reply('FORMERR', false);
   else if (q.class !== 'IN' && q.class !== 'ANY') packet = reply('REFUSED', false);
   else if (q.type === 'AXFR' || q.type === 'IXFR') {

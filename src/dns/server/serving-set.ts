@@ -33,6 +33,8 @@ export class ServingSet implements ZoneFinder {
   private members = '';
   private forwards = new Map<string, Forward>();
   readonly secondaries: readonly Peer[];
+  /** Set by the slave-zone manager: who may NOTIFY which zone. */
+  notified?: (zone: string, address: string) => boolean;
 
   constructor(private readonly options: ServingOptions = {}) {
     this.secondaries = options.secondaries ?? [];

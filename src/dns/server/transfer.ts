@@ -1,20 +1,9 @@
 import dnsPacket, { type Answer, type Packet } from 'dns-packet';
 import ipaddr from 'ipaddr.js';
 import type { ZoneIndex } from './zone-index.ts';
+import type { Peer } from '../peers.ts';
 
-/** ADDR[:PORT] or [ADDR]:PORT, as `--secondaries` takes them. */
-export interface Peer {
-  address: string;
-  port: number;
-}
-
-export function parsePeer(text: string, defaultPort = 53): Peer | null {
-  const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  const [address, port] = bracket ? [bracket[1]!, bracket[2]] : text.split(':').length === 2 ? text.split(':') : [text, undefined];
-  if (!address || !ipaddr.isValid(address)) return null;
-  const p = port === undefined ? defaultPort : Number(port);
-  return Number.isInteger(p) && p > 0 && p < 65536 ? { address: ipaddr.process(address).toString(), port: p } : null;
-}
+export { parsePeer, type Peer } from '../peers.ts';
 
 function matches(entry: string, address: string): boolean {
   try {

@@ -1,0 +1,131 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../store/db.ts';
+import { parsePeer, type Peer } from '../peers.ts';
+import { DomainState } from '../states.ts';
+import type { ZoneModel, ZoneRecord } from '../zone.ts';
+import { fromWire } from './from-wire.ts';
+import { axfr, querySoaSerial } from './wire-client.ts';
+
+const TICK_MS = 1000;
+const FIRST_RETRY_MS = 30_000;
+
+interface SlaveZone {
+  id: number;
+  zone: string;
+  serial: number;
+  masters: Peer[];
+}
+
+/**
+ * Slave domains: Vigil as the secondary. Each zone is transferred (AXFR)
+ * from its masters when it has no copy, when the SOA refresh timer runs
+ * out and the master's serial is higher, and at once on a NOTIFY from one
+ * of its masters. A new copy is served at once (no distribution cycle: the
+ * master decided when to publish) and shown read-only in the records reply.
+ */
+export class SecondaryZones {
+  private readonly due = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  /** The slave zones as of the last tick, so a NOTIFY is answered without waiting on the store. */
+  private known: SlaveZone[] = [];
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly onNewCopy: () => Promise<void>,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.running = this.running.then(() => this.tick()).catch((err) => this.logger.error({ err }, 'dns: secondary refresh failed'));
+    }, TICK_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** A NOTIFY for `zone` from `address`: refresh at the next tick if it is one of the zone's masters. */
+  notify(zone: string, address: string): boolean {
+    const slave = this.known.find((s) => s.zone === zone);
+    if (!slave || !slave.masters.some((m) => m.address === address)) return false;
+    this.due.set(zone, 0);
+    return true;
+  }
+
+  private async slaves(): Promise<SlaveZone[]> {
+    const rows = await this.db
+      .selectFrom('domains')
+      .innerJoin('records', 'records.domain_id', 'domains.id')
+      .select(['domains.id', 'domains.name', 'domains.serial', 'records.data'])
+      .where('domains.type', '=', 'slave')
+      .where('records.type', '=', 'Options')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      zone: r.name,
+      serial: Number(r.serial),
+      masters: String(JSON.parse(r.data).masters ?? '').split(',').filter(Boolean).map((m) => parsePeer(m)).filter((p): p is Peer => p !== null),
+    }));
+  }
+
+  /** One pass: refresh every slave zone that is due. */
+  async tick(): Promise<void> {
+    const now = this.clock.now();
+    this.known = await this.slaves();
+    for (const slave of this.known) {
+      if ((this.due.get(slave.zone) ?? 0) > now || !slave.masters.length) continue;
+      this.due.set(slave.zone, now + (await this.refresh(slave)));
+    }
+  }
+
+  /** Transfers the zone if a master has a newer serial; returns ms until the next check. */
+  private async refresh(slave: SlaveZone): Promise<number> {
+    for (const master of slave.masters) {
+      const serial = await querySoaSerial(master, slave.zone);
+      if (serial === null) continue;
+      if (slave.serial !== 0 && serial === slave.serial) return this.refreshMs(slave);
+      try {
+        const records = await axfr(master, slave.zone);
+        await this.store(slave, records.map((a, i) => fromWire(a, slave.zone, i + 1)).filter((r): r is ZoneRecord => r !== null));
+        this.logger.info({ zone: slave.zone, serial, master }, 'dns: slave zone transferred');
+        await this.onNewCopy();
+        return this.refreshMs({ ...slave, serial });
+      } catch (err) {
+        this.logger.warn({ err, zone: slave.zone, master }, 'dns: zone transfer failed');
+      }
+    }
+    return FIRST_RETRY_MS;
+  }
+
+  private async refreshMs(slave: SlaveZone): Promise<number> {
+    const row = await this.db
+      .selectFrom('records')
+      .select('data')
+      .where('domain_id', '=', slave.id)
+      .where('type', '=', 'SOA')
+      .executeTakeFirst();
+    return Math.max(5, row ? JSON.parse(row.data).refresh : 3600) * 1000;
+  }
+
+  /** The transferred copy replaces the zone's records and is served at once, in one transaction. */
+  private async store(slave: SlaveZone, records: ZoneRecord[]): Promise<void> {
+    const soa = records.find((r) => r.type === 'SOA');
+    if (!soa) throw new Error('transfer without SOA');
+    const serial = Number(soa.data.serial);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('records').where('domain_id', '=', slave.id).where('type', '!=', 'Options').execute();
+      await trx.insertInto('records').values(records.map((r) => ({ domain_id: slave.id, type: r.type, data: JSON.stringify(r.data) }))).execute();
+      const rows = await trx.selectFrom('records').select(['id', 'type', 'data']).where('domain_id', '=', slave.id).orderBy('id').execute();
+      const model: ZoneModel = { zone: slave.zone, serial, records: rows.map((r) => ({ seq: r.id, type: r.type as ZoneRecord['type'], data: JSON.parse(r.data) })) };
+      await trx.updateTable('domains').set({ serial, state: DomainState.Active }).where('id', '=', slave.id).execute();
+      const served = { domain_id: slave.id, served_serial: serial, served_snapshot: JSON.stringify(model), pending_serial: null, pending_snapshot: null, removing: 0, changed_at: this.clock.now() };
+      await trx.insertInto('zone_publications').values({ zone: slave.zone, ...served }).onConflict((oc) => oc.column('zone').doUpdateSet(served)).execute();
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { createSocket } from 'node:dgram';
+import { connect } from 'node:net';
+import { isIPv6 } from 'node:net';
+import dnsPacket, { type Answer } from 'dns-packet';
+import type { Peer } from '../peers.ts';
+
+const id = () => Math.floor(Math.random() * 65536);
+
+/** The SOA serial a master serves for the zone (UDP), or null. */
+export function querySoaSerial(peer: Peer, zone: string, timeoutMs = 2000): Promise<number | null> {
+  const qid = id();
+  const message = dnsPacket.encode({ id: qid, type: 'query', questions: [{ type: 'SOA', name: zone, class: 'IN' }] });
+  return new Promise((resolve) => {
+    const socket = createSocket(isIPv6(peer.address) ? 'udp6' : 'udp4');
+    const finish = (serial: number | null) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(serial);
+    };
+    const timer = setTimeout(() => finish(null), timeoutMs);
+    socket.on('message', (msg) => {
+      try {
+        const reply = dnsPacket.decode(msg);
+        if (reply.id !== qid) return;
+        const soa = reply.answers?.find((a) => a.type === 'SOA') as { data: { serial: number } } | undefined;
+        finish(soa ? soa.data.serial : null);
+      } catch {
+        finish(null);
+      }
+    });
+    socket.on('error', () => finish(null));
+    socket.send(message, peer.port, peer.address);
+  });
+}
+
+/** A full zone transfer (AXFR over TCP, RFC 5936): every record, the SOA first. */
+export function axfr(peer: Peer, zone: string, timeoutMs = 30_000): Promise<Answer[]> {
+  const qid = id();
+  return new Promise((resolve, reject) => {
+    const records: Answer[] = [];
+    let soas = 0;
+    let buf = Buffer.alloc(0);
+    const socket = connect({ host: peer.address, port: peer.port }, () =>
+      socket.write(dnsPacket.streamEncode({ id: qid, type: 'query', questions: [{ type: 'AXFR', name: zone, class: 'IN' }] })),
+    );
+    const fail = (why: string) => {
+      socket.destroy();
+      reject(new Error(`AXFR of ${zone} from ${peer.address}:${peer.port}: ${why}`));
+    };
+    socket.setTimeout(timeoutMs, () => fail('timed out'));
+    socket.on('error', (err) => fail(err.message));
+    socket.on('close', () => soas < 2 && fail('connection closed early'));
+    socket.on('data', (chunk) => {
+      buf = Buffer.concat([buf, chunk as Buffer]);
+      while (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
+        const msg = dnsPacket.decode(buf.subarray(2, 2 + buf.readUInt16BE(0))) as { id: number; rcode?: string; answers?: Answer[] };
+        buf = buf.subarray(2 + buf.readUInt16BE(0));
+        if (msg.id !== qid) return fail('reply with another id');
+        if (msg.rcode && msg.rcode !== 'NOERROR') return fail(msg.rcode);
+        for (const a of msg.answers ?? []) {
+          if (a.type === 'SOA' && ++soas === 2) {
+            socket.end();
+            return resolve(records);
+          }
+          records.push(a);
+        }
+      }
+    });
+  });
+}
