@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { connect } from 'node:net';
 import dnsPacket from 'dns-packet';
 import type { VigilClient } from '../src/client/index.ts';
-import { startBindSecondary, type Bind } from './helpers/bind.ts';
+import { startBindSecondary, startKnotSecondary, type Bind } from './helpers/bind.ts';
 import { udpQuery } from './helpers/dns-client.ts';
 import { addAccount, freePort, serve, type Served } from './helpers/server.ts';
 import { hasTool } from './helpers/tools.ts';
@@ -102,5 +102,35 @@ describe('zone transfers and a stock BIND 9 secondary following the catalog zone
 
     await c.call('dnsDeleteDomain.php', { domain: 'follow.example' });
     await eventually(async () => (await udpQuery(bind.port, 'www.follow.example', 'A')).rcode === 'REFUSED', 'BIND drops the deleted zone');
+  });
+});
+
+describe('a stock Knot DNS secondary following the catalog zone', { skip: !hasTool('knotd') && 'knotd (knot) not installed' }, () => {
+  let vigil: Served;
+  let knot: Bind;
+  let c: VigilClient;
+
+  before(async () => {
+    const dnsPort = await freePort();
+    const knotPort = await freePort();
+    vigil = await serve({
+      args: ['--dns-port', String(dnsPort), '--publish-interval', '300ms', '--domain-hold', 'none', '--secondaries', `127.0.0.1:${knotPort}`, '--catalog-zone', CATALOG],
+    });
+    knot = await startKnotSecondary(knotPort, dnsPort, CATALOG);
+    c = vigil.client();
+    await c.login(await addAccount(vigil.dataDir, 'knot', PASSWORD, '--dns-credits', '3'), 'knot', PASSWORD);
+  });
+  after(async () => {
+    await knot?.stop();
+    await vigil?.stop();
+  });
+
+  test('Knot serves a new zone after one cycle and drops it after deletion', async () => {
+    await c.call('dnsAddDomain.php', { domain: 'knot.example', domaintype: 'master', aup: 'YES' });
+    await c.call('dnsAddA.php', { domain: 'knot.example', name: 'www', ip: '192.0.2.66' });
+    await c.call('dnsPublish.php', { domain: 'knot.example' });
+    await eventually(async () => (await udpQuery(knot.port, 'www.knot.example', 'A')).answers?.[0]?.data === '192.0.2.66', 'Knot serves the new zone');
+    await c.call('dnsDeleteDomain.php', { domain: 'knot.example' });
+    await eventually(async () => (await udpQuery(knot.port, 'www.knot.example', 'A')).rcode !== 'NOERROR', 'Knot drops the deleted zone');
   });
 });

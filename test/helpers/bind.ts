@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './server.ts';
 import { udpQuery } from './dns-client.ts';
+import { docSnippet } from './snippets.ts';
 
 export interface Bind {
   port: number;
@@ -11,41 +12,12 @@ export interface Bind {
   stop(): Promise<void>;
 }
 
-/**
- * A stock BIND 9 on loopback as a catalog-zone secondary of Vigil: the
- * configuration an operator would use for ns1..ns4 (docs/secondaries.md).
- */
-export function bindSecondaryConfig(o: { dir: string; port: number; primaryPort: number; catalog: string }): string {
-  return `
-options {
-  directory "${o.dir}";
-  pid-file "${o.dir}/named.pid";
-  session-keyfile "${o.dir}/session.key";
-  managed-keys-directory "${o.dir}";
-  listen-on port ${o.port} { 127.0.0.1; };
-  listen-on-v6 { none; };
-  recursion no;
-  dnssec-validation no;
-  notify no;
-  allow-new-zones yes;
-  catalog-zones {
-    zone "${o.catalog}" default-primaries { 127.0.0.1 port ${o.primaryPort}; }
-      zone-directory "${o.dir}/zones" in-memory yes min-update-interval 1;
-  };
-};
-controls { };
-zone "${o.catalog}" {
-  type secondary;
-  file "${o.dir}/catalog.db";
-  primaries { 127.0.0.1 port ${o.primaryPort}; };
-};
-`;
-}
-
 export async function startBindSecondary(port: number, primaryPort: number, catalog: string): Promise<Bind> {
   const dir = tempDir('vigil-bind-');
   mkdirSync(join(dir, 'zones'));
-  return startNamed(dir, bindSecondaryConfig({ dir, port, primaryPort, catalog }), port, catalog);
+  // The configuration of docs/secondaries.md, as an operator would use it for ns1..ns4.
+  const config = docSnippet('bind', { DIR: dir, PORT: port, PRIMARY_ADDRESS: '127.0.0.1', PRIMARY_PORT: primaryPort, CATALOG: catalog });
+  return startNamed(dir, config, port, catalog);
 }
 
 /** A stock BIND 9 as the master of one zone, NOTIFYing Vigil (its secondary) on every reload. */
@@ -102,6 +74,33 @@ async function startNamed(dir: string, config: string, port: number, probe: stri
     dir,
     log: () => log,
     reload: () => proc.kill('SIGHUP'),
+    async stop() {
+      if (proc.exitCode === null) {
+        proc.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+/** Knot DNS as a catalog-zone secondary, configured from docs/secondaries.md. */
+export async function startKnotSecondary(port: number, primaryPort: number, catalog: string): Promise<Bind> {
+  const dir = tempDir('vigil-knot-');
+  mkdirSync(join(dir, 'zones'));
+  const conf = join(dir, 'knot.conf');
+  writeFileSync(conf, docSnippet('knot', { DIR: dir, PORT: port, PRIMARY_ADDRESS: '127.0.0.1', PRIMARY_PORT: primaryPort, CATALOG: catalog }));
+  const proc: ChildProcess = spawn('knotd', ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  proc.stderr!.on('data', (d) => (log += d));
+  const exited = new Promise<void>((res) => proc.once('exit', () => res()));
+  for (let i = 0; i < 100 && !/server started/.test(log); i++) {
+    if (proc.exitCode !== null) throw new Error(`knotd exited: ${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    port,
+    dir,
+    log: () => log,
     async stop() {
       if (proc.exitCode === null) {
         proc.kill('SIGTERM');
