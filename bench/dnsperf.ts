@@ -1,0 +1,130 @@
+/**
+ * Name-server benchmark (issue 4): dnsperf against Vigil and, in the same
+ * run on loopback, BIND 9, NSD and Knot serving the same 10,000-record zone
+ * (the zone text Vigil's dnsBuildZone.php writes). Queries: 80% existing
+ * names, 20% NXDOMAIN. Servers that are not installed are left out.
+ *
+ *   node --import tsx bench/dnsperf.ts [--seconds 10]
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import SqliteDatabase from 'better-sqlite3';
+import { join } from 'node:path';
+import { addAccount, freePort, serve, tempDir } from '../test/helpers/server.ts';
+import { hasTool } from '../test/helpers/tools.ts';
+import { udpQuery } from '../test/helpers/dns-client.ts';
+
+const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
+const ZONE = 'perf.example';
+const N = 10_000;
+const dir = tempDir('vigil-dnsperf-');
+
+async function until(pred: () => Promise<boolean>, what: string) {
+  for (let i = 0; i < 200; i++) {
+    if (await pred().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out: ${what}`);
+}
+
+// Vigil: the zone through the API and the store, published and distributed.
+const dnsPort = await freePort();
+const vigil = await serve({ args: ['--dns-port', String(dnsPort), '--publish-interval', '500ms', '--domain-hold', 'none'] });
+const c = vigil.client();
+await c.login(await addAccount(vigil.dataDir, 'perf', 'perf password', '--dns-credits', '1'), 'perf', 'perf password');
+await c.call('dnsAddDomain.php', { domain: ZONE, domaintype: 'master', aup: 'YES' });
+// Bulk rows straight into the store (the API adds ~2k records/s; this is a benchmark of serving).
+const store = new SqliteDatabase(join(vigil.dataDir, 'vigil.sqlite'));
+store.pragma('busy_timeout = 5000');
+store.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${N - 1})
+INSERT INTO records (domain_id, type, data) SELECT (SELECT id FROM domains WHERE name = '${ZONE}'), 'A',
+  json_object('name', 'host' || i, 'data', '10.0.' || (i / 256) || '.' || (i % 256)) FROM n;`);
+store.close();
+const zoneText = (await c.call('dnsBuildZone.php', { domain: ZONE })).zone as string;
+const pub = await c.call('dnsPublish.php', { domain: ZONE });
+if (pub.errors) throw new Error(pub.errors[0]);
+await until(async () => (await udpQuery(dnsPort, `host9999.${ZONE}`, 'A')).answers?.length === 1, 'Vigil serves the zone');
+
+const zoneFile = join(dir, `${ZONE}.zone`);
+writeFileSync(zoneFile, zoneText);
+const queries = join(dir, 'queries.txt');
+const lines: string[] = [];
+for (let i = 0; i < 10_000; i++) lines.push(i % 5 === 4 ? `nx${i}.${ZONE} A` : `host${(i * 7919) % N}.${ZONE} A`);
+writeFileSync(queries, `${lines.join('\n')}\n`);
+
+const peers: { name: string; port: number; proc: ChildProcess }[] = [];
+async function start(name: string, tool: string, args: (port: number, d: string) => string[], config: (port: number, d: string) => [string, string]) {
+  if (!hasTool(tool)) return console.log(`${name}: not installed, left out`);
+  const port = await freePort();
+  const d = join(dir, name);
+  mkdirSync(d, { recursive: true });
+  const [file, text] = config(port, d);
+  writeFileSync(join(d, file), text);
+  const proc = spawn(tool, args(port, d), { stdio: 'ignore' });
+  peers.push({ name, port, proc });
+  await until(async () => (await udpQuery(port, `host1.${ZONE}`, 'A')).answers?.length === 1, `${name} serves the zone`);
+}
+
+await start('BIND', 'named', (p, d) => ['-g', '-n', '2', '-c', join(d, 'named.conf')], (p, d) => ['named.conf', `
+options { directory "${d}"; pid-file "${d}/pid"; session-keyfile "${d}/sk"; managed-keys-directory "${d}";
+  listen-on port ${p} { 127.0.0.1; }; listen-on-v6 { none; }; recursion no; dnssec-validation no; };
+controls { };
+zone "${ZONE}" { type primary; file "${zoneFile}"; };
+`]);
+await start('NSD', 'nsd', (p, d) => ['-d', '-c', join(d, 'nsd.conf')], (p, d) => ['nsd.conf', `
+server:
+  ip-address: 127.0.0.1@${p}
+  do-ip6: no
+  server-count: 2
+  username: ""
+  chroot: ""
+  zonesdir: "${d}"
+  database: ""
+  pidfile: "${d}/nsd.pid"
+  xfrdfile: "${d}/xfrd.state"
+  zonelistfile: "${d}/zone.list"
+  rrl-ratelimit: 0
+remote-control:
+  control-enable: no
+zone:
+  name: ${ZONE}
+  zonefile: "${zoneFile}"
+`]);
+await start('Knot', 'knotd', (p, d) => ['-c', join(d, 'knot.conf')], (p, d) => ['knot.conf', `
+server:
+  listen: 127.0.0.1@${p}
+  rundir: "${d}"
+  background-workers: 1
+  udp-workers: 2
+control:
+  listen: "${d}/knot.sock"
+database:
+  storage: "${d}"
+zone:
+  - domain: ${ZONE}
+    file: "${zoneFile}"
+    zonefile-load: whole
+    journal-content: none
+`]);
+
+function dnsperf(port: number) {
+  const out = execFileSync('dnsperf', ['-s', '127.0.0.1', '-p', String(port), '-d', queries, '-c', '8', '-T', '2', '-q', '1000', '-l', String(seconds)], { encoding: 'utf8' });
+  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
+  return {
+    qps: Math.round(num(/Queries per second:\s+([\d.]+)/)),
+    latencyMs: +(num(/Average Latency \(s\):\s+([\d.]+)/) * 1000).toFixed(3),
+    lostPct: num(/Queries lost:\s+\d+ \(([\d.]+)%\)/),
+  };
+}
+
+try {
+  const rows = [{ name: 'Vigil', ...dnsperf(dnsPort) }];
+  for (const p of peers) rows.push({ name: p.name, ...dnsperf(p.port) });
+  const vigilQps = rows[0]!.qps;
+  console.log(`\ndnsperf -c 8 -T 2 -q 1000 -l ${seconds}, ${N}-record zone, 80% hits / 20% NXDOMAIN\n`);
+  console.log('| server | queries/s | avg latency ms | lost % | Vigil / server |\n|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.name} | ${r.qps} | ${r.latencyMs} | ${r.lostPct} | ${(vigilQps / r.qps).toFixed(2)} |`);
+} finally {
+  for (const p of peers) p.proc.kill('SIGTERM');
+  await vigil.stop();
+}
