@@ -117,6 +117,12 @@ describe("Vigil's name server answers published zones", () => {
     assert.equal(tcp.answers!.length, 12);
   });
 
+  test('repeated questions are answered from the per-version cache with their own IDs', async () => {
+    for (let i = 0; i < 5; i++) assert.equal((await udpQuery(port, 'www.served.example', 'A')).answers![0].data, '192.0.2.1');
+    const z = t.app.serving.find('served.example')!;
+    assert.ok(z.replies.size > 0);
+  });
+
   test('the question is copied back as asked (letter case)', async () => {
     const r = await udpQuery(port, 'WwW.SeRvEd.ExAmPlE', 'A');
     assert.equal(r.questions![0]!.name, 'WwW.SeRvEd.ExAmPlE');

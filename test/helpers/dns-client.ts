@@ -42,9 +42,13 @@ export function udpRaw(port: number, message: Buffer, timeoutMs = 2000): Promise
 }
 
 export async function udpQuery(port: number, name: string, type: string, opts: { edns?: number } = {}): Promise<Reply> {
-  const raw = await udpRaw(port, queryPacket(name, type, opts));
+  const query = queryPacket(name, type, opts);
+  const raw = await udpRaw(port, query);
   if (!raw) throw new Error(`no UDP answer for ${name} ${type}`);
-  return dnsPacket.decode(raw) as Reply;
+  const reply = dnsPacket.decode(raw) as Reply;
+  // Every reply must carry its query's ID (cached replies included).
+  if (reply.id !== query.readUInt16BE(0)) throw new Error(`reply ID ${reply.id} for query ${query.readUInt16BE(0)}`);
+  return reply;
 }
 
 export function tcpQuery(port: number, name: string, type: string): Promise<Reply> {

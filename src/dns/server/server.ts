@@ -11,6 +11,8 @@ type RcodeName = keyof typeof RCODE;
 /** Our advertised EDNS payload size (the DNS flag day 2020 value). */
 const EDNS_SIZE = 1232;
 const TCP_IDLE_MS = 10_000;
+/** Cached replies per zone version before the cache starts over. */
+const MAX_CACHED = 100_000;
 
 /** A bare error reply made from the query's header alone (when its body cannot be read). */
 function headerOnly(query: Buffer, rcode: RcodeName): Buffer {
@@ -60,14 +62,32 @@ export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'ud
       return transferMessages(zone, query, (message.readUInt16BE(2) & 0x7800));
     } else packet = reply('REFUSED', false);
   } else {
+    const zone = zones.find(q.name.toLowerCase().replace(/\.$/, ''));
+    const key = `${q.name}|${q.type}|${message.readUInt16BE(2) & 0x0100}|${transport === 'tcp' ? 'tcp' : opt ? Math.min(opt.udpPayloadSize ?? 512, 4096) : 'udp'}`;
+    const cached = zone?.replies.get(key);
+    if (cached) {
+      const copy = Buffer.from(cached);
+      copy.writeUInt16BE(query.id ?? 0, 0);
+      return [copy];
+    }
     const r = resolve(zones, q.name, q.type);
-    packet = reply(r.rcode, r.aa, r);
+    const out = encodeWithin(reply(r.rcode, r.aa, r), transport, opt);
+    // Bounded: a flood of random names must not grow memory without end.
+    if (zone && out.length) {
+      if (zone.replies.size >= MAX_CACHED) zone.replies.clear();
+      zone.replies.set(key, out);
+    }
+    return [out];
   }
+  return [encodeWithin(packet, transport, opt)];
+}
+
+/** Encodes a reply within what the transport allows; too big for UDP: TC and empty sections, so the client retries over TCP. */
+function encodeWithin(packet: Packet, transport: 'udp' | 'tcp', opt: { udpPayloadSize?: number } | undefined): Buffer {
   const limit = transport === 'tcp' ? 65535 : opt ? Math.max(512, Math.min(opt.udpPayloadSize ?? 512, 4096)) : 512;
   const out = dnsPacket.encode(packet);
-  if (out.length <= limit) return [out];
-  // Too big for UDP: say so (TC) and let the client retry over TCP.
-  return [dnsPacket.encode({ ...packet, flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: packet.additionals!.filter((a) => a.type === 'OPT') })];
+  if (out.length <= limit) return out;
+  return dnsPacket.encode({ ...packet, flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: packet.additionals!.filter((a) => a.type === 'OPT') });
 }
 
 /** Vigil's authoritative name server: UDP and TCP on one address and port. */

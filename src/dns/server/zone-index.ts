@@ -27,6 +27,12 @@ export interface ZoneIndex {
   readonly options: { allowtransferacl: string; notify: string; alsonotify: string };
   /** Every record, SOA first: the body of a zone transfer. */
   readonly all: readonly Answer[];
+  /**
+   * Encoded replies of this version by exact question (name as asked, type,
+   * RD, EDNS size class): answers are computed once per zone version and a
+   * repeat question costs a copy and its ID. Dropped with the version.
+   */
+  readonly replies: Map<string, Buffer>;
 }
 
 const bare = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
@@ -110,5 +116,5 @@ export function indexAnswers(zone: string, soaRr: Answer, answers: Answer[], opt
   const all = [soaRr, ...[...nodes.values()].flatMap((node) => [...node].filter(([t]) => t !== 'SOA').flatMap(([, rrs]) => rrs))];
   const serial = (soaRr as { data: { serial: number } }).data.serial;
   // The SOA's own TTL is its minimum too, so negative answers use it.
-  return { zone, serial, soa: soaRr, negativeTtl: (soaRr as { ttl: number }).ttl, nodes, names, cuts, options, all };
+  return { zone, serial, soa: soaRr, negativeTtl: (soaRr as { ttl: number }).ttl, nodes, names, cuts, options, all, replies: new Map() };
 }
