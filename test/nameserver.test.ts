@@ -131,8 +131,21 @@ describe("Vigil's name server answers published zones", () => {
 
   test('dig agrees', async (ctx) => {
     if (!hasTool('dig')) return ctx.skip('dig not installed');
-    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(port), '+short', '+norecurse', 'www.served.example', 'A']);
-    assert.equal(stdout.trim(), '192.0.2.1');
+    const dig = async (name: string, type: string) =>
+      (await run('dig', ['@127.0.0.1', '-p', String(port), '+short', '+norecurse', name, type])).stdout.trim();
+    assert.equal(await dig('www.served.example', 'A'), '192.0.2.1');
+    assert.equal(await dig('www.served.example', 'AAAA'), '2001:db8::1');
+    assert.equal(await dig('served.example', 'MX'), '10 mail.served.example.');
+    assert.equal(await dig('served.example', 'TXT'), '"v=spf1 mx -all"');
+    assert.equal(await dig('served.example', 'CAA'), '0 issue "ca.example"');
+    assert.equal(await dig('_sip._tcp.served.example', 'SRV'), '1 2 5060 www.served.example.');
+    assert.equal(await dig('alias.served.example', 'CNAME'), 'www.served.example.');
+    assert.equal((await dig('served.example', 'NS')).split('\n').length, 4);
+    assert.match(await dig('served.example', 'SOA'), /^ns1\.ns\.vigil\.test\. hostmaster\.served\.example\. \d{10} 10800 3600 1209600 86400$/);
+    assert.equal(await dig('x.wild.served.example', 'A'), '192.0.2.99');
+    const nx = (await run('dig', ['@127.0.0.1', '-p', String(port), '+norecurse', 'nope.served.example', 'A'])).stdout;
+    assert.match(nx, /status: NXDOMAIN/);
+    assert.match(nx, /flags: qr aa;/);
     const tc = await run('dig', ['@127.0.0.1', '-p', String(port), '+noedns', 'big.served.example', 'TXT']);
     assert.match(tc.stdout, /Truncated, retrying in TCP/);
     assert.equal((tc.stdout.match(/^big\.served\.example\.\s+\d+\s+IN\s+TXT/gm) ?? []).length, 12);
