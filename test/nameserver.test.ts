@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { queryPacket, tcpQuery, udpQuery, udpRaw } from './helpers/dns-client.ts';
 import { freePort } from './helpers/server.ts';
 import { hasTool } from './helpers/tools.ts';
+import { eventually } from './helpers/wait.ts';
 
 const run = promisify(execFile);
 const PASSWORD = 'correct horse 5';
@@ -191,18 +192,10 @@ describe('bin/vigil serve: publish, distribution on its interval, deletion', () 
       await admin(s.dataDir, 'domain', 'release', 'cycle.example');
       const ok = await c.call('dnsPublish.php', { domain: 'cycle.example' });
       assert.equal(ok.errors, undefined);
-      const waitFor = async (pred: () => Promise<boolean>) => {
-        // Bounded: 15 s at most; a lost datagram or a slow answer just means "not yet".
-        for (let i = 0; i < 150; i++) {
-          if (await pred().catch(() => false)) return true;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        return false;
-      };
-      assert.ok(await waitFor(async () => (await udpQuery(dnsPort, 'www.cycle.example', 'A')).answers?.[0]?.data === '192.0.2.80'));
+      await eventually(async () => (await udpQuery(dnsPort, 'www.cycle.example', 'A')).answers?.[0]?.data === '192.0.2.80', 'served after one cycle');
       assert.equal((await c.call('dnsGetDomainRecords.php', { domain: 'cycle.example' })).state, 3);
       await c.call('dnsDeleteDomain.php', { domain: 'cycle.example' });
-      assert.ok(await waitFor(async () => (await udpQuery(dnsPort, 'www.cycle.example', 'A')).rcode === 'REFUSED'));
+      await eventually(async () => (await udpQuery(dnsPort, 'www.cycle.example', 'A')).rcode === 'REFUSED', 'gone after deletion');
     } finally {
       await s.stop();
     }

@@ -7,18 +7,11 @@ import { startBindSecondary, startKnotSecondary, type Bind } from './helpers/bin
 import { udpQuery } from './helpers/dns-client.ts';
 import { addAccount, freePort, serve, type Served } from './helpers/server.ts';
 import { hasTool } from './helpers/tools.ts';
+import { eventually } from './helpers/wait.ts';
 
 const PASSWORD = 'correct horse 6';
 const CATALOG = 'catalog.vigil.invalid';
 
-/** Polls until `pred` holds; 30 s at most (BIND transfers after NOTIFY, within a second or two here). */
-async function eventually(pred: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await pred().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`timed out waiting for: ${what}`);
-}
 
 /** An AXFR over TCP from a chosen loopback source address; returns the records or the rcode. */
 function axfr(port: number, zone: string, localAddress: string): Promise<{ rcode: string; records: any[] }> {

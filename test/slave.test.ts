@@ -5,6 +5,7 @@ import { startBindPrimary, type Bind } from './helpers/bind.ts';
 import { udpQuery } from './helpers/dns-client.ts';
 import { addAccount, freePort, serve, type Served } from './helpers/server.ts';
 import { hasTool } from './helpers/tools.ts';
+import { eventually } from './helpers/wait.ts';
 
 const PASSWORD = 'correct horse 8';
 const ZONE = 'slave.example';
@@ -19,13 +20,6 @@ mail IN A 192.0.2.25
 info IN TXT "from the master"
 `;
 
-async function eventually(pred: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await pred().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`timed out waiting for: ${what}`);
-}
 
 describe('slave domains: Vigil as the secondary of a real BIND 9 master', { skip: !hasTool('named') && 'named (bind9) not installed' }, () => {
   let vigil: Served;

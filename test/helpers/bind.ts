@@ -58,17 +58,22 @@ zone "${zone}" {
 async function startNamed(dir: string, config: string, port: number, probe: string): Promise<Bind & { reload(): void }> {
   const conf = join(dir, 'named.conf');
   writeFileSync(conf, config);
-  const proc: ChildProcess = spawn('named', ['-g', '-n', '1', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const bind = await daemon('named', ['-g', '-n', '1', '-c', conf], /running/, port, dir);
+  // Up when it answers for the probe zone (or refuses, before a first transfer).
+  await udpQuery(port, probe, 'SOA').catch(() => undefined);
+  return bind;
+}
+
+/** Starts a name-server daemon in the foreground and waits for its "started" line on stderr. */
+async function daemon(cmd: string, args: string[], ready: RegExp, port: number, dir: string): Promise<Bind & { reload(): void }> {
+  const proc: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   proc.stderr!.on('data', (d) => (log += d));
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
-  for (let i = 0; i < 100; i++) {
-    if (/running/.test(log)) break;
-    if (proc.exitCode !== null) throw new Error(`named exited: ${log}`);
+  for (let i = 0; i < 100 && !ready.test(log); i++) {
+    if (proc.exitCode !== null) throw new Error(`${cmd} exited: ${log}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  // Up when it answers for the probe zone (or refuses, before a first transfer).
-  await udpQuery(port, probe, 'SOA').catch(() => undefined);
   return {
     port,
     dir,
@@ -89,23 +94,5 @@ export async function startKnotSecondary(port: number, primaryPort: number, cata
   mkdirSync(join(dir, 'zones'));
   const conf = join(dir, 'knot.conf');
   writeFileSync(conf, docSnippet('knot', { DIR: dir, PORT: port, PRIMARY_ADDRESS: '127.0.0.1', PRIMARY_PORT: primaryPort, CATALOG: catalog }));
-  const proc: ChildProcess = spawn('knotd', ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  proc.stderr!.on('data', (d) => (log += d));
-  const exited = new Promise<void>((res) => proc.once('exit', () => res()));
-  for (let i = 0; i < 100 && !/server started/.test(log); i++) {
-    if (proc.exitCode !== null) throw new Error(`knotd exited: ${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    port,
-    dir,
-    log: () => log,
-    async stop() {
-      if (proc.exitCode === null) {
-        proc.kill('SIGTERM');
-        await exited;
-      }
-    },
-  };
+  return daemon('knotd', ['-c', conf], /server started/, port, dir);
 }
