@@ -9,7 +9,8 @@
 import { once } from 'node:events';
 import autocannon from 'autocannon';
 import { encodeForm } from '../src/client/index.ts';
-import { addAccount, serve } from '../test/helpers/server.ts';
+import { join } from 'node:path';
+import { addAccount, serve, tempDir } from '../test/helpers/server.ts';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
 const PASSWORD = 'benchmark password';
@@ -34,7 +35,7 @@ async function load(url: string, body: string, connections: number, expectBody: 
   };
 }
 
-const s = await serve({ env: { VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'info' } });
+const s = await serve({ env: { VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'info' }, logFile: join(tempDir('vigil-bench-'), 'vigil.log') });
 try {
   const key = await addAccount(s.dataDir, 'bench', PASSWORD, '--dns-credits', '10');
   const client = s.client();

@@ -107,6 +107,7 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
 export function plainServer(logger: Logger): FastifyInstance {
   const app = baseServer(logger, null);
   app.all('/api/*', async (req) => {
+    req.script = (req.params as { '*': string })['*'];
     req.apiCode = 'notSSL';
     return failure('notSSL');
   });

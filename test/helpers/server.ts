@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -55,15 +55,17 @@ export interface Served {
 }
 
 /** Starts `bin/vigil serve` on free loopback ports and waits for its ready line. */
-export async function serve(opts: { dataDir?: string; args?: string[]; env?: Record<string, string> } = {}): Promise<Served> {
+export async function serve(opts: { dataDir?: string; args?: string[]; env?: Record<string, string>; logFile?: string } = {}): Promise<Served> {
   const dataDir = opts.dataDir ?? tempDir();
   const [https, http] = [await freePort(), await freePort()];
   const args = ['serve', '--data', dataDir, '--https-port', String(https), '--http-port', String(http), '--dns-port', '0', '--forward-port', '0', ...(opts.args ?? [])];
-  const proc = spawn(VIGIL, args, { env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Logs to a file when asked (benchmarks: reading them here would load the measuring process).
+  const stderr = opts.logFile ? openSync(opts.logFile, 'a') : 'pipe';
+  const proc = spawn(VIGIL, args, { env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...opts.env }, stdio: ['ignore', 'pipe', stderr] });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (err += d));
+  proc.stderr?.on('data', (d) => (err += d));
   const readyLine = await new Promise<string>((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`no ready line; stderr: ${err}`)), 30_000);
     const check = () => {
