@@ -76,6 +76,7 @@ export class ServingSet implements ZoneFinder {
       if (current && current.serial === m.serial) next.set(m.zone, current);
       else {
         const index = buildZoneIndex(m, this.options.forwardAddress ?? null);
+        if (current) index.previous = { serial: current.serial, all: current.all };
         next.set(m.zone, index);
         changed.push(index);
       }

@@ -26,13 +26,34 @@ export function transferAllowed(zone: ZoneIndex, address: string, secondaries: r
 
 const CHUNK = 16_000;
 
+const key = (a: Answer) => `${a.name.toLowerCase()}|${a.type}|${JSON.stringify((a as { data?: unknown }).data)}`;
+
 /**
- * AXFR (RFC 5936): SOA, every record, SOA again, in as many messages as
- * needed. An IXFR is answered the same way (RFC 1995 4: a full transfer is
- * always a valid reply when no increment is kept).
+ * The records of a zone transfer. AXFR (RFC 5936): SOA, every record, SOA.
+ * IXFR (RFC 1995) from the version just before this one: new SOA, old SOA,
+ * the records gone, new SOA, the records added, new SOA; from a client
+ * already up to date: the SOA alone; from any older version: a full
+ * transfer, which RFC 1995 allows as the reply to an IXFR.
  */
+export function transferRecords(zone: ZoneIndex, query: Packet): Answer[] {
+  const q = query.questions![0]!;
+  if (q.type === 'IXFR') {
+    const theirs = (query.authorities ?? []).find((a) => a.type === 'SOA') as { data: { serial: number } } | undefined;
+    if (theirs && theirs.data.serial === zone.serial) return [zone.soa];
+    if (theirs && zone.previous && theirs.data.serial === zone.previous.serial) {
+      const before = new Set(zone.previous.all.slice(1).map(key));
+      const now = new Set(zone.all.slice(1).map(key));
+      const gone = zone.previous.all.slice(1).filter((a) => !now.has(key(a)));
+      const added = zone.all.slice(1).filter((a) => !before.has(key(a)));
+      return [zone.soa, zone.previous.all[0]!, ...gone, zone.soa, ...added, zone.soa];
+    }
+  }
+  return [...zone.all, zone.soa];
+}
+
+/** A transfer in as many messages as needed (~16 KB each), the question in the first. */
 export function transferMessages(zone: ZoneIndex, query: Packet, flags: number): Buffer[] {
-  const records: Answer[] = [...zone.all, zone.soa];
+  const records = transferRecords(zone, query);
   const messages: Buffer[] = [];
   let batch: Answer[] = [];
   let size = 0;

@@ -33,6 +33,8 @@ export interface ZoneIndex {
    * repeat question costs a copy and its ID. Dropped with the version.
    */
   readonly replies: Map<string, Buffer>;
+  /** The version this one replaced, kept for IXFR (one step back). */
+  previous?: { serial: number; all: readonly Answer[] };
 }
 
 const bare = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
