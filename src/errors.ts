@@ -83,8 +83,15 @@ export type ErrorCode = SpecCode | ReportLoadFailure | TransportCode;
 
 /** A failure that the API answers with a code; never carries free text. */
 export class ApiError extends Error {
-  constructor(readonly code: ErrorCode) {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode) {
+    // An answer, not a fault: no stack trace to capture (it is the costly part of a throw).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(code);
+    Error.stackTraceLimit = limit;
+    this.code = code;
     this.name = 'ApiError';
   }
 }
