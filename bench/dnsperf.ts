@@ -65,13 +65,13 @@ async function start(name: string, tool: string, args: (port: number, d: string)
   await until(async () => (await udpQuery(port, `host1.${ZONE}`, 'A')).answers?.length === 1, `${name} serves the zone`);
 }
 
-await start('BIND', 'named', (p, d) => ['-g', '-n', '2', '-c', join(d, 'named.conf')], (p, d) => ['named.conf', `
+await start('BIND', 'named', (_p, d) => ['-g', '-n', '2', '-c', join(d, 'named.conf')], (p, d) => ['named.conf', `
 options { directory "${d}"; pid-file "${d}/pid"; session-keyfile "${d}/sk"; managed-keys-directory "${d}";
   listen-on port ${p} { 127.0.0.1; }; listen-on-v6 { none; }; recursion no; dnssec-validation no; };
 controls { };
 zone "${ZONE}" { type primary; file "${zoneFile}"; };
 `]);
-await start('NSD', 'nsd', (p, d) => ['-d', '-c', join(d, 'nsd.conf')], (p, d) => ['nsd.conf', `
+await start('NSD', 'nsd', (_p, d) => ['-d', '-c', join(d, 'nsd.conf')], (p, d) => ['nsd.conf', `
 server:
   ip-address: 127.0.0.1@${p}
   do-ip6: no
@@ -90,7 +90,7 @@ zone:
   name: ${ZONE}
   zonefile: "${zoneFile}"
 `]);
-await start('Knot', 'knotd', (p, d) => ['-c', join(d, 'knot.conf')], (p, d) => ['knot.conf', `
+await start('Knot', 'knotd', (_p, d) => ['-c', join(d, 'knot.conf')], (p, d) => ['knot.conf', `
 server:
   listen: 127.0.0.1@${p}
   rundir: "${d}"

@@ -36,7 +36,6 @@ export class Sessions {
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly ttlMs: number) {
     this.throttle = new LoginThrottle(db, clock);
     this.sessionByToken = precompile<AccountRow & { bound_key: string; expires_at: number }, [string]>(
-      db,
       (tokenHash) =>
         db
           .selectFrom('sessions')

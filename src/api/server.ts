@@ -47,7 +47,7 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null)
     req.log.error({ err }, 'unexpected transport error');
     return transportFailure(reply, 'malformedRequest');
   });
-  app.setNotFoundHandler((req, reply) => transportFailure(reply, 'unknownScript'));
+  app.setNotFoundHandler((_req, reply) => transportFailure(reply, 'unknownScript'));
   // One line per request; bodies (passwords, keys, tokens) are never logged.
   app.addHook('onResponse', async (req, reply) => {
     req.log.info(
@@ -79,7 +79,7 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
   app.route({
     method: ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
     url: '/api/:script',
-    handler: (req, reply) => transportFailure(reply, 'methodNotAllowed'),
+    handler: (_req, reply) => transportFailure(reply, 'methodNotAllowed'),
   });
   app.post('/api/:script', async (req: FastifyRequest<{ Params: { script: string } }>, reply) => {
     const name = req.params.script;

@@ -27,7 +27,6 @@ const summaries = new WeakMap<object, ReturnType<typeof compileSummaries>>();
 
 function compileSummaries(db: Db) {
   return precompile<{ seq: number; domain: string; state: number; forwards: number }, [number]>(
-    db,
     (accountId) =>
       db
         .selectFrom('domains')

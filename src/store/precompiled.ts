@@ -1,6 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './schema.ts';
-import type { Db } from './db.ts';
 
 /**
  * A hot-path query built and compiled once, then run with new parameters.
@@ -10,7 +9,6 @@ import type { Db } from './db.ts';
  * marker is swapped for its argument, other constants stay as compiled.
  */
 export function precompile<Row, Args extends unknown[]>(
-  db: Db,
   build: (...markers: string[]) => Compilable<Row>,
   arity: number,
 ): (executor: Kysely<Database>, ...args: Args) => Promise<Row[]> {
