@@ -8,8 +8,8 @@ import type { Services } from './api/call.ts';
 import { apiServer, plainServer } from './api/server.ts';
 import { loadCertificate } from './api/tls.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { type Config, sqlitePath } from './config.ts';
-import { type Db, openSqlite } from './store/db.ts';
+import type { Config } from './config.ts';
+import { openStore } from './store/open.ts';
 import { Domains } from './dns/domains.ts';
 import { Publisher } from './dns/publish.ts';
 import { ZoneEdits } from './dns/zone-edits.ts';
@@ -18,6 +18,7 @@ import { NameServer } from './dns/server/server.ts';
 import { ServingSet } from './dns/server/serving-set.ts';
 import { notifyAll } from './dns/server/notify.ts';
 import { SecondaryZones } from './dns/server/secondary.ts';
+import { type DnsWorkers, startDnsWorkers } from './dns/server/workers.ts';
 import { parsePeer } from './dns/server/transfer.ts';
 
 const fail = (message: string): never => {
@@ -40,10 +41,7 @@ export interface AppOptions {
   logger?: Logger;
 }
 
-export async function openStore(config: Config): Promise<Db> {
-  if (config.db) throw new Error('PostgreSQL (--db postgres://…) is not available in this version; omit --db to use the SQLite file');
-  return openSqlite(sqlitePath(config.dataDir));
-}
+export { openStore };
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -70,14 +68,19 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   });
   await serving.load(db);
   // After each cycle: new versions into the name server, then NOTIFY (in the background).
+  let workers: DnsWorkers | null = null;
   const afterCycle = async () => {
     const changed = await serving.load(db);
+    workers?.reload();
     if (changed.length) void notifyAll(changed, serving.secondaries, logger);
   };
   const stopDistribution = startDistribution(db, clock, config.publishIntervalMs, afterCycle, (err) =>
     logger.error({ err }, 'distribution cycle failed'),
   );
-  const slaves = new SecondaryZones(db, clock, async () => void (await serving.load(db)), logger);
+  const slaves = new SecondaryZones(db, clock, async () => {
+    await serving.load(db);
+    workers?.reload();
+  }, logger, (known) => workers?.slaves(known));
   serving.notified = (zone, address) => slaves.notify(zone, address);
   slaves.start();
   let nameServer: NameServer | null = null;
@@ -101,7 +104,10 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await plain.listen({ host: config.listen, port: config.httpPort });
       listeners.http = hostPort(config.listen, (plain.server.address() as AddressInfo).port);
     }
-    if (config.dnsPort !== 0) {
+    if (config.dnsPort !== 0 && config.dnsWorkers > 1) {
+      workers = await startDnsWorkers(config, config.dnsWorkers, (zone, address) => slaves.notify(zone, address), logger);
+      listeners.dns = hostPort(config.listen, workers.port);
+    } else if (config.dnsPort !== 0) {
       nameServer = new NameServer(serving, logger);
       listeners.dns = hostPort(config.listen, await nameServer.listen(config.listen, config.dnsPort));
     }
@@ -113,6 +119,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     }
   } catch (err) {
     await slaves.stop();
+    await workers?.close();
     await nameServer?.close();
     await closeForwarder();
     await stopDistribution();
@@ -129,6 +136,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       // Fastify's close stops accepting and waits for in-flight requests.
       await Promise.allSettled(servers.map((s) => s.close()));
       await slaves.stop();
+      await workers?.close();
       await nameServer?.close();
       await closeForwarder();
       await stopDistribution();

@@ -9,6 +9,8 @@ export interface Config {
   readonly httpsPort: number;
   readonly httpPort: number;
   readonly dnsPort: number;
+  /** Name-server processes sharing the DNS sockets; 1 answers in the main process. */
+  readonly dnsWorkers: number;
   readonly forwardPort: number;
   readonly publishIntervalMs: number;
   readonly sessionTtlMs: number;
@@ -51,6 +53,7 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     httpsPort: partial.httpsPort ?? DEFAULTS.httpsPort,
     httpPort: partial.httpPort ?? DEFAULTS.httpPort,
     dnsPort: partial.dnsPort ?? DEFAULTS.dnsPort,
+    dnsWorkers: partial.dnsWorkers ?? 1,
     forwardPort: partial.forwardPort ?? DEFAULTS.forwardPort,
     publishIntervalMs: partial.publishIntervalMs ?? 5 * 60_000,
     sessionTtlMs: partial.sessionTtlMs ?? 24 * 3_600_000,

@@ -201,3 +201,29 @@ describe('bin/vigil serve: publish, distribution on its interval, deletion', () 
     }
   });
 });
+
+describe('bin/vigil serve --dns-workers 2: name-server processes sharing the socket', () => {
+  test('every worker serves the published zone and follows each new version', async () => {
+    const { serve, addAccount } = await import('./helpers/server.ts');
+    const { tcpQuery } = await import('./helpers/dns-client.ts');
+    const dnsPort = await freePort();
+    const s = await serve({ args: ['--dns-port', String(dnsPort), '--dns-workers', '2', '--publish-interval', '300ms', '--domain-hold', 'none'] });
+    try {
+      assert.match(s.readyLine, new RegExp(`dns=127\\.0\\.0\\.1:${dnsPort}`));
+      const c = s.client();
+      await c.login(await addAccount(s.dataDir, 'workers', PASSWORD, '--dns-credits', '1'), 'workers', PASSWORD);
+      await c.call('dnsAddDomain.php', { domain: 'workers.example', domaintype: 'master', aup: 'YES' });
+      await c.call('dnsAddA.php', { domain: 'workers.example', name: 'www', ip: '192.0.2.31' });
+      await c.call('dnsPublish.php', { domain: 'workers.example' });
+      await eventually(async () => (await udpQuery(dnsPort, 'www.workers.example', 'A')).answers?.length === 1, 'served by the workers');
+      await c.call('dnsAddA.php', { domain: 'workers.example', name: 'www', ip: '192.0.2.32' });
+      await c.call('dnsPublish.php', { domain: 'workers.example' });
+      await eventually(async () => (await udpQuery(dnsPort, 'www.workers.example', 'A')).answers?.length === 2, 'new version');
+      // Both workers got the reload: many queries, every one sees the new version.
+      for (let i = 0; i < 40; i++) assert.equal((await udpQuery(dnsPort, 'www.workers.example', 'A')).answers!.length, 2);
+      assert.equal((await tcpQuery(dnsPort, 'www.workers.example', 'A')).answers!.length, 2);
+    } finally {
+      assert.equal(await s.stop(), 0);
+    }
+  });
+});

@@ -10,7 +10,7 @@ import {
 } from '../accounts/accounts.ts';
 import { systemClock } from '../clock.ts';
 import { buildConfig } from '../config.ts';
-import { openStore } from '../app.ts';
+import { openStore } from '../store/open.ts';
 import type { Db } from '../store/db.ts';
 import { Domains } from '../dns/domains.ts';
 import { checked, dataOption, dbOption } from './options.ts';

@@ -7,7 +7,16 @@ export async function main(argv: string[]): Promise<void> {
     .description('Vigil: security audits and DNS hosting behind one HTTPS API')
     .showHelpAfterError()
     .addCommand(serveCommand())
-    .addCommand(adminCommand());
+    .addCommand(adminCommand())
+    .addCommand(
+      // Internal: a name-server worker that `serve --dns-workers N` starts.
+      new Command('dns-worker').action(async () => {
+        const { pino } = await import('pino');
+        const { runDnsWorker } = await import('../dns/server/workers.ts');
+        await runDnsWorker(pino({ level: process.env.VIGIL_LOG_LEVEL ?? 'info' }, pino.destination({ dest: 2, sync: false })));
+      }),
+      { hidden: true },
+    );
   try {
     await program.parseAsync(argv);
   } catch (err) {

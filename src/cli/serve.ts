@@ -20,6 +20,10 @@ export function serveCommand(): Command {
     .addOption(opt('--https-port <n>', 'the API over TLS (0: off)', 'VIGIL_HTTPS_PORT', parsePort, String(DEFAULTS.httpsPort)))
     .addOption(opt('--http-port <n>', 'plain HTTP, answers notSSL (0: off)', 'VIGIL_HTTP_PORT', parsePort, String(DEFAULTS.httpPort)))
     .addOption(opt('--dns-port <n>', 'authoritative name server, UDP and TCP (0: off)', 'VIGIL_DNS_PORT', parsePort, String(DEFAULTS.dnsPort)))
+    .addOption(opt('--dns-workers <n>', 'name-server processes sharing the DNS port (1: in the main process)', 'VIGIL_DNS_WORKERS', (t) => {
+      if (!/^([1-9]|1[0-6])$/.test(t)) throw new Error('must be 1 to 16');
+      return Number(t);
+    }, '1'))
     .addOption(opt('--forward-port <n>', 'web-forwarding HTTP server (0: off)', 'VIGIL_FORWARD_PORT', parsePort, String(DEFAULTS.forwardPort)))
     .addOption(opt('--publish-interval <dur>', 'distribution cycle of published zones', 'VIGIL_PUBLISH_INTERVAL', parseDuration, DEFAULTS.publishInterval))
     .addOption(opt('--session-ttl <dur>', 'session token lifetime', 'VIGIL_SESSION_TTL', parseDuration, DEFAULTS.sessionTtl))
@@ -44,6 +48,7 @@ export function serveCommand(): Command {
         httpsPort: o.httpsPort,
         httpPort: o.httpPort,
         dnsPort: o.dnsPort,
+        dnsWorkers: o.dnsWorkers,
         forwardPort: o.forwardPort,
         publishIntervalMs: o.publishInterval,
         sessionTtlMs: o.sessionTtl,

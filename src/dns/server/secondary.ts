@@ -36,6 +36,8 @@ export class SecondaryZones {
     private readonly clock: Clock,
     private readonly onNewCopy: () => Promise<void>,
     private readonly logger: Logger,
+    /** Told the slave zones and their master addresses after every tick (for NOTIFY checks elsewhere). */
+    private readonly onKnown: (list: [string, string[]][]) => void = () => {},
   ) {}
 
   start(): void {
@@ -78,6 +80,7 @@ export class SecondaryZones {
   async tick(): Promise<void> {
     const now = this.clock.now();
     this.known = await this.slaves();
+    this.onKnown(this.known.map((s) => [s.zone, s.masters.map((m) => m.address)]));
     for (const slave of this.known) {
       if ((this.due.get(slave.zone) ?? 0) > now || !slave.masters.length) continue;
       this.due.set(slave.zone, now + (await this.refresh(slave)));

@@ -1,0 +1,94 @@
+import cluster, { type Worker } from 'node:cluster';
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { type Config, buildConfig } from '../../config.ts';
+import { openStore } from '../../store/open.ts';
+import { NameServer } from './server.ts';
+import { ServingSet } from './serving-set.ts';
+import { parsePeer } from '../peers.ts';
+
+/** Messages between the main process and its name-server workers. */
+type ToWorker = { reload: true } | { slaves: [string, string[]][] };
+type FromWorker = { ready: number } | { notify: { zone: string; address: string } };
+
+const CONFIG_ENV = 'VIGIL_DNS_WORKER_CONFIG';
+const BIN = resolve(import.meta.dirname, '../../../bin/vigil');
+
+export interface DnsWorkers {
+  readonly port: number;
+  reload(): void;
+  /** Who may NOTIFY which slave zone: zone -> master addresses. */
+  slaves(list: [string, string[]][]): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Several name-server processes sharing one UDP and one TCP socket (node's
+ * cluster hands the bound socket to every worker; the kernel spreads the
+ * queries). Each worker loads the serving set from the store and reloads
+ * it when told, after every distribution cycle or slave transfer.
+ */
+export async function startDnsWorkers(config: Config, count: number, onNotify: (zone: string, address: string) => void, logger: Logger): Promise<DnsWorkers> {
+  cluster.setupPrimary({ exec: BIN, args: ['dns-worker'], silent: false });
+  const workers: Worker[] = [];
+  const ports: Promise<number>[] = [];
+  for (let i = 0; i < count; i++) {
+    const worker = cluster.fork({ [CONFIG_ENV]: JSON.stringify(config) });
+    workers.push(worker);
+    ports.push(
+      new Promise((res, rej) => {
+        worker.once('exit', (code) => rej(new Error(`dns worker exited with ${code}`)));
+        worker.on('message', (m: FromWorker) => {
+          if ('ready' in m) res(m.ready);
+          else if ('notify' in m) onNotify(m.notify.zone, m.notify.address);
+        });
+      }),
+    );
+  }
+  let closing = false;
+  for (const w of workers) w.on('exit', (code) => closing || logger.error({ code, pid: w.process.pid }, 'dns worker exited'));
+  const [port] = await Promise.all(ports);
+  const send = (m: ToWorker) => workers.forEach((w) => w.isConnected() && w.send(m));
+  return {
+    port: port!,
+    reload: () => send({ reload: true }),
+    slaves: (list) => send({ slaves: list }),
+    async close() {
+      closing = true;
+      await Promise.all(
+        workers.map((w) => new Promise<void>((res) => (w.isDead() ? res() : (w.once('exit', () => res()), w.kill('SIGTERM'))))),
+      );
+    },
+  };
+}
+
+/** The worker side (`bin/vigil dns-worker`, started only by startDnsWorkers). */
+export async function runDnsWorker(logger: Logger): Promise<void> {
+  const config = buildConfig(JSON.parse(process.env[CONFIG_ENV] ?? '{}') as Partial<Config>);
+  const db = await openStore(config);
+  const serving = new ServingSet({
+    forwardAddress: config.forwardPort !== 0 ? config.forwardAddress : null,
+    catalogZone: config.catalogZone,
+    secondaries: config.secondaries.map((s) => parsePeer(s)).filter((p) => p !== null),
+  });
+  let slaves = new Map<string, string[]>();
+  // The main process decides; the worker answers at once from what it was last told.
+  serving.notified = (zone, address) => {
+    const ok = slaves.get(zone)?.includes(address) ?? false;
+    if (ok) process.send?.({ notify: { zone, address } } satisfies FromWorker);
+    return ok;
+  };
+  await serving.load(db);
+  const server = new NameServer(serving, logger);
+  const port = await server.listen(config.listen, config.dnsPort);
+  process.on('message', (m: ToWorker) => {
+    if ('reload' in m) serving.load(db).catch((err) => logger.error({ err }, 'dns worker: reload failed'));
+    else if ('slaves' in m) slaves = new Map(m.slaves);
+  });
+  process.on('SIGTERM', async () => {
+    await server.close();
+    await db.destroy();
+    process.exit(0);
+  });
+  process.send?.({ ready: port } satisfies FromWorker);
+}
