@@ -5,7 +5,7 @@ import type { Db } from '../store/db.ts';
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, DomainsTable } from '../store/schema.ts';
 import { normalizeDomain } from './names.ts';
-import { defaultSoa, RECORD_TYPES, type Fields, type RecordTypeName } from './records.ts';
+import { defaultSoa, type Fields, type RecordTypeName } from './records.ts';
 import { accountFigures, domainSummaries, requireSubscription } from './subscription.ts';
 import { DomainState } from './states.ts';
 import { nextSerial, type ZoneModel } from './zone.ts';
@@ -117,4 +117,3 @@ export class Domains {
   }
 }
 
-export { RECORD_TYPES };
