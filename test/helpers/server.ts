@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,8 +9,14 @@ import { VigilClient } from '../../src/client/index.ts';
 export const VIGIL = resolve(import.meta.dirname, '../../bin/vigil');
 const run = promisify(execFile);
 
+const made: string[] = [];
+// Temporary directories go with the test process that made them.
+process.once('exit', () => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
 export function tempDir(prefix = 'vigil-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** A loopback port nobody listens on right now. */
