@@ -93,10 +93,40 @@ function encodeWithin(packet: Packet, transport: 'udp' | 'tcp', opt: { udpPayloa
 /** Vigil's authoritative name server: UDP and TCP on one address and port. */
 export class NameServer {
   private udp: Socket | null = null;
+  /**
+   * UDP replies by the query's bytes after its ID, for the current serving
+   * generation: a repeated question skips decoding altogether. Only
+   * standard queries are stored (never NOTIFY), and the map starts over
+   * when it is full or the serving set changes.
+   */
+  private udpReplies = new Map<string, Buffer>();
+  private udpGeneration = -1;
   private tcp: Server | null = null;
   private readonly sockets = new Set<TcpSocket>();
 
-  constructor(private readonly zones: ZoneFinder, private readonly logger: Logger) {}
+  constructor(private readonly zones: ZoneFinder & { generation?: number }, private readonly logger: Logger) {}
+
+  private answerUdp(msg: Buffer, address: string): Buffer | undefined {
+    if (msg.length < 12 || msg.length > 512) return this.safeAnswer(msg, 'udp', address)[0];
+    if (this.zones.generation !== this.udpGeneration) {
+      this.udpReplies = new Map();
+      this.udpGeneration = this.zones.generation ?? -1;
+    }
+    const key = msg.toString('latin1', 2);
+    const cached = this.udpReplies.get(key);
+    if (cached) {
+      const copy = Buffer.from(cached);
+      msg.copy(copy, 0, 0, 2); // the query's ID
+      return copy;
+    }
+    const [out] = this.safeAnswer(msg, 'udp', address);
+    const standardQuery = (msg.readUInt16BE(2) & 0xf800) === 0; // QR=0, opcode QUERY
+    if (out && standardQuery && out.length >= 12) {
+      if (this.udpReplies.size >= MAX_CACHED) this.udpReplies.clear();
+      this.udpReplies.set(key, out);
+    }
+    return out;
+  }
 
   private safeAnswer(message: Buffer, transport: 'udp' | 'tcp', client: string): Buffer[] {
     try {
@@ -114,7 +144,7 @@ export class NameServer {
     const bound = (tcp.address() as { port: number }).port;
     const udp = createSocket({ type: isIPv6(host) ? 'udp6' : 'udp4', recvBufferSize: 4 * 1024 * 1024 });
     udp.on('message', (msg, rinfo) => {
-      const [out] = this.safeAnswer(msg, 'udp', rinfo.address);
+      const out = this.answerUdp(msg, rinfo.address);
       if (out) udp.send(out, rinfo.port, rinfo.address);
     });
     udp.on('error', (err) => this.logger.error({ err }, 'dns: udp socket error'));

@@ -32,6 +32,8 @@ export class ServingSet implements ZoneFinder {
   private catalog: ZoneIndex | null = null;
   private members = '';
   private forwards = new Map<string, Forward>();
+  /** Rises with every replace: a reply cached under an older generation is stale. */
+  generation = 0;
   readonly secondaries: readonly Peer[];
   /** Set by the slave-zone manager: who may NOTIFY which zone. */
   notified?: (zone: string, address: string) => boolean;
@@ -96,6 +98,7 @@ export class ServingSet implements ZoneFinder {
     }
     this.zones = next;
     this.forwards = forwards;
+    this.generation++;
     return changed;
   }
 
