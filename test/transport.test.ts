@@ -39,7 +39,7 @@ describe('transport rules', () => {
   test('plain HTTP answers notSSL for every script, any method, any body', async () => {
     const plain = new VigilClient({ baseUrl: s.httpUrl });
     try {
-      for (const name of [...SCRIPT_NAMES, 'saRunAudit.php', 'nonexistent.php']) {
+      for (const name of [...SCRIPT_NAMES, 'saRunAudit.php', 'nonexistent.php', '%ff.php', 'a'.repeat(500)]) {
         assertErrorShape(await plain.raw('POST', `/api/${name}`, `apikey=${key}&sessionToken=${token}`), 'notSSL');
         assertErrorShape(await plain.raw('GET', `/api/${name}`), 'notSSL');
         assertErrorShape(await plain.raw('POST', `/api/${name}`, '{"a":1}', { 'content-type': 'application/json' }), 'notSSL');
@@ -53,12 +53,14 @@ describe('transport rules', () => {
     for (const name of SCRIPT_NAMES) {
       for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
         assertErrorShape(await c.raw(method, `/api/${name}`), 'methodNotAllowed', 405);
+        assertErrorShape(await c.raw(method, `/api/${'x'.repeat(500)}`), 'methodNotAllowed', 405);
       }
     }
   });
 
   test('unknown scripts and paths: 404 unknownScript', async () => {
-    for (const path of ['/api/nope.php', '/api/', '/api/auth.php/x', '/', '/api/..%2fauth.php', '/api/constructor', '/api/__proto__']) {
+    for (const path of ['/api/nope.php', '/api/', '/api/auth.php/x', '/', '/api/..%2fauth.php', '/api/constructor', '/api/__proto__',
+      `/api/${'a'.repeat(3000)}.php`, '/api/%ff.php', '/api/%zz', '/api/auth.php%00']) {
       assertErrorShape(await c.raw('POST', path, `apikey=${key}`), 'unknownScript', 404);
     }
   });

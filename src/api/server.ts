@@ -25,6 +25,9 @@ function transportFailure(reply: FastifyReply, code: TransportCode) {
 function baseServer(logger: Logger, https: { key: string; cert: string } | null): FastifyInstance {
   const app = (Fastify as any)({
     loggerInstance: logger,
+    // A path Fastify cannot decode gets the JSON error shape too.
+    frameworkErrors: (_err: unknown, _req: unknown, reply: FastifyReply) =>
+      https ? transportFailure(reply, 'unknownScript') : reply.send(failure('notSSL')),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     https,
@@ -76,13 +79,15 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null)
 /** The HTTPS API: the script table behind the transport rules of spec section 1. */
 export function apiServer(services: Services, logger: Logger, tls: { key: string; cert: string }): FastifyInstance {
   const app = baseServer(logger, tls);
+  // A wildcard, not a `:script` parameter: Fastify caps parameter length
+  // with an error of its own shape; here any name is just looked up.
   app.route({
     method: ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
-    url: '/api/:script',
+    url: '/api/*',
     handler: (_req, reply) => transportFailure(reply, 'methodNotAllowed'),
   });
-  app.post('/api/:script', async (req: FastifyRequest<{ Params: { script: string } }>, reply) => {
-    const name = req.params.script;
+  app.post('/api/*', async (req: FastifyRequest<{ Params: { '*': string } }>, reply) => {
+    const name = req.params['*'];
     const form = parseForm(typeof req.body === 'string' ? req.body : '');
     const script = resolveScript(name, form);
     req.script = name;
