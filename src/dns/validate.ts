@@ -1,5 +1,5 @@
-import { looksLikeIp, fqdn } from './names.ts';
-import { RECORD_TYPES, type StoredData } from './records.ts';
+import { fqdn, looksLikeIp } from './names.ts';
+import { NON_ZONE_TYPES, RECORD_TYPES, type RecordTypeName, type StoredData } from './records.ts';
 import { soaOf, type ZoneModel } from './zone.ts';
 
 export interface ValidationResult {
@@ -8,93 +8,133 @@ export interface ValidationResult {
 }
 
 interface Entry {
-  type: string;
+  type: RecordTypeName;
   data: StoredData;
 }
 
+/** The records at one owner name, with a bit per type they hold (checks are bit tests, not scans). */
+interface Node {
+  entries: Entry[];
+  bits: number;
+}
+
+const ADDR = 1;
+const CNAME = 2;
+const NS = 4;
+const BIT: Partial<Record<RecordTypeName, number>> = { A: ADDR, AAAA: ADDR, CNAME, NS };
+
+/** Below this zone TTL (SOA minimum) resolvers refetch everything too often. */
+const LOW_TTL = 300;
+
+const show = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
+
 /** The name a record points at, if any (absolute, trailing dot). */
 function targetOf(e: Entry): string | null {
-  if (e.type === 'CNAME' || e.type === 'NS' || e.type === 'MX') return e.data.data;
-  if (e.type === 'SRV') return e.data.target === '.' ? null : e.data.target;
+  if (e.type === 'CNAME' || e.type === 'NS' || e.type === 'MX') return String(e.data.data);
+  if (e.type === 'SRV') return e.data.target === '.' ? null : String(e.data.target);
   return null;
 }
 
-/** The nearest delegation strictly above `name` (walks up its labels). */
-function cutAbove(name: string, apex: string, cuts: Set<string>): string | undefined {
-  let at = name.indexOf('.');
-  while (at >= 0 && name.length - at - 1 > apex.length) {
-    const parent = name.slice(at + 1);
-    if (cuts.has(parent)) return parent;
-    at = name.indexOf('.', at + 1);
-  }
-  return undefined;
+/** Each proper ancestor of `name` down to the apex, nearest first. */
+function ancestors(name: string, apex: string): string[] {
+  const out: string[] = [];
+  for (let at = name.indexOf('.'); at >= 0 && name.length - at - 1 >= apex.length; at = name.indexOf('.', at + 1)) out.push(name.slice(at + 1));
+  return out;
 }
 
-const show = (name: string) => name.replace(/\.$/, '');
-
 /**
- * Publish validation: the checks a resolver or secondary would trip over.
+ * Publish validation: what a resolver or a secondary would trip over.
  * Errors stop a publish; warnings are told and let it through. Linear in
- * the number of records (one pass to index by owner, one to check).
+ * the records: one pass indexes them by owner (a Map), one checks.
  */
 export function validateZone(model: ZoneModel): ValidationResult {
   const errors: string[] = [];
   const warnings: string[] = [];
   const apex = `${model.zone}.`;
-  const byOwner = new Map<string, Entry[]>();
+  const nodes = new Map<string, Node>();
   for (const r of model.records) {
-    const rel = RECORD_TYPES[r.type].owner(r.data);
-    if (rel === null || RECORD_TYPES[r.type].zoneLines(r.data, model.zone, 0).length === 0) continue;
-    const name = fqdn(rel, model.zone);
-    let list = byOwner.get(name);
-    if (!list) byOwner.set(name, (list = []));
-    list.push({ type: r.type, data: r.data });
+    const def = RECORD_TYPES[r.type];
+    if (!def || NON_ZONE_TYPES.has(r.type)) continue;
+    const name = fqdn(def.owner(r.data) ?? '', model.zone);
+    const node = nodes.get(name);
+    if (node) {
+      node.entries.push(r);
+      node.bits |= BIT[r.type] ?? 0;
+    } else nodes.set(name, { entries: [r], bits: BIT[r.type] ?? 0 });
   }
-  // A forwarded host answers with the forwarder's address: nothing else may claim its addresses.
+  const bits = (name: string) => nodes.get(name)?.bits ?? 0;
+
+  if (!(bits(apex) & NS)) errors.push(`the zone has no NS record at its apex ${show(apex)}`);
+  const min = soaOf(model).min;
+  if (min < LOW_TTL) warnings.push(`the zone TTL (SOA minimum ${min} s) is below ${LOW_TTL} s`);
+
+  // A forwarded host is answered with the forwarder's address: nothing else may claim it.
   for (const r of model.records) {
     if (r.type !== 'WebForwarding') continue;
     const name = fqdn(r.data.host, model.zone);
-    const clash = (byOwner.get(name) ?? []).find((e) => ['A', 'AAAA', 'CNAME'].includes(e.type));
+    const clash = nodes.get(name)?.entries.find((e) => e.type === 'A' || e.type === 'AAAA' || e.type === 'CNAME');
     if (clash) errors.push(`${show(name)} is web-forwarded and also has a ${clash.type} record`);
   }
-  const delegations = [...byOwner].filter(([name, list]) => name !== apex && list.some((e) => e.type === 'NS')).map(([n]) => n);
-  const delegationSet = new Set(delegations);
-  const below = (name: string, cut: string) => name === cut || name.endsWith(`.${cut}`);
-  const glueNames = new Set<string>();
 
-  if (!(byOwner.get(apex) ?? []).some((e) => e.type === 'NS')) errors.push('the zone has no NS record at its apex');
-  if (soaOf(model).min < 300) warnings.push(`the zone TTL (SOA minimum ${soaOf(model).min} s) is below 300 s`);
-
-  for (const cut of delegations) {
-    for (const ns of byOwner.get(cut)!.filter((e) => e.type === 'NS')) {
-      const target = ns.data.data as string;
-      if (!below(target, cut)) continue;
-      glueNames.add(target);
-      if (!(byOwner.get(target) ?? []).some((e) => e.type === 'A' || e.type === 'AAAA')) {
-        errors.push(`delegation of ${show(cut)} to ${show(target)} needs a glue A or AAAA record for ${show(target)}`);
-      }
+  // Delegations (NS below the apex) and the glue their in-bailiwick name servers need.
+  const cuts = new Set<string>();
+  for (const [name, node] of nodes) if (name !== apex && node.bits & NS) cuts.add(name);
+  const glue = new Set<string>();
+  for (const cut of cuts) {
+    for (const ns of nodes.get(cut)!.entries) {
+      const target = ns.type === 'NS' ? targetOf(ns) : null;
+      if (target === null || !(target === cut || target.endsWith(`.${cut}`))) continue;
+      glue.add(target);
+      if (!(bits(target) & ADDR)) errors.push(`delegation of ${show(cut)} to ${show(target)} needs a glue A or AAAA record for ${show(target)}`);
     }
   }
+  const cutAbove = (name: string): string | undefined => (cuts.size ? ancestors(name, apex).find((a) => cuts.has(a)) : undefined);
+  /** An in-zone name that answers with an address: itself, or a wildcard above it. */
+  const hasAddress = (name: string) => !!(bits(name) & ADDR) || ancestors(name, apex).some((a) => bits(`*.${a}`) & ADDR);
 
-  for (const [name, list] of byOwner) {
-    const cnames = list.filter((e) => e.type === 'CNAME').length;
-    if (cnames && name === apex) errors.push(`CNAME at the zone apex ${show(name)}`);
-    else if (cnames > 1) errors.push(`more than one CNAME at ${show(name)}`);
-    else if (cnames && list.length > cnames) errors.push(`CNAME at ${show(name)} beside other records`);
-    const cut = cutAbove(name, apex, delegationSet);
-    if (cut && !glueNames.has(name)) warnings.push(`${show(name)} is below the delegation ${show(cut)} and will not be served`);
-    const seen = new Set<string>();
+  for (const [name, node] of nodes) {
+    const list = node.entries;
+    if (node.bits & CNAME) {
+      const cnames = list.filter((e) => e.type === 'CNAME').length;
+      if (name === apex) errors.push(`CNAME at the zone apex ${show(name)}`);
+      else if (cnames > 1) errors.push(`more than one CNAME at ${show(name)}`);
+      else if (list.length > 1) errors.push(`CNAME at ${show(name)} beside other records`);
+    }
+
+    // Below a delegation only glue is served; at one, only its NS (and glue). The rest is occluded.
+    const above = cutAbove(name);
+    if (above || cuts.has(name)) {
+      const kept = (e: Entry) => (glue.has(name) && (e.type === 'A' || e.type === 'AAAA')) || (!above && e.type === 'NS');
+      const where = above ? `below the delegation ${show(above)}` : `at the delegation ${show(name)}`;
+      for (const type of new Set(list.filter((e) => !kept(e)).map((e) => e.type))) warnings.push(`${type} at ${show(name)} is ${where} and will not be served`);
+    }
+
+    // Duplicates need two records at a name; most names have one, so the key is built only then.
+    const seen = list.length > 1 ? new Set<string>() : null;
     for (const e of list) {
-      const key = `${e.type} ${JSON.stringify(RECORD_TYPES[e.type as keyof typeof RECORD_TYPES].reply(e.data))}`;
-      if (seen.has(key)) warnings.push(`duplicate ${e.type} record at ${show(name)}`);
-      seen.add(key);
-      const target = targetOf(e);
-      if (target === null) continue;
-      if (looksLikeIp(target)) errors.push(`${e.type} at ${show(name)} points at an IP address (${show(target)}); it needs a host name`);
-      else if ((e.type === 'MX' || e.type === 'NS') && (byOwner.get(target) ?? []).some((t) => t.type === 'CNAME')) {
-        warnings.push(`${e.type} at ${show(name)} points at ${show(target)}, which is a CNAME`);
+      if (seen) {
+        const key = `${e.type} ${JSON.stringify(RECORD_TYPES[e.type].reply(e.data))}`;
+        if (seen.has(key)) warnings.push(`duplicate ${e.type} record at ${show(name)}`);
+        seen.add(key);
       }
+      const target = targetOf(e);
+      if (target !== null) checkTarget(e.type, name, target);
     }
   }
+
+  function checkTarget(type: RecordTypeName, name: string, target: string): void {
+    if (looksLikeIp(target)) {
+      errors.push(`${type} at ${show(name)} points at an IP address (${show(target)}); it needs a host name`);
+      return;
+    }
+    // Only names this zone answers for are checked; below a delegation the child zone answers.
+    if (!(target === apex || target.endsWith(`.${apex}`)) || cuts.has(target) || cutAbove(target)) return;
+    const there = bits(target);
+    if (type === 'CNAME') {
+      if (!nodes.has(target) && !hasAddress(target)) warnings.push(`CNAME at ${show(name)} points at ${show(target)}, which does not exist in the zone`);
+    } else if (there & CNAME) warnings.push(`${type} at ${show(name)} points at ${show(target)}, which is a CNAME`);
+    else if (!hasAddress(target)) warnings.push(`${type} at ${show(name)} points at ${show(target)}, which has no A or AAAA record in the zone`);
+  }
+
   return { errors, warnings };
 }
