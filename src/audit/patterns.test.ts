@@ -17,6 +17,13 @@ test('leading zeros, reversed and out-of-range octets are rejected', () => {
   }
 });
 
+test('CIDRs: only dotted decimal or IPv6 before the slash, a plain prefix length after', () => {
+  for (const bad of ['0x7f.0.0.1/32', '127.1/8', '0177.0.0.1/32', '127.0.0.1/032', '127.0.0.1/33', '127.0.0.1/8/8', '/8', '127.0.0.1/']) {
+    assert.equal(parsePattern(bad), null, bad);
+  }
+  assert.ok(parsePattern('::ffff:127.0.0.1/128'));
+});
+
 test('CIDRs and single addresses, IPv4 and IPv6; mapped IPv4 matches IPv4', () => {
   assert.ok(patternContains(parsePattern('192.0.2.0/24')!, '192.0.2.200'));
   assert.ok(!patternContains(parsePattern('192.0.2.0/24')!, '192.0.3.1'));

@@ -21,11 +21,19 @@ function octetRange(part: string): [number, number] | null {
   return a <= b && b <= 255 ? [a, b] : null;
 }
 
+const strictIPv4 = (text: string) => {
+  const parts = text.split('.');
+  return parts.length === 4 && parts.every((p) => OCTET.test(p) && Number(p) <= 255);
+};
+
 export function parsePattern(text: string): Pattern | null {
   if (text.includes('/')) {
+    // ipaddr.js also reads 0x7f.1, 0177.0.0.1 and 127.1: only plain dotted decimal or IPv6 here.
+    const [address = '', bits = '', extra] = text.split('/');
+    if (extra !== undefined || !OCTET.test(bits) || !(strictIPv4(address) || (address.includes(':') && ipaddr.IPv6.isValid(address)))) return null;
     if (!ipaddr.isValidCIDR(text)) return null;
-    const [addr, bits] = ipaddr.parseCIDR(text);
-    return { kind: 'cidr', addr, bits };
+    const [addr, n] = ipaddr.parseCIDR(text);
+    return { kind: 'cidr', addr, bits: n };
   }
   const parts = text.split('.');
   if (parts.length === 4 && !text.includes(':')) {
