@@ -1,0 +1,20 @@
+import type { Check } from '../types.ts';
+import { HTTP_CHECKS } from './http.ts';
+import { NSE_CHECKS } from './nse.ts';
+import { REMOTE_CHECKS } from './remote.ts';
+import { SERVICE_CHECKS } from './services.ts';
+import { TLS_CHECKS } from './tls.ts';
+import { VERSION_CHECKS } from './version.ts';
+
+/**
+ * THE catalogue of checks: one file per family, each exporting an array.
+ * Ids are stable forever (reports and baselines refer to them).
+ */
+export const CHECKS: readonly Check[] = Object.freeze([
+  ...VERSION_CHECKS,
+  ...TLS_CHECKS,
+  ...HTTP_CHECKS,
+  ...SERVICE_CHECKS,
+  ...REMOTE_CHECKS,
+  ...NSE_CHECKS,
+]);

@@ -1,0 +1,96 @@
+import { isIP } from 'node:net';
+import type { Check, Finding, HostFacts, Risk, Service, TlsCertificate } from '../types.ts';
+import { isTlsService } from './tls-cert.ts';
+import { TLS_PROBE_CHECKS } from './tls-probes.ts';
+
+/**
+ * Certificate and HSTS checks are passive: they read the certificate and
+ * the HTTP answer that service detection collected (detection can use
+ * readTlsInfo from tls-cert.ts, which also sees 1024-bit / SHA-1 certs).
+ * Protocol and cipher checks (tls-probes.ts) open their own connections.
+ */
+type CertTest = (c: TlsCertificate, host: HostFacts, now: number) => string | null;
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const cn = (dn: string) => /(?:^|[,/\n]\s*)CN=([^,/\n]+)/.exec(dn)?.[1]?.trim() ?? null;
+
+/** Does the certificate name the audited address? (IP SANs, DNS SANs, or CN when no SAN.) */
+export function certNamesAddress(c: TlsCertificate, address: string): boolean {
+  const want = address.toLowerCase().replace(/^::ffff:/, '');
+  const names = c.altNames.map((n) => n.replace(/^(DNS|IP Address|IP):/i, '').trim().toLowerCase());
+  if (names.length === 0) {
+    const common = cn(c.subject);
+    if (common) names.push(common.toLowerCase());
+  }
+  const expand = (ip: string) => (isIP(ip) === 6 ? ip.replace(/(^|:)0+(\d)/g, '$1$2') : ip);
+  return names.some((n) => n === want || expand(n) === expand(want));
+}
+
+function certCheck(id: string, shortid: string, title: string, risk: Risk, type: 'HOLE' | 'NOTE', description: string, test: CertTest): Check {
+  return {
+    id, shortid, title, category: 'SSL/TLS', risk, cves: [], type, description,
+    intrusive: false, dos: false, active: false,
+    async run(host: HostFacts): Promise<Finding[]> {
+      const findings: Finding[] = [];
+      const now = Date.now();
+      for (const svc of host.services) {
+        const cert = svc.tls?.certificate;
+        if (!cert) continue;
+        try {
+          const detail = test(cert, host, now);
+          if (detail) findings.push({ port: svc.port, detail: `${detail} (subject: ${cert.subject}; issuer: ${cert.issuer})` });
+        } catch {
+          // an odd certificate record costs this port only
+        }
+      }
+      return findings;
+    },
+  };
+}
+
+const CERT_CHECKS: readonly Check[] = [
+  certCheck('vigil.tls.cert-expired', 'TLS-CERT-EXPIRED', 'TLS certificate has expired', 'medium', 'HOLE',
+    'The certificate is past its expiry date: clients show errors and users learn to click through them.',
+    (c, _h, now) => (Number.isFinite(c.notAfter) && c.notAfter < now ? `Certificate expired on ${day(c.notAfter)}.` : null)),
+  certCheck('vigil.tls.cert-not-yet-valid', 'TLS-CERT-NOTYET', 'TLS certificate is not yet valid', 'medium', 'HOLE',
+    'The certificate validity starts in the future (wrong clock or wrong certificate).',
+    (c, _h, now) => (Number.isFinite(c.notBefore) && c.notBefore > now ? `Certificate is valid only from ${day(c.notBefore)}.` : null)),
+  certCheck('vigil.tls.cert-self-signed', 'TLS-CERT-SELFSIGNED', 'Self-signed TLS certificate', 'low', 'NOTE',
+    'The certificate is signed by its own key, so clients cannot verify it and cannot tell it from an impostor. Use a certificate from a trusted CA.',
+    (c) => (c.selfSigned ? 'The certificate is self-signed.' : null)),
+  certCheck('vigil.tls.cert-hostname', 'TLS-CERT-NAME', 'TLS certificate does not match the host', 'low', 'NOTE',
+    'The certificate does not name the audited address; clients reaching the service by that address get a name mismatch error.',
+    (c, host) => (certNamesAddress(c, host.address) ? null : `The certificate names ${c.altNames.join(', ') || cn(c.subject) || 'nothing'}, not ${host.address}.`)),
+  certCheck('vigil.tls.cert-weak-key', 'TLS-CERT-WEAKKEY', 'TLS certificate has a weak key', 'medium', 'HOLE',
+    'The certificate key is too short (RSA/DSA under 2048 bits, EC under 224 bits) and may be factored or broken.',
+    (c) => {
+      const t = c.keyType.toUpperCase();
+      const weak = c.keyBits > 0 && (((t === 'RSA' || t === 'DSA') && c.keyBits < 2048) || (t === 'EC' && c.keyBits < 224));
+      return weak ? `${c.keyType} key of ${c.keyBits} bits.` : null;
+    }),
+  certCheck('vigil.tls.cert-weak-signature', 'TLS-CERT-WEAKSIG', 'TLS certificate signed with a weak hash (MD5 / SHA-1)', 'medium', 'HOLE',
+    'MD5 and SHA-1 signatures can be forged with collision attacks; browsers reject them. Reissue the certificate with SHA-256 or better.',
+    // Flagged on self-signed certificates too: a client pinning one still trusts a forgeable hash.
+    (c) => /md2|md5|sha-?1(?!\d)/i.test(c.signatureAlgorithm)
+      ? `Signature algorithm: ${c.signatureAlgorithm}.` : null),
+];
+
+const isHttps = (s: Service) => s.name === 'https' || (s.tls !== null && s.http !== null);
+
+const HSTS_CHECK: Check = {
+  id: 'vigil.tls.hsts-missing', shortid: 'HTTP-NO-HSTS', title: 'HTTPS without HTTP Strict Transport Security', category: 'SSL/TLS',
+  risk: 'low', cves: [], type: 'NOTE',
+  description: 'The HTTPS site sends no Strict-Transport-Security header, so a machine in the middle can downgrade visitors to plain HTTP (SSL stripping). Send `Strict-Transport-Security: max-age=31536000`.',
+  intrusive: false, dos: false, active: false,
+  async run(host: HostFacts): Promise<Finding[]> {
+    return host.services
+      .filter((s) => isHttps(s) && s.http && isTlsService(s))
+      .flatMap((s) => {
+        const hsts = s.http!.headers['strict-transport-security'];
+        if (hsts && /max-age\s*=\s*"?[1-9]/i.test(hsts)) return [];
+        return [{ port: s.port, detail: hsts ? `Strict-Transport-Security: ${hsts} (max-age is 0 or missing).` : `HTTP ${s.http!.status} answer without Strict-Transport-Security.` }];
+      });
+  },
+};
+
+export const TLS_CHECKS: readonly Check[] = Object.freeze([...TLS_PROBE_CHECKS, ...CERT_CHECKS, HSTS_CHECK]);

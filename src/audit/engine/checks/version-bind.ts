@@ -1,0 +1,81 @@
+import { randomInt } from 'node:crypto';
+import * as dnsPacket from 'dns-packet';
+import type { Check, Finding, HostFacts, Net } from '../types.ts';
+import { BIND_VERSION, sightings } from './version-extract.ts';
+import { inRange, parseRanges } from './version-compare.ts';
+import { VERSION_TABLE } from './version-table.ts';
+
+/** The TXT text of a CHAOS version.bind answer, or null. Never throws. */
+export async function queryVersionBind(net: Net, port: number, timeoutMs = 2000): Promise<string | null> {
+  try {
+    const id = randomInt(1, 65535);
+    const query = dnsPacket.encode({ type: 'query', id, flags: 0, questions: [{ type: 'TXT', class: 'CH', name: 'version.bind' }] });
+    const reply = await net.udpRequest(port, query, { timeoutMs });
+    if (!reply || reply.length > 4096) return null;
+    const msg = dnsPacket.decode(reply);
+    if (msg.id !== id) return null;
+    for (const a of msg.answers ?? []) {
+      if (a.type !== 'TXT') continue;
+      const parts = Array.isArray(a.data) ? a.data : [a.data];
+      const text = parts.map((p) => (Buffer.isBuffer(p) ? p.toString('latin1') : String(p))).join('');
+      return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+const BIND = VERSION_TABLE.find((t) => t.product === 'bind')!;
+const BIND_ROWS = BIND.rows.map((row) => ({ row, ranges: parseRanges(row.affected) }));
+
+/**
+ * Decision: the table-row checks are passive and only see version.bind when
+ * service detection put it in the facts. This one active check asks for it
+ * itself (UDP, port 53 and every detected DNS port) and reports it twice
+ * over: one finding naming the text (version disclosure), and one finding
+ * per affected BIND row carrying that row's CVEs, risk and title as
+ * overrides. Rows already visible in the facts are left to the passive
+ * checks so that nothing is reported twice.
+ */
+export const VERSION_BIND_CHECK: Check = {
+  id: 'vigil.version.bind.version-bind',
+  shortid: 'DNS-VERSION-BIND',
+  title: 'DNS server discloses its version (version.bind)',
+  category: 'DNS',
+  risk: 'low',
+  cves: [],
+  type: 'NOTE',
+  description:
+    'The name server answers the CHAOS TXT query version.bind with its software version, which helps an attacker pick exploits. ' +
+    'Set `version "none";` (BIND) or the equivalent option. When the version is a vulnerable ISC BIND release, the affected CVEs are reported too.',
+  intrusive: false,
+  dos: false,
+  active: true,
+  async run(host: HostFacts, net: Net): Promise<Finding[]> {
+    const dnsServices = host.services.filter((s) => s.name === 'domain');
+    const ports = [...new Set([53, ...dnsServices.map((s) => s.port)])];
+    const findings: Finding[] = [];
+    for (const port of ports) {
+      const text = await queryVersionBind(net, port);
+      if (!text) continue;
+      findings.push({ port, detail: `version.bind (CHAOS TXT, UDP ${port}): "${text}"` });
+      const svc = host.services.find((s) => s.port === port);
+      if (svc && sightings(svc).some((s) => s.product === 'bind')) continue;
+      const version = BIND_VERSION.exec(text)?.[1];
+      if (!version) continue;
+      const backport = /debian|ubuntu|redhat|red hat|el\d|suse/i.test(text);
+      for (const { row, ranges } of BIND_ROWS) {
+        if (!inRange(version, ranges)) continue;
+        findings.push({
+          port,
+          detail: `version.bind "${text}": ISC BIND ${version} is in the affected range (${row.affected}).${backport ? ' The distribution may have backported the fix without changing the version.' : ''}`,
+          cves: row.cve.split(' '),
+          risk: row.risk,
+          title: `ISC BIND: ${row.title}`,
+        });
+      }
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,41 @@
+import type { Risk } from '../types.ts';
+import { DATA_TABLES } from './version-table-data.ts';
+import { MAIL_TABLES } from './version-table-mail.ts';
+import { REMOTE_TABLES } from './version-table-remote.ts';
+import { WEB_TABLES } from './version-table-web.ts';
+
+/**
+ * Products whose version shows in a banner or header. The key is part of
+ * every check id (vigil.version.<key>.<cve>), so keys never change.
+ */
+export type ProductKey =
+  | 'apache' | 'nginx' | 'iis' | 'lighttpd' | 'openssl' | 'php'
+  | 'openssh' | 'vsftpd' | 'proftpd' | 'pureftpd'
+  | 'exim' | 'postfix' | 'sendmail' | 'dovecot'
+  | 'mysql' | 'mariadb' | 'redis' | 'bind';
+
+/**
+ * One advisory. `affected` is data, not code: comma-separated ranges, each
+ * `FROM <FIXED` (FROM inclusive, FIXED exclusive, FROM may be left out),
+ * in the vendor's own version numbers: '8.5 <9.8p1' or '<4.4p1'. Ranges are
+ * written from the vendors' advisories ("fixed in" releases per branch).
+ * `cve` may name several CVEs sharing one range; the first names the check.
+ */
+export interface VersionRow {
+  readonly cve: string;
+  readonly risk: Risk;
+  readonly title: string;
+  readonly affected: string;
+}
+
+export interface ProductTable {
+  readonly product: ProductKey;
+  /** Human name used in titles and details. */
+  readonly name: string;
+  readonly category: string;
+  /** Added to every finding, e.g. when the version does not show the patch level. */
+  readonly caveat?: string;
+  readonly rows: readonly VersionRow[];
+}
+
+export const VERSION_TABLE: readonly ProductTable[] = [...WEB_TABLES, ...REMOTE_TABLES, ...MAIL_TABLES, ...DATA_TABLES];
