@@ -1,0 +1,122 @@
+/**
+ * Service detection on open TCP ports, ports in parallel (bounded). Per
+ * port: wait briefly for a greeting (ssh, ftp, smtp, pop3, imap, mysql,
+ * vnc, telnet speak first); if it stays silent, run client-first probes on
+ * fresh connections (HTTP, TLS → https/smtps/…, Redis, PostgreSQL, MongoDB,
+ * RDP, SMB, DNS, Memcached), the port's usual family first. Every socket
+ * comes from the fence's Net; every read is bounded in bytes and time.
+ */
+import { dns } from './detect/dns.ts';
+import { ftp } from './detect/ftp.ts';
+import { http } from './detect/http.ts';
+import { Conv, printable, type Family } from './detect/io.ts';
+import { memcached, mongodb, redis } from './detect/kv.ts';
+import { imap, pop3, smtp } from './detect/mail.ts';
+import { telnet, vnc } from './detect/remote.ts';
+import { mysql, postgresql } from './detect/sql.ts';
+import { ssh } from './detect/ssh.ts';
+import { tls, tlsProbe } from './detect/tls.ts';
+import { rdp, smb } from './detect/windows.ts';
+import type { Net, Service } from './types.ts';
+
+export interface DetectOptions {
+  signal?: AbortSignal;
+  /** Ports examined at once (default 64). */
+  concurrency?: number;
+  /** How long to wait for a greeting before probing (default 700 ms). */
+  bannerMs?: number;
+  /** Connect timeout and upper bound of any single read (default 3000 ms). */
+  timeoutMs?: number;
+  /** Upper bound for all probes of one port (default 12 s). */
+  portBudgetMs?: number;
+}
+
+/** Families that speak first, in the order their greeting is tested (ftp before smtp: it tells a bare 220 apart). */
+const GREETING: readonly Family[] = [ssh, vnc, telnet, mysql, pop3, imap, ftp, smtp];
+/** Client-first probes, default order; `tls` is the handshake probe. */
+const PROBES: readonly Family[] = [http, tls, redis, postgresql, mongodb, rdp, smb, dns, memcached];
+
+export const emptyService = (port: number): Service => ({ port, protocol: 'tcp', name: 'unknown', product: null, version: null, banner: null, tls: null, http: null, extra: {} });
+
+export async function detectServices(net: Net, ports: readonly number[], opts: DetectOptions = {}): Promise<Service[]> {
+  opts.signal?.throwIfAborted();
+  const list = [...new Set(ports)].sort((a, b) => a - b);
+  const out: Service[] = new Array(list.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < list.length) {
+      const i = next++;
+      opts.signal?.throwIfAborted();
+      out[i] = await detectOne(net, list[i]!, opts).catch(() => emptyService(list[i]!));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 64, list.length) }, lane));
+  opts.signal?.throwIfAborted();
+  return out;
+}
+
+/** What answers on one port; never throws for anything the peer does. */
+export async function detectOne(net: Net, port: number, opts: DetectOptions = {}): Promise<Service> {
+  const timeoutMs = opts.timeoutMs ?? 3000;
+  const deadline = Date.now() + (opts.portBudgetMs ?? 12_000);
+  const s = emptyService(port);
+  const open = async (capMs = timeoutMs) => new Conv(await net.connect(port, { timeoutMs }), capMs);
+
+  // 1. Greeting.
+  let conv = await open().catch(() => null);
+  if (!conv) return s;
+  let greeting: Buffer;
+  try {
+    greeting = Buffer.from(await conv.read(opts.bannerMs ?? 700));
+    if (greeting.length) {
+      s.banner = printable(greeting);
+      for (const f of GREETING) {
+        if (await f.banner!(greeting, s, conv).catch(() => false)) return s;
+        if (conv.closed) break;
+      }
+    }
+  } finally {
+    conv.close();
+  }
+
+  // 2. Client-first probes, each on a fresh connection. A port that stays
+  // silent through the first probes gets shorter reads from then on.
+  const ordered = [...PROBES.filter((f) => f.ports?.includes(port)), ...PROBES.filter((f) => !f.ports?.includes(port))];
+  let silent = 0;
+  for (const f of ordered) {
+    opts.signal?.throwIfAborted();
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    const cap = Math.min(left, silent >= 2 ? 800 : timeoutMs);
+    if (f === tls) {
+      const probe = { ...s, extra: { ...s.extra } };
+      if (await tlsProbe(net, probe, GREETING, Math.min(timeoutMs, left), Math.min(400, cap)).catch(() => false)) {
+        Object.assign(s, probe, { banner: s.banner ?? probe.banner ?? (probe.http ? statusLine(probe) : null) });
+        return s;
+      }
+      continue;
+    }
+    const attempt = { ...s, extra: { ...s.extra } };
+    try {
+      conv = await open(cap);
+    } catch {
+      // Refused or timed out now: the port went away; keep what we have.
+      break;
+    }
+    const started = Date.now();
+    try {
+      if (await f.probe!(conv, attempt, net)) {
+        Object.assign(s, attempt, { banner: s.banner ?? printable(conv.last) });
+        return s;
+      }
+      if (!conv.last.length && Date.now() - started >= cap - 50) silent++;
+    } catch {
+      // A probe choking on a hostile reply is a miss, not a failure.
+    } finally {
+      conv.close();
+    }
+  }
+  return s;
+}
+
+const statusLine = (s: Service) => (s.http ? `HTTP ${s.http.status}${s.http.headers['server'] ? ` ${s.http.headers['server']}` : ''}` : null);

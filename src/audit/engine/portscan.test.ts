@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { after, test } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import { Fence, FenceError } from './fence.ts';
+import { scanCore, scanPorts } from './portscan.ts';
+import { portsFor, usualService } from './ports.ts';
+
+const fence = new Fence(['127.0.0.1', '127.0.0.3'], ['127.0.0.0/8']);
+const servers: Server[] = [];
+after(() => servers.forEach((s) => s.close()));
+
+async function listen(host = '127.0.0.1'): Promise<number> {
+  const s = createServer((c) => c.destroy());
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, host, r));
+  return (s.address() as { port: number }).port;
+}
+
+/** Ports around the listeners that nothing listens on (checked by the test itself). */
+function rangeAround(open: number[], span = 400): number[] {
+  const lo = Math.max(1, Math.min(...open) - span);
+  const hi = Math.min(65535, Math.max(...open) + span);
+  return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+}
+
+test('finds exactly the open ports among closed ones (fast path, one thread and threads)', async () => {
+  const open = await Promise.all(Array.from({ length: 20 }, () => listen('127.0.0.3')));
+  open.sort((a, b) => a - b);
+  const ports = rangeAround(open).filter((p) => p % 7 !== 0 || open.includes(p));
+  for (const threads of [1, 2]) {
+    // threads: 2 with few ports still scans in-thread; force the split with a big set.
+    const list = threads === 2 ? [...ports, ...Array.from({ length: 5000 }, (_, i) => 1000 + i).filter((p) => !ports.includes(p))] : ports;
+    const found = await scanPorts({ fence, address: '127.0.0.3' }, list, { threads });
+    // Other processes may listen on 127.0.0.3 wildcard ports; ours must all be there.
+    assert.deepEqual(found.filter((p) => ports.includes(p)), open.filter((p) => ports.includes(p)));
+  }
+});
+
+test('the plain Net path (fence.net) finds the same ports', async () => {
+  const open = await Promise.all(Array.from({ length: 5 }, () => listen('127.0.0.3')));
+  const ports = rangeAround(open, 50);
+  const found = await scanPorts(fence.net('127.0.0.3'), ports, { concurrency: 64 });
+  for (const p of open) assert.ok(found.includes(p), `port ${p}`);
+  assert.deepEqual(found, [...found].sort((a, b) => a - b));
+});
+
+test('an address outside the fence is refused before any socket', async () => {
+  await assert.rejects(scanPorts({ fence, address: '127.0.0.9' }, [80]), FenceError);
+  await assert.rejects(scanPorts({ fence, address: '192.0.2.1' }, portsFor('advanced')), FenceError);
+  assert.throws(() => fence.net('10.0.0.1'), FenceError);
+});
+
+test('an aborted signal stops the scan', async () => {
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(scanPorts({ fence, address: '127.0.0.1' }, [1, 2, 3], { signal: ac.signal }));
+  const ac2 = new AbortController();
+  const p = scanPorts({ fence, address: '127.0.0.1' }, portsFor('advanced'), { signal: ac2.signal });
+  ac2.abort();
+  await assert.rejects(p);
+});
+
+test('a port that never answers is retried, then left out, without hanging', async () => {
+  // A listener whose thread never accepts: once its backlog is full the
+  // kernel drops further SYNs, so a connect there just waits (filtered-like).
+  const src = `
+    const { parentPort } = require('node:worker_threads');
+    const s = require('node:net').createServer();
+    const lock = new Int32Array(new SharedArrayBuffer(4));
+    s.listen({ host: '127.0.0.1', port: 0, backlog: 1 }, () => {
+      parentPort.postMessage({ port: s.address().port, lock });
+      Atomics.wait(lock, 0, 0, 20000);
+      process.exit(0);
+    });`;
+  const w = new Worker(src, { eval: true, execArgv: [] });
+  const { port, lock } = await new Promise<{ port: number; lock: Int32Array }>((r) => w.once('message', r));
+  const held: Socket[] = [];
+  try {
+    for (let i = 0; i < 2; i++) held.push(await new Promise<Socket>((r, j) => { const s = connect(port, '127.0.0.1', () => r(s)); s.once('error', j); }));
+    const other = await listen();
+    const found = await scanPorts({ fence, address: '127.0.0.1' }, [port, other], { initialTimeoutMs: 150, minTimeoutMs: 50, maxTimeoutMs: 150, retries: 1 });
+    assert.ok(!found.includes(port));
+    assert.ok(found.includes(other));
+  } finally {
+    held.forEach((s) => s.destroy());
+    Atomics.store(lock, 0, 1);
+    Atomics.notify(lock, 0);
+    await w.terminate();
+  }
+});
+
+test('scan loop: silent ports get `retries` extra attempts, refused ones one', async () => {
+  const attempts = new Map<number, number>();
+  const connector = (finish: (p: any, s: number) => void) => ({
+    connect(probe: any) {
+      attempts.set(probe.port, (attempts.get(probe.port) ?? 0) + 1);
+      if (probe.port !== 2) setImmediate(() => finish(probe, probe.port === 3 ? 0 : -111));
+      return 0;
+    },
+    cancel(probe: any) {
+      probe.done = true;
+    },
+  });
+  const opts = { burst: 8, concurrency: 8, initialTimeoutMs: 40, minTimeoutMs: 20, maxTimeoutMs: 40, retries: 2 };
+  const r = await scanCore('127.0.0.1', [1, 2, 3, 4], opts, connector, () => false, () => {});
+  assert.deepEqual(r.open, [3]);
+  assert.equal(r.filtered, 1);
+  assert.deepEqual([...attempts].sort((a, b) => a[0] - b[0]), [[1, 1], [2, 3], [3, 1], [4, 1]]);
+});
+
+test('port sets per audit type and usual services', () => {
+  assert.equal(portsFor('basic').length, 100);
+  assert.equal(portsFor('standard').length, 1000);
+  assert.deepEqual(portsFor('norisk'), portsFor('standard'));
+  assert.equal(portsFor('advanced').length, 65535);
+  for (const p of [135, 139, 445, 3389, 5900, 5910, 22, 80]) assert.ok(portsFor('desktop').includes(p), String(p));
+  assert.ok(portsFor('basic').every((p) => portsFor('desktop').includes(p) && portsFor('standard').includes(p)));
+  assert.equal(usualService(22), 'ssh');
+  assert.equal(usualService(443), 'https');
+  assert.equal(usualService(3389), 'ms-wbt-server');
+  assert.equal(usualService(64999), 'unknown');
+});
