@@ -20,6 +20,11 @@ import { notifyAll } from './dns/server/notify.ts';
 import { SecondaryZones } from './dns/server/secondary.ts';
 import { type DnsWorkers, startDnsWorkers } from './dns/server/workers.ts';
 import { parsePeer } from './dns/server/transfer.ts';
+import { Audits } from './audit/service.ts';
+import { type AuditQueue, StoreQueue } from './audit/queue.ts';
+import { AuditRunner, type Engine } from './audit/runner.ts';
+import { outboxMailer, smtpMailer } from './audit/mailer.ts';
+import { join } from 'node:path';
 
 const fail = (message: string): never => {
   throw new Error(message);
@@ -39,6 +44,8 @@ export interface App {
 export interface AppOptions {
   clock?: Clock;
   logger?: Logger;
+  /** Tests may replace the scan engine (e.g. to hold an audit in `running`). */
+  engine?: Engine;
 }
 
 export { openStore };
@@ -53,13 +60,20 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const logger = options.logger ?? pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: false }));
   const db = await openStore(config);
   const domains = new Domains(db, clock, config);
+  const queue: AuditQueue = new StoreQueue(db, clock, { concurrency: config.auditWorkers, perAccount: config.auditAccountLimit });
+  const outbox = outboxMailer(join(config.dataDir, 'outbox'), config.mailFrom);
+  const mailers = { primary: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outbox, outbox };
+  const runner = new AuditRunner(db, clock, config.scanAllow, mailers, logger, options.engine);
   const services: Services = {
     config,
     clock,
     db,
     sessions: new Sessions(db, clock, config.sessionTtlMs),
     dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains) },
+    audits: new Audits(db, clock, config.scanAllow, () => queue.wake()),
   };
+  await queue.start((job, signal) => runner.run(job, signal));
+  void runner.resendPending();
   const serving = new ServingSet({
     forwardAddress: config.forwardPort !== 0 ? config.forwardAddress : null,
     catalogZone: config.catalogZone,
@@ -118,6 +132,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       listeners.forward = hostPort(config.listen, (server.address() as AddressInfo).port);
     }
   } catch (err) {
+    await queue.stop();
     await slaves.stop();
     await workers?.close();
     await nameServer?.close();
@@ -135,6 +150,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     async close() {
       // Fastify's close stops accepting and waits for in-flight requests.
       await Promise.allSettled(servers.map((s) => s.close()));
+      await queue.stop();
+      mailers.primary.close();
+      outbox.close();
       await slaves.stop();
       await workers?.close();
       await nameServer?.close();

@@ -23,6 +23,12 @@ export interface Config {
   readonly forwardAddress: string;
   readonly smtpUrl: string | null;
   readonly scanAllow: readonly string[];
+  /** Audits running at once in this process. */
+  readonly auditWorkers: number;
+  /** Audits of one account running at once; more wait in the queue. */
+  readonly auditAccountLimit: number;
+  /** Sender of audit mail. */
+  readonly mailFrom: string;
   readonly logLevel: string;
 }
 
@@ -40,6 +46,9 @@ export const DEFAULTS = Object.freeze({
   nsDomain: 'vigil.example',
   catalogZone: 'catalog.vigil.invalid',
   scanAllow: '127.0.0.0/8,::1',
+  auditWorkers: 2,
+  auditAccountLimit: 2,
+  mailFrom: 'vigil@localhost',
   logLevel: 'info',
 });
 
@@ -66,6 +75,9 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     forwardAddress: partial.forwardAddress ?? listen,
     smtpUrl: partial.smtpUrl ?? null,
     scanAllow: Object.freeze([...(partial.scanAllow ?? DEFAULTS.scanAllow.split(','))]),
+    auditWorkers: partial.auditWorkers ?? DEFAULTS.auditWorkers,
+    auditAccountLimit: partial.auditAccountLimit ?? DEFAULTS.auditAccountLimit,
+    mailFrom: partial.mailFrom ?? DEFAULTS.mailFrom,
     logLevel: partial.logLevel ?? DEFAULTS.logLevel,
   });
 }

@@ -2,12 +2,13 @@ import type { AccountRow } from '../accounts/accounts.ts';
 import type { Sessions } from '../accounts/sessions.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { SpecCode } from '../errors.ts';
+import type { ReportLoadFailure, SpecCode } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import type { Form } from './form.ts';
 import type { Domains } from '../dns/domains.ts';
 import type { Publisher } from '../dns/publish.ts';
 import type { ZoneEdits } from '../dns/zone-edits.ts';
+import type { Audits } from '../audit/service.ts';
 
 /** The domain services a script may call; built once by app.ts. */
 export interface Services {
@@ -16,6 +17,7 @@ export interface Services {
   readonly db: Db;
   readonly sessions: Sessions;
   readonly dns: DnsServices;
+  readonly audits: Audits;
 }
 
 export interface DnsServices {
@@ -41,7 +43,7 @@ export type Reply = Record<string, unknown>;
 
 interface ScriptBase {
   /** The code an unexpected failure answers: the spec's system error for it. */
-  readonly systemError: SpecCode;
+  readonly systemError: SpecCode | ReportLoadFailure;
 }
 export interface SessionScript extends ScriptBase {
   readonly session: true;

@@ -2,6 +2,7 @@ import type { Form } from './form.ts';
 import type { LoginScript, Script, SessionScript } from './call.ts';
 import { authScripts } from './auth-scripts.ts';
 import { dnsScripts } from './dns-scripts.ts';
+import { auditScripts } from './audit-scripts.ts';
 
 /**
  * THE script table: every script the API serves, by its file name under
@@ -10,6 +11,7 @@ import { dnsScripts } from './dns-scripts.ts';
  */
 export const SCRIPTS: Readonly<Record<string, Script>> = Object.freeze({
   ...authScripts,
+  ...auditScripts,
   ...dnsScripts,
 });
 

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { startApp } from '../app.ts';
+import { parsePattern } from '../audit/patterns.ts';
 import { buildConfig, commaList, DEFAULTS } from '../config.ts';
 import { parseDuration } from '../duration.ts';
 import { checked, dataOption, dbOption, parsePort } from './options.ts';
@@ -9,6 +10,18 @@ const opt = (flags: string, help: string, env: string, parse?: (t: string) => un
   if (parse) o.argParser(checked(parse));
   if (def !== undefined) o.default(parse ? parse(def) : def, def);
   return o;
+};
+
+const cidrList = (t: string) => {
+  const items = commaList(t);
+  const bad = items.filter((c) => parsePattern(c) === null);
+  if (bad.length) throw new Error(`not an address, CIDR or pattern: ${bad.join(', ')}`);
+  return items;
+};
+
+const count = (t: string) => {
+  if (!/^([1-9]|[1-5]\d|6[0-4])$/.test(t)) throw new Error('must be 1 to 64');
+  return Number(t);
 };
 
 export function serveCommand(): Command {
@@ -38,7 +51,10 @@ export function serveCommand(): Command {
     .addOption(opt('--catalog-zone <name>', 'RFC 9432 catalog of served zones', 'VIGIL_CATALOG_ZONE', undefined, DEFAULTS.catalogZone))
     .addOption(opt('--forward-address <ip>', 'address web-forwarded hosts resolve to (default: the listen address)', 'VIGIL_FORWARD_ADDRESS'))
     .addOption(opt('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)', 'VIGIL_SMTP_URL'))
-    .addOption(opt('--scan-allow <cidrs>', 'server-wide fence around every audit target', 'VIGIL_SCAN_ALLOW', commaList, DEFAULTS.scanAllow))
+    .addOption(opt('--scan-allow <cidrs>', 'server-wide fence around every audit target', 'VIGIL_SCAN_ALLOW', cidrList, DEFAULTS.scanAllow))
+    .addOption(opt('--audit-workers <n>', 'audits running at once', 'VIGIL_AUDIT_WORKERS', count, String(DEFAULTS.auditWorkers)))
+    .addOption(opt('--audit-account-limit <n>', 'audits of one account running at once (more wait)', 'VIGIL_AUDIT_ACCOUNT_LIMIT', count, String(DEFAULTS.auditAccountLimit)))
+    .addOption(opt('--mail-from <addr>', 'sender of audit mail', 'VIGIL_MAIL_FROM', undefined, DEFAULTS.mailFrom))
     .addOption(opt('--log-level <level>', 'fatal|error|warn|info|debug|silent; logs go to stderr', 'VIGIL_LOG_LEVEL', undefined, DEFAULTS.logLevel))
     .action(async (o) => {
       const config = buildConfig({
@@ -61,6 +77,9 @@ export function serveCommand(): Command {
         forwardAddress: o.forwardAddress,
         smtpUrl: o.smtpUrl ?? null,
         scanAllow: o.scanAllow,
+        auditWorkers: o.auditWorkers,
+        auditAccountLimit: o.auditAccountLimit,
+        mailFrom: o.mailFrom,
         logLevel: o.logLevel,
       });
       const app = await startApp(config);

@@ -77,6 +77,41 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '003_audits': {
+    async up(db: Kysely<any>) {
+      // One row per saRunAudit request: the audit and its job in the queue.
+      await db.schema
+        .createTable('audits')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('hostip', 'text', (c) => c.notNull())
+        .addColumn('excludedos', 'integer', (c) => c.notNull())
+        .addColumn('notification', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'bigint')
+        .addColumn('queued_at', 'bigint', (c) => c.notNull())
+        .addColumn('started_at', 'bigint')
+        .addColumn('ended_at', 'bigint')
+        .addColumn('report', 'text')
+        .addColumn('notified_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('audits_account').on('audits').column('account_id').execute();
+      await db.schema.createIndex('audits_state').on('audits').columns(['state', 'id']).execute();
+      // Every address an audit covers: the norisk limit and baselines look here.
+      await db.schema
+        .createTable('audit_targets')
+        .addColumn('audit_id', 'integer', (c) => c.notNull().references('audits.id').onDelete('cascade'))
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('audit_targets_pk', ['audit_id', 'address'])
+        .execute();
+      await db.schema.createIndex('audit_targets_address').on('audit_targets').columns(['address', 'audit_id']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

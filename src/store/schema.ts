@@ -75,6 +75,40 @@ export interface ZonePublicationsTable {
   changed_at: number;
 }
 
+export type AuditState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface AuditsTable {
+  /** The audit's `scanuid`. */
+  id: Generated<number>;
+  account_id: number;
+  type: string;
+  /** The address patterns as requested, normalized (comma list). */
+  hostip: string;
+  excludedos: number;
+  /** 1: mail the account when the audit ends (notification=OCMP). */
+  notification: number;
+  state: AuditState;
+  /** Why an audit failed (a short code, docs/audits.md). */
+  reason: string | null;
+  /** Times a worker has taken it; a restart past the limit fails it. */
+  attempts: Generated<number>;
+  lease_owner: string | null;
+  lease_until: number | null;
+  queued_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+  /** The finished report's JSON (`scaninfo`); never changes once written. */
+  report: string | null;
+  notified_at: number | null;
+}
+
+export interface AuditTargetsTable {
+  audit_id: number;
+  address: string;
+  /** Order of the address in the expanded request. */
+  position: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -82,4 +116,6 @@ export interface Database {
   domains: DomainsTable;
   records: RecordsTable;
   zone_publications: ZonePublicationsTable;
+  audits: AuditsTable;
+  audit_targets: AuditTargetsTable;
 }

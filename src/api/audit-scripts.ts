@@ -1,0 +1,27 @@
+import type { SessionScript } from './call.ts';
+
+/** Audit scripts (spec 2-4). saRunAudit answers at once; the audit runs in the background. */
+export const auditScripts: Record<string, SessionScript> = {
+  'saGetAuditList.php': {
+    session: true,
+    systemError: 'missingScanClientsRec',
+    run: ({ account, services }) => services.audits.list(account),
+  },
+  'saGetAuditReport.php': {
+    session: true,
+    systemError: 'reportLoadFailure[system]',
+    run: ({ account, services, form }) => services.audits.report(account, form.get('scanuid')),
+  },
+  'saRunAudit.php': {
+    session: true,
+    systemError: 'missingScanClientsRec',
+    async run({ account, services, form, clientAddress }) {
+      await services.audits.run(
+        account,
+        { ipaddr: form.get('ipaddr'), audittype: form.get('audittype'), excludedos: form.get('excludedos'), notification: form.get('notification') },
+        clientAddress,
+      );
+      return {};
+    },
+  },
+};

@@ -1,0 +1,3 @@
+import type { Check } from '../types.ts';
+
+export const NSE_CHECKS: readonly Check[] = [];

@@ -1,0 +1,3 @@
+import type { Check } from '../types.ts';
+
+export const REMOTE_CHECKS: readonly Check[] = [];

@@ -1,0 +1,3 @@
+import type { Check } from '../types.ts';
+
+export const SERVICE_CHECKS: readonly Check[] = [];

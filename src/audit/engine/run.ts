@@ -1,0 +1,96 @@
+import type { AuditType } from '../types.ts';
+import { detectServices } from './detect.ts';
+import type { Fence } from './fence.ts';
+import { scanPorts } from './portscan.ts';
+import { portsFor } from './ports.ts';
+import { checksFor } from './profiles.ts';
+import type { Check, Finding, Service } from './types.ts';
+
+export interface HostResult {
+  address: string;
+  openPorts: number[];
+  services: Service[];
+  findings: { check: Check; finding: Finding }[];
+}
+
+export interface AuditResult {
+  /** The ports scanned on each address. */
+  ports: readonly number[];
+  /** How many checks the profile ran on each address. */
+  checksRun: number;
+  hosts: HostResult[];
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Upper bound for one check on one host; a check past it is abandoned. */
+  checkTimeoutMs?: number;
+  /** Checks running at once on one host. */
+  checkConcurrency?: number;
+}
+
+/**
+ * One audit, address by address: port scan -> service detection -> the
+ * profile's checks. Every socket goes through the fence; a check that
+ * throws or hangs costs its own result, never the audit.
+ */
+export function runAudit(
+  job: { type: AuditType; excludedos: boolean; addresses: readonly string[] },
+  fence: Fence,
+  options: RunOptions = {},
+): Promise<AuditResult> {
+  const { signal } = options;
+  if (!signal) return audit(job, fence, options);
+  // A stop must not wait for a check that is sitting in its timeout: give up
+  // at once; the sockets still in flight close on their own bounded timers.
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    audit(job, fence, options)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+async function audit(
+  job: { type: AuditType; excludedos: boolean; addresses: readonly string[] },
+  fence: Fence,
+  options: RunOptions,
+): Promise<AuditResult> {
+  const ports = portsFor(job.type);
+  const checks = checksFor(job.type, job.excludedos);
+  const hosts: HostResult[] = [];
+  for (const address of job.addresses) {
+    options.signal?.throwIfAborted();
+    const net = fence.net(address);
+    const openPorts = await scanPorts({ fence, address }, ports, { signal: options.signal });
+    const services = openPorts.length ? await detectServices(net, openPorts, { signal: options.signal }) : [];
+    const facts = { address, openPorts, services };
+    const findings: HostResult['findings'] = [];
+    await eachLimited(checks, options.checkConcurrency ?? 8, async (check) => {
+      options.signal?.throwIfAborted();
+      const found = await withTimeout(check.run(facts, net), options.checkTimeoutMs ?? 150_000).catch(() => []);
+      for (const finding of found) findings.push({ check, finding });
+    });
+    options.signal?.throwIfAborted();
+    // Stable order whatever order the checks finished in.
+    findings.sort((a, b) => a.finding.port - b.finding.port || a.check.id.localeCompare(b.check.id));
+    hosts.push({ address, openPorts, services, findings });
+  }
+  return { ports, checksRun: checks.length, hosts };
+}
+
+async function eachLimited<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await run(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('check timeout')), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

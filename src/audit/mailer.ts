@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Where audit mail goes: an SMTP server, or .eml files an operator can read. */
+export interface Mailer {
+  readonly kind: 'smtp' | 'outbox';
+  send(mail: Mail): Promise<void>;
+  close(): void;
+}
+
+/** Sends through the server of `--smtp-url` (smtp:// or smtps://, credentials in the URL). */
+export function smtpMailer(url: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(url);
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      await transport.sendMail({ from, ...mail });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Writes each message as a complete RFC 5322 .eml file in `dir` (written whole, then renamed into place). */
+export function outboxMailer(dir: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'outbox',
+    async send(mail) {
+      const info = await transport.sendMail({ from, ...mail });
+      await mkdir(dir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
+      const tmp = join(dir, `.${name}.tmp`);
+      await writeFile(tmp, info.message as Buffer);
+      await rename(tmp, join(dir, name));
+    },
+    close: () => transport.close(),
+  };
+}

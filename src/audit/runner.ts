@@ -1,0 +1,133 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../store/db.ts';
+import { Fence } from './engine/fence.ts';
+import { usualService } from './engine/ports.ts';
+import { runAudit, type AuditResult } from './engine/run.ts';
+import type { Mailer } from './mailer.ts';
+import { completionMail } from './notify.ts';
+import { buildReport, failedReport, type AuditFacts, type Baseline, type ScanInfo } from './report.ts';
+import type { AuditRow } from './service.ts';
+import type { AuditType } from './types.ts';
+
+/** A run cut off this many times (crash, kill) is failed rather than tried again. */
+export const MAX_ATTEMPTS = 3;
+
+export type Engine = typeof runAudit;
+
+/**
+ * Runs one queued audit to its end: fence from the addresses that passed
+ * the request's permission check (and --scan-allow), engine, report,
+ * state done | failed in one write, then the mail.
+ */
+export class AuditRunner {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly scanAllow: readonly string[],
+    private readonly mailers: { primary: Mailer; outbox: Mailer },
+    private readonly logger: Logger,
+    private readonly engine: Engine = runAudit,
+  ) {}
+
+  async run(job: { id: number; attempt: number }, signal: AbortSignal): Promise<void> {
+    const audit = await this.db.selectFrom('audits').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+    const addresses = await this.addresses(job.id);
+    if (job.attempt > MAX_ATTEMPTS) return this.finish(audit, addresses, null, 'interrupted');
+    let result: AuditResult;
+    try {
+      result = await this.engine(
+        { type: audit.type as AuditType, excludedos: audit.excludedos === 1, addresses },
+        new Fence(addresses, this.scanAllow),
+        { signal },
+      );
+    } catch (err) {
+      if (signal.aborted) throw err;
+      this.logger.error({ err, scanuid: job.id }, 'audit engine failed');
+      return this.finish(audit, addresses, null, 'engineError');
+    }
+    await this.finish(audit, addresses, result, null);
+  }
+
+  private async addresses(id: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('audit_targets').select('address').where('audit_id', '=', id).orderBy('position').execute();
+    return rows.map((r) => r.address);
+  }
+
+  private async finish(audit: AuditRow, addresses: string[], result: AuditResult | null, reason: string | null): Promise<void> {
+    const facts: AuditFacts = {
+      scanuid: audit.id,
+      type: audit.type,
+      hostip: audit.hostip,
+      excludedos: audit.excludedos === 1,
+      notification: audit.notification === 1,
+      queuedAt: audit.queued_at,
+      startedAt: audit.started_at,
+      endedAt: this.clock.now(),
+    };
+    const report = result ? buildReport(facts, result, await this.baseline(audit, addresses), usualService) : failedReport(facts, reason!);
+    await this.db
+      .updateTable('audits')
+      .set({ state: result ? 'done' : 'failed', reason, ended_at: facts.endedAt, report: JSON.stringify(report), lease_owner: null })
+      .where('id', '=', audit.id)
+      .execute();
+    if (audit.notification === 1) await this.notify(audit, report, addresses);
+  }
+
+  /** Entry keys of the account's latest earlier finished audit of each address. */
+  private async baseline(audit: AuditRow, addresses: string[]): Promise<Baseline> {
+    const out = new Map<string, Set<string>>();
+    for (const address of addresses) {
+      const prev = await this.db
+        .selectFrom('audits as a')
+        .innerJoin('audit_targets as t', 't.audit_id', 'a.id')
+        .select('a.report')
+        .where('a.account_id', '=', audit.account_id)
+        .where('t.address', '=', address)
+        .where('a.state', '=', 'done')
+        .where('a.id', '<', audit.id)
+        .orderBy('a.id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!prev?.report) continue;
+      const info = JSON.parse(prev.report) as ScanInfo;
+      const keys = new Set<string>();
+      for (const group of Object.values(info.entries ?? {}))
+        for (const e of Object.values(group ?? {})) if (e.ip === address && e.baseline !== 'resolved') keys.add(`${e.ip}|${e.id}|${e.port}`);
+      out.set(address, keys);
+    }
+    return out;
+  }
+
+  /** Sends the completion mail; if the SMTP server refuses it, the outbox keeps it. */
+  async notify(audit: AuditRow, report: ScanInfo, addresses: string[]): Promise<void> {
+    const account = await this.db.selectFrom('accounts').select(['userid', 'email']).where('id', '=', audit.account_id).executeTakeFirst();
+    if (!account) return;
+    // No address on file: the outbox keeps the notice for the operator.
+    const mail = completionMail(account.email ?? `${account.userid}@invalid`, report, addresses);
+    const first = account.email ? this.mailers.primary : this.mailers.outbox;
+    try {
+      await first.send(mail);
+    } catch (err) {
+      this.logger.warn({ err, scanuid: audit.id }, 'audit mail not accepted; kept in the outbox');
+      await this.mailers.outbox.send(mail);
+    }
+    await this.db.updateTable('audits').set({ notified_at: this.clock.now() }).where('id', '=', audit.id).execute();
+  }
+
+  /** Mail of audits that ended while the process died before sending it. */
+  async resendPending(): Promise<void> {
+    const rows = await this.db
+      .selectFrom('audits')
+      .selectAll()
+      .where('notification', '=', 1)
+      .where('notified_at', 'is', null)
+      .where('state', 'in', ['done', 'failed'])
+      .execute();
+    for (const row of rows) {
+      await this.notify(row, JSON.parse(row.report!) as ScanInfo, await this.addresses(row.id)).catch((err) =>
+        this.logger.error({ err, scanuid: row.id }, 'audit mail failed'),
+      );
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import type { AccountRow } from '../accounts/accounts.ts';
+import type { Clock } from '../clock.ts';
+import { fail, reportLoadFailure } from '../errors.ts';
+import type { Db } from '../store/db.ts';
+import type { AuditsTable } from '../store/schema.ts';
+import type { Selectable } from 'kysely';
+import { expandTargets, permitted } from './targets.ts';
+import { isAuditType } from './types.ts';
+
+export type AuditRow = Selectable<AuditsTable>;
+
+/** The fields of saRunAudit as received (undefined = absent). */
+export interface RunFields {
+  ipaddr?: string;
+  audittype?: string;
+  excludedos?: string;
+  notification?: string;
+}
+
+/** Spec 8: one norisk audit per address per month; we read a month as 30 days. */
+export const NORISK_WINDOW_MS = 30 * 86_400_000;
+
+/** List times: UTC `YYYY-MM-DD HH:MM:SS`, empty until reached (ARCHITECTURE.md). */
+export const listTime = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().slice(0, 19).replace('T', ' '));
+
+/**
+ * Audits of an account: the request checks of saRunAudit (in the spec's
+ * order of concern), the list and the report. Running them is the queue's
+ * business; this only writes the row that is the job.
+ */
+export class Audits {
+  constructor(
+    readonly db: Db,
+    readonly clock: Clock,
+    readonly scanAllow: readonly string[],
+    private readonly wake: () => void,
+  ) {}
+
+  async run(account: AccountRow, f: RunFields, clientAddress: string): Promise<number> {
+    if (f.audittype === undefined || f.audittype === '') fail('missingAuditType');
+    const type = f.audittype;
+    if (!isAuditType(type)) fail('invalidAuditType');
+    if (!account.audit_types.split(',').includes(type)) fail('notEntitled');
+    const { hostip, addresses } = expandTargets(f.ipaddr, clientAddress);
+    if (!permitted(addresses, account.allow_ip, this.scanAllow)) fail('IPPermissionsProblem');
+    const now = this.clock.now();
+    const id = await this.db.transaction().execute(async (trx) => {
+      if (type === 'norisk') {
+        // Whoever asked: the limit protects the address's owner, not the account.
+        const recent = await trx
+          .selectFrom('audit_targets as t')
+          .innerJoin('audits as a', 'a.id', 't.audit_id')
+          .select('t.address')
+          .where('t.address', 'in', addresses)
+          .where('a.type', '=', 'norisk')
+          .where('a.state', '!=', 'failed')
+          .where('a.queued_at', '>', now - NORISK_WINDOW_MS)
+          .executeTakeFirst();
+        if (recent) fail('noriskAlreadyRun');
+      }
+      const row = await trx
+        .insertInto('audits')
+        .values({
+          account_id: account.id,
+          type,
+          hostip,
+          excludedos: f.excludedos !== undefined ? 1 : 0,
+          notification: f.notification === 'OCMP' ? 1 : 0,
+          state: 'queued',
+          queued_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // Chunked: SQLite caps the number of bound values per statement.
+      for (let i = 0; i < addresses.length; i += 100) {
+        await trx
+          .insertInto('audit_targets')
+          .values(addresses.slice(i, i + 100).map((address, n) => ({ audit_id: row.id, address, position: i + n })))
+          .execute();
+      }
+      return row.id;
+    });
+    this.wake();
+    return id;
+  }
+
+  async list(account: AccountRow): Promise<{ scancount: number; scans?: Record<string, string>[] }> {
+    const rows = await this.db
+      .selectFrom('audits')
+      .select(['id', 'state', 'hostip', 'type', 'queued_at', 'started_at', 'ended_at'])
+      .where('account_id', '=', account.id)
+      .orderBy('id', 'desc')
+      .execute();
+    const scans = rows.map((r) => ({
+      scanuid: String(r.id),
+      folder: r.state,
+      hostip: r.hostip,
+      time_end: listTime(r.ended_at),
+      time_queued: listTime(r.queued_at),
+      time_start: listTime(r.started_at),
+      type: r.type,
+    }));
+    return scans.length ? { scancount: scans.length, scans } : { scancount: 0 };
+  }
+
+  /** The stored report; reportLoadFailure[<code>] codes are listed in docs/audits.md. */
+  async report(account: AccountRow, scanuid: string | undefined): Promise<{ scaninfo: unknown }> {
+    if (scanuid === undefined || scanuid === '') fail(reportLoadFailure('missingScanuid'));
+    if (!/^[1-9]\d{0,15}$/.test(scanuid)) fail(reportLoadFailure('invalidScanuid'));
+    const row = await this.db
+      .selectFrom('audits')
+      .select(['state', 'report'])
+      .where('id', '=', Number(scanuid))
+      .where('account_id', '=', account.id)
+      .executeTakeFirst();
+    // Someone else's audit reads exactly like one that does not exist.
+    if (!row) fail(reportLoadFailure('notFound'));
+    if (row.report === null) fail(reportLoadFailure(row.state === 'queued' ? 'queued' : 'running'));
+    return { scaninfo: JSON.parse(row.report) };
+  }
+}
