@@ -199,3 +199,32 @@ function readdirOrEmpty(dir: string): string[] {
     return [];
   }
 }
+
+describe('the queue: per-account limit', () => {
+  test('with --audit-account-limit 1 an account’s second audit waits while another account’s runs', async () => {
+    const { listenOnFirst, tarpit, closeAll } = await import('./helpers/targets.ts');
+    // A port that accepts and never speaks keeps an audit running for seconds.
+    const pit = tarpit();
+    await listenOnFirst(pit, '127.0.0.9', [5907, 5908, 5909]);
+    const t = await startTestApp({ auditWorkers: 3, auditAccountLimit: 1 });
+    try {
+      const a = t.client();
+      const b = t.client();
+      const grant = { auditTypes: 'desktop', allowIp: '127.0.0.9' };
+      await a.login(await t.account('qa', PASSWORD, grant), 'qa', PASSWORD);
+      await b.login(await t.account('qb', PASSWORD, grant), 'qb', PASSWORD);
+      const first = await runAudit(a, { ipaddr: '127.0.0.9', audittype: 'desktop' });
+      const second = await runAudit(a, { ipaddr: '127.0.0.9', audittype: 'desktop' });
+      const other = await runAudit(b, { ipaddr: '127.0.0.9', audittype: 'desktop' });
+      const folder = async (c: VigilClient, id: string) => (await auditList(c)).find((s) => s.scanuid === id)?.folder;
+      await eventually(async () => (await folder(a, first)) === 'running' && (await folder(b, other)) === 'running', 'both accounts running');
+      assert.equal(await folder(a, second), 'queued');
+      await finished(a, first);
+      await finished(a, second);
+      await finished(b, other);
+    } finally {
+      await t.close();
+      await closeAll([pit]);
+    }
+  });
+});
