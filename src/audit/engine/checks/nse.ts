@@ -1,3 +1,57 @@
-import type { Check } from '../types.ts';
+/**
+ * nmap's NSE scripts of the `vuln` AND `safe` categories, for advanced
+ * audits (profiles.ts keeps `vigil.nse.*` to advanced). `vuln and safe`,
+ * not all of `vuln`: the unsafe vuln scripts exploit or crash services.
+ * nmap names services by port number here (no -sV: Vigil's own detection
+ * has named them, and -sV costs seconds per port).
+ * nmap gets the audited address only — the one the Net was fenced for —
+ * and the open ports the scan found; without nmap on PATH nothing runs.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import type { Check, Finding } from '../types.ts';
+import { parseNseXml } from './nse-xml.ts';
 
-export const NSE_CHECKS: readonly Check[] = [];
+let nmap: string | null | undefined;
+function nmapPath(): string | null {
+  if (nmap === undefined) {
+    try {
+      nmap = execFileSync('sh', ['-c', 'command -v nmap'], { encoding: 'utf8' }).trim() || null;
+    } catch {
+      nmap = null;
+    }
+  }
+  return nmap;
+}
+
+const RUN_LIMIT_MS = 120_000;
+
+function runNmap(path: string, address: string, ports: number[]): Promise<string | null> {
+  // http-slowloris-check holds connections open for minutes: a DoS probe in all but name.
+  const args = ['-n', '-Pn', '-sT', '-p', ports.join(','), '--script', 'vuln and safe and not http-slowloris-check', '--script-timeout', '30s', '-oX', '-', address];
+  if (address.includes(':')) args.unshift('-6');
+  return new Promise((resolve) => {
+    execFile(path, args, { timeout: RUN_LIMIT_MS, maxBuffer: 32 << 20, killSignal: 'SIGKILL' }, (err, stdout) => resolve(err ? null : stdout));
+  });
+}
+
+export const nseVuln: Check = {
+  id: 'vigil.nse.vuln',
+  shortid: 'NSE-VULN',
+  title: 'nmap NSE vulnerability script finding',
+  category: 'General',
+  risk: 'medium',
+  cves: [],
+  type: 'HOLE',
+  description: "A finding of one of nmap's NSE scripts in the 'vuln' and 'safe' categories, run by Vigil on the open ports of this address; the script's own output follows.",
+  active: true,
+  intrusive: false,
+  dos: false,
+  async run(host, net): Promise<Finding[]> {
+    const path = nmapPath();
+    if (!path || host.openPorts.length === 0) return [];
+    const xml = await runNmap(path, net.address, host.openPorts);
+    return xml ? parseNseXml(xml) : [];
+  },
+};
+
+export const NSE_CHECKS: readonly Check[] = [nseVuln];

@@ -1,3 +1,112 @@
-import type { Check } from '../types.ts';
+/** Remote access: Telnet, SSH protocol 1 and weak algorithms, RDP, VNC, SMB/NetBIOS exposure. */
+import type { Check, Finding, HostFacts } from '../types.ts';
+import { smb1Accepted, sshAlgorithms, vncSecurityTypes } from './remote-probes.ts';
+import { portCheck, portsOf, shown, talk } from './services-kit.ts';
 
-export const REMOTE_CHECKS: readonly Check[] = [];
+type Meta = Omit<Check, 'run' | 'active' | 'intrusive' | 'dos'>;
+
+/** A passive check: flags every port `match` returns a detail for. */
+function seen(meta: Meta, match: (host: HostFacts) => Finding[]): Check {
+  return { ...meta, active: false, intrusive: false, dos: false, run: async (host) => match(host) };
+}
+
+const exposed = (host: HostFacts, names: string[], usual: number[], what: string): Finding[] =>
+  portsOf(host, names, usual).map((port) => ({ port, detail: `${what} answers on port ${port}` }));
+
+export const telnetOpen: Check = portCheck(
+  {
+    id: 'vigil.telnet.open', shortid: 'TELNET', title: 'Telnet service open', category: 'Remote Access', risk: 'medium', cves: ['CVE-1999-0619'], type: 'HOLE',
+    description: 'Telnet sends logins and everything typed in clear text, readable by anyone on the path. Replace it with SSH.',
+  },
+  (h) => portsOf(h, ['telnet'], [23, 2323]),
+  async (net, port, host) => {
+    if (host.services.find((s) => s.port === port)?.name === 'telnet') return `a Telnet server answers on port ${port}`;
+    // IAC (255) followed by DO/DONT/WILL/WONT opens every Telnet negotiation.
+    const greeting = await talk(net, port, (c) => c.read(2500, (b) => b.length >= 3));
+    return greeting && greeting[0] === 255 && greeting[1]! >= 251 ? `Telnet option negotiation on port ${port}` : null;
+  },
+);
+
+export const sshProtocol1: Check = seen(
+  {
+    id: 'vigil.ssh.protocol1', shortid: 'SSH-V1', title: 'SSH protocol version 1 supported', category: 'Remote Access', risk: 'high', cves: ['CVE-2001-0572', 'CVE-2001-1473'], type: 'HOLE',
+    description: 'SSH protocol 1 has broken integrity protection and known session-hijacking attacks. Allow protocol 2 only.',
+  },
+  (host) =>
+    host.services
+      .filter((s) => /^SSH-1\.\d+-/.test(s.banner ?? ''))
+      .map((s) => ({ port: s.port, detail: `identification: ${shown(s.banner!.split(/\r?\n/)[0]!, 80)}` })),
+);
+
+const WEAK = {
+  kex: /^(diffie-hellman-group1-sha1|diffie-hellman-group-exchange-sha1|diffie-hellman-group14-sha1|gss-group1-sha1-.*)$/,
+  ciphers: /^(arcfour.*|.*-cbc(@.*)?|3des.*|blowfish.*|cast128.*|des.*|none)$/,
+  macs: /^(hmac-md5.*|hmac-sha1-96.*|umac-64.*|hmac-ripemd160.*|none)$/,
+};
+
+export const sshWeakAlgorithms: Check = portCheck(
+  {
+    id: 'vigil.ssh.weak-algorithms', shortid: 'SSH-WEAK-ALGO', title: 'SSH server offers weak algorithms', category: 'Remote Access', risk: 'low', cves: ['CVE-2008-5161'], type: 'NOTE',
+    description: 'The SSH server offers key exchange, ciphers or MACs that are broken or too weak (SHA-1 Diffie-Hellman groups, CBC-mode or RC4 ciphers, MD5 or 96-bit MACs). Remove them from KexAlgorithms, Ciphers and MACs.',
+  },
+  (h) => portsOf(h, ['ssh'], [22]),
+  async (net, port, host) => {
+    const known = host.services.find((s) => s.port === port)?.extra;
+    const lists = known?.kex ? known : await sshAlgorithms(net, port);
+    if (!lists) return null;
+    const weak = (list: string | undefined, re: RegExp) => (list ?? '').split(',').filter((a) => re.test(a));
+    const found = [
+      ...weak(lists.kex, WEAK.kex).map((a) => `kex ${a}`),
+      ...[...new Set([...weak(lists.ciphers_c2s, WEAK.ciphers), ...weak(lists.ciphers_s2c, WEAK.ciphers)])].map((a) => `cipher ${a}`),
+      ...[...new Set([...weak(lists.macs_c2s, WEAK.macs), ...weak(lists.macs_s2c, WEAK.macs)])].map((a) => `mac ${a}`),
+    ];
+    return found.length ? `offered: ${shown(found.join(', '), 400)}` : null;
+  },
+);
+
+export const rdpExposed: Check = seen(
+  {
+    id: 'vigil.rdp.exposed', shortid: 'RDP-EXPOSED', title: 'Remote Desktop (RDP) reachable', category: 'Windows', risk: 'medium', cves: [], type: 'NOTE', desktop: true,
+    description: 'Remote Desktop is reachable: it is a favourite target of password guessing and of worms (BlueKeep, CVE-2019-0708). Put it behind a VPN or gateway and require Network Level Authentication.',
+  },
+  (host) => exposed(host, ['ms-wbt-server', 'rdp'], [3389], 'Remote Desktop (RDP)'),
+);
+
+export const vncExposed: Check = seen(
+  {
+    id: 'vigil.vnc.exposed', shortid: 'VNC-EXPOSED', title: 'VNC remote desktop reachable', category: 'Remote Access', risk: 'medium', cves: [], type: 'NOTE', desktop: true,
+    description: 'A VNC server is reachable: VNC passwords are short (8 characters) and traffic is usually unencrypted. Tunnel it over SSH or a VPN.',
+  },
+  (host) => host.services.filter((s) => s.name === 'vnc').map((s) => ({ port: s.port, detail: `VNC (${shown(s.extra.protocol ?? s.banner ?? 'RFB', 40)}) answers` })),
+);
+
+export const vncNoAuth: Check = portCheck(
+  {
+    id: 'vigil.vnc.noauth', shortid: 'VNC-NOAUTH', title: 'VNC server without authentication', category: 'Remote Access', risk: 'high', cves: ['CVE-2006-2369'], type: 'HOLE', desktop: true,
+    description: 'The VNC server offers the security type "None": anyone who connects sees and controls the desktop. Require a password (or better, tunnel VNC and require authentication).',
+  },
+  (h) => portsOf(h, ['vnc'], [5900, 5901]),
+  async (net, port) => {
+    const types = await vncSecurityTypes(net, port);
+    return types?.includes(1) ? `security types offered: ${types.join(', ')} (1 = None)` : null;
+  },
+);
+
+export const smbExposed: Check = seen(
+  {
+    id: 'vigil.smb.exposed', shortid: 'SMB-EXPOSED', title: 'SMB file sharing reachable', category: 'Windows', risk: 'medium', cves: [], type: 'NOTE', desktop: true,
+    description: 'Windows file sharing (SMB) is reachable: it exposes shares and user enumeration and has a long history of wormable flaws. Block ports 139 and 445 at the network edge.',
+  },
+  (host) => [...exposed(host, ['microsoft-ds', 'smb'], [445], 'SMB (microsoft-ds)'), ...exposed(host, ['netbios-ssn'], [139], 'NetBIOS session service')],
+);
+
+export const smbV1: Check = portCheck(
+  {
+    id: 'vigil.smb.v1', shortid: 'SMBV1', title: 'SMB version 1 enabled', category: 'Windows', risk: 'high', cves: ['CVE-2017-0143', 'CVE-2017-0144', 'CVE-2017-0145'], type: 'HOLE', desktop: true,
+    description: 'The server accepts the SMBv1 dialect "NT LM 0.12", the protocol of the EternalBlue/WannaCry attacks. Disable SMBv1.',
+  },
+  (h) => portsOf(h, ['microsoft-ds', 'smb', 'netbios-ssn'], [445, 139]),
+  async (net, port) => ((await smb1Accepted(net, port)) ? 'an SMB1 NEGOTIATE with only "NT LM 0.12" was accepted' : null),
+);
+
+export const REMOTE_CHECKS: readonly Check[] = [telnetOpen, sshProtocol1, sshWeakAlgorithms, rdpExposed, vncExposed, vncNoAuth, smbExposed, smbV1];

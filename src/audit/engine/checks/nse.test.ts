@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { test } from 'node:test';
+import { Fence } from '../fence.ts';
+import { nseVuln } from './nse.ts';
+import { parseNseXml } from './nse-xml.ts';
+
+const hasNmap = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v nmap']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+test('nmap XML: script outputs become findings with their CVEs; "NOT VULNERABLE" and errors do not', () => {
+  const xml = `<nmaprun><host><ports>
+<port protocol="tcp" portid="443"><state state="open"/><script id="ssl-heartbleed" output="&#xa;  VULNERABLE:&#xa;  State: VULNERABLE&#xa;  IDs:  CVE:CVE-2014-0160"/></port>
+<port protocol="tcp" portid="80"><script id="http-vuln-x" output="NOT VULNERABLE"/><script id="http-git" output="&#xa;  127.0.0.1:80/.git/&#xa;    Git repository found!"/></port>
+</ports></host></nmaprun>`;
+  const found = parseNseXml(xml);
+  assert.deepEqual(found.map((f) => [f.port, f.title, f.risk, f.cves]), [
+    [443, 'nmap NSE ssl-heartbleed', 'high', ['CVE-2014-0160']],
+    [80, 'nmap NSE http-git', 'medium', []],
+  ]);
+  assert.match(found[1]!.detail, /^nmap NSE http-git: 127\.0\.0\.1:80\/\.git\/ Git repository found!/);
+});
+
+test('a real nmap run: an exposed .git repository is reported; a clean server is not', { skip: !hasNmap && 'nmap not installed' }, async () => {
+  const serve = (git: boolean, address: string) => {
+    const server = createServer((req, res) => {
+      if (git && req.url === '/.git/HEAD') return res.end('ref: refs/heads/main\n');
+      if (git && req.url === '/.git/config') return res.end('[core]\n\trepositoryformatversion = 0\n');
+      if (git && req.url === '/.git/description') return res.end('Unnamed repository; edit this file\n');
+      res.writeHead(404).end();
+    });
+    return new Promise<typeof server>((r) => server.listen(80, address, () => r(server)));
+  };
+  const exposed = await serve(true, '127.0.0.34');
+  const clean = await serve(false, '127.0.0.35');
+  try {
+    const run = (address: string) => nseVuln.run({ address, openPorts: [80], services: [] }, new Fence([address], ['127.0.0.0/8']).net(address));
+    const found = await run('127.0.0.34');
+    assert.ok(found.some((f) => f.title === 'nmap NSE http-git' && f.port === 80), JSON.stringify(found));
+    assert.deepEqual(await run('127.0.0.35'), []);
+  } finally {
+    exposed.close();
+    clean.close();
+  }
+});

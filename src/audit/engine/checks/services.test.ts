@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { createServer as createHttp } from 'node:http';
+import { createServer, type Server, type Socket } from 'node:net';
+import { after, describe, test } from 'node:test';
+import dnsPacket from 'dns-packet';
+import { SMTPServer } from 'smtp-server';
+import { Fence } from '../fence.ts';
+import type { Check, HostFacts } from '../types.ts';
+import { elasticsearchOpen, memcachedOpen, mongoNoAuth, redisNoAuth } from './services-data.ts';
+import { dnsRecursion, ftpAnonymous, smtpOpenRelay, snmpPublic } from './services-net.ts';
+
+const ADDR = '127.0.0.31';
+const net = new Fence([ADDR], ['127.0.0.0/8']).net(ADDR);
+const cleanup: (() => unknown)[] = [];
+after(async () => {
+  for (const c of cleanup.reverse()) await c();
+});
+
+const facts = (port: number, name = 'unknown'): HostFacts => ({
+  address: ADDR,
+  openPorts: [port],
+  services: [{ port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {} }],
+});
+const flagged = async (check: Check, host: HostFacts) => (await check.run(host, net)).length > 0;
+
+/** A line server: `answer(line)` replies to each line received. */
+async function lineServer(greeting: string | null, answer: (line: string, s: Socket) => string | null): Promise<number> {
+  const server: Server = createServer((s) => {
+    s.on('error', () => {});
+    if (greeting) s.write(greeting);
+    let buf = '';
+    s.on('data', (d) => {
+      buf += d.toString('latin1');
+      for (let i; (i = buf.indexOf('\n')) >= 0; ) {
+        const line = buf.slice(0, i).replace(/\r$/, '');
+        buf = buf.slice(i + 1);
+        const r = answer(line, s);
+        if (r !== null) s.write(r);
+      }
+    });
+  });
+  await new Promise<void>((res) => server.listen(0, ADDR, res));
+  cleanup.push(() => new Promise((res) => server.close(res)));
+  return (server.address() as { port: number }).port;
+}
+
+const has = (cmd: string) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`]);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function daemon(cmd: string, args: string[], port: number): Promise<ChildProcess> {
+  const p = spawn(cmd, args, { stdio: 'ignore' });
+  cleanup.push(() => p.kill('SIGKILL'));
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((res) => {
+      const s = createServer();
+      s.once('error', () => res(true));
+      s.listen(port, ADDR, () => s.close(() => res(false)));
+    });
+    if (up) return p;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${cmd} did not start`);
+}
+
+const freePort = () => new Promise<number>((res) => {
+  const s = createServer().listen(0, ADDR, () => {
+    const p = (s.address() as { port: number }).port;
+    s.close(() => res(p));
+  });
+});
+
+describe('Redis, Memcached: real Debian servers when installed', () => {
+  test('redis-server without a password is flagged; with requirepass it is not', { skip: !has('redis-server') && 'redis-server not installed' }, async () => {
+    const open = await freePort();
+    await daemon('redis-server', ['--port', String(open), '--bind', ADDR, '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], open);
+    const locked = await freePort();
+    await daemon('redis-server', ['--port', String(locked), '--bind', ADDR, '--save', '', '--appendonly', 'no', '--requirepass', 'x'.repeat(24)], locked);
+    const [f] = await redisNoAuth.run(facts(open, 'redis'), net);
+    assert.match(f!.detail, /redis_version \d/);
+    assert.ok(!(await flagged(redisNoAuth, facts(locked, 'redis'))));
+  });
+
+  test('memcached is flagged (it has no authentication); a non-memcached port is not', { skip: !has('memcached') && 'memcached not installed' }, async () => {
+    const port = await freePort();
+    await daemon('memcached', ['-l', ADDR, '-p', String(port), '-U', '0', '-u', 'root'], port);
+    const [f] = await memcachedOpen.run(facts(port, 'memcached'), net);
+    assert.match(f!.detail, /version \d/);
+    const other = await lineServer(null, () => 'ERROR\r\n');
+    assert.ok(!(await flagged(memcachedOpen, facts(other, 'memcached'))));
+  });
+});
+
+describe('FTP: a real vsftpd when installed', () => {
+  test('anonymous_enable=YES is flagged, NO is not', { skip: !has('vsftpd') && 'vsftpd not installed' }, async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-vsftpd-'));
+    mkdirSync('/var/run/vsftpd/empty', { recursive: true });
+    const start = async (anon: boolean) => {
+      const port = await freePort();
+      const conf = join(dir, `${anon}.conf`);
+      writeFileSync(conf, [`listen=YES`, `listen_ipv6=NO`, `listen_address=${ADDR}`, `listen_port=${port}`, `anonymous_enable=${anon ? 'YES' : 'NO'}`, `local_enable=NO`, `background=NO`, `anon_root=${dir}`, `secure_chroot_dir=/var/run/vsftpd/empty`, `seccomp_sandbox=NO`, ''].join('\n'));
+      await daemon('vsftpd', [conf], port);
+      return port;
+    };
+    const open = await start(true);
+    const closed = await start(false);
+    assert.ok(await flagged(ftpAnonymous, facts(open, 'ftp')));
+    assert.ok(!(await flagged(ftpAnonymous, facts(closed, 'ftp'))));
+  });
+});
+
+describe('imitations of services without a Debian package here', () => {
+  test('MongoDB: listDatabases answered vs "requires authentication"', async () => {
+    const mongo = (ok: boolean) => {
+      const server = createServer((s) => {
+        s.on('error', () => {});
+        s.once('data', (q: Buffer) => {
+          const text = ok ? '\x04databases\x00\x02name\x00\x06\x00\x00\x00admin\x00\x01totalSize\x00' : '\x02errmsg\x00command listDatabases requires authentication\x00';
+          const doc = Buffer.concat([Buffer.alloc(4), Buffer.from(text, 'latin1'), Buffer.from([0])]);
+          doc.writeInt32LE(doc.length);
+          const head = Buffer.alloc(21);
+          head.writeInt32LE(21 + doc.length, 0);
+          head.writeInt32LE(q.readInt32LE(4), 8);
+          head.writeInt32LE(2013, 12);
+          s.write(Buffer.concat([head, doc]));
+        });
+      });
+      return new Promise<number>((res) => server.listen(0, ADDR, () => {
+        cleanup.push(() => new Promise((r) => server.close(r)));
+        res((server.address() as { port: number }).port);
+      }));
+    };
+    const [f] = await mongoNoAuth.run(facts(await mongo(true), 'mongodb'), net);
+    assert.match(f!.detail, /admin/);
+    assert.ok(!(await flagged(mongoNoAuth, facts(await mongo(false), 'mongodb'))));
+  });
+
+  test('Elasticsearch: an open cluster is flagged, a 401 is not', async () => {
+    const es = (open: boolean) => {
+      const server = createHttp((req, res) => {
+        if (!open) return res.writeHead(401, { 'www-authenticate': 'Basic' }).end('{"error":"security_exception"}');
+        if (req.url?.startsWith('/_cat/indices')) return res.end('customers\norders\n');
+        res.end('{"name":"n1","cluster_name":"prod","version":{"number":"7.10.2"},"tagline":"You Know, for Search"}');
+      });
+      return new Promise<number>((r) => server.listen(0, ADDR, () => {
+        cleanup.push(() => new Promise((x) => server.close(x)));
+        r((server.address() as { port: number }).port);
+      }));
+    };
+    const openPort = await es(true);
+    const host = facts(openPort, 'http');
+    host.services[0]!.http = { status: 200, headers: {}, body: '{"cluster_name":"prod"}' };
+    const [f] = await elasticsearchOpen.run(host, net);
+    assert.match(f!.detail, /7\.10\.2.*customers, orders/);
+    const closedPort = await es(false);
+    const closed = facts(closedPort, 'http');
+    closed.services[0]!.http = { status: 401, headers: {}, body: '{"cluster_name":"prod"}' };
+    assert.ok(!(await flagged(elasticsearchOpen, closed)));
+  });
+
+  test('FTP: anonymous accepted vs refused', async () => {
+    const ftp = (anon: boolean) =>
+      lineServer('220 test FTP\r\n', (line) => (line.startsWith('USER') ? '331 Password please\r\n' : line.startsWith('PASS') ? (anon ? '230 Welcome\r\n' : '530 Login incorrect\r\n') : '221 Bye\r\n'));
+    assert.ok(await flagged(ftpAnonymous, facts(await ftp(true), 'ftp')));
+    assert.ok(!(await flagged(ftpAnonymous, facts(await ftp(false), 'ftp'))));
+  });
+
+  test('SMTP: a relay accepting any recipient vs one that denies relaying (real smtp-server)', async () => {
+    const smtp = async (relay: boolean) => {
+      const server = new SMTPServer({
+        authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+        onRcptTo(addr, _s, cb) {
+          cb(relay || addr.address.endsWith('@local.test') ? undefined : Object.assign(new Error('Relay access denied'), { responseCode: 554 }));
+        },
+        onData(stream, _s, cb) {
+          stream.resume();
+          stream.on('end', () => cb(new Error('no DATA expected')));
+        },
+      });
+      await new Promise<void>((res) => server.listen(0, ADDR, () => res()));
+      cleanup.push(() => new Promise<void>((res) => server.close(() => res())));
+      return (server.server.address() as { port: number }).port;
+    };
+    const [f] = await smtpOpenRelay.run(facts(await smtp(true), 'smtp'), net);
+    assert.match(f!.detail, /accepted \(250\)/);
+    assert.ok(!(await flagged(smtpOpenRelay, facts(await smtp(false), 'smtp'))));
+  });
+
+  test('DNS: open recursion (RA and an answer) vs REFUSED', async () => {
+    const udp = createSocket('udp4');
+    let recursive = true;
+    udp.on('message', (msg, rinfo) => {
+      const q = dnsPacket.decode(msg);
+      const reply = recursive
+        ? { type: 'response' as const, id: q.id, flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE, questions: q.questions, answers: [{ type: 'A' as const, name: 'www.example.com', ttl: 60, data: '192.0.2.1' }] }
+        : { type: 'response' as const, id: q.id, flags: 5, questions: q.questions };
+      udp.send(dnsPacket.encode(reply), rinfo.port, rinfo.address);
+    });
+    await new Promise<void>((res) => udp.bind(53, ADDR, res));
+    cleanup.push(() => udp.close());
+    const host: HostFacts = { address: ADDR, openPorts: [], services: [] };
+    assert.ok(await flagged(dnsRecursion, host));
+    recursive = false;
+    assert.ok(!(await flagged(dnsRecursion, host)));
+  });
+
+  test('SNMP: an agent answering "public" vs one that stays silent', async () => {
+    const udp = createSocket('udp4');
+    let answer = true;
+    udp.on('message', (msg, rinfo) => {
+      if (!answer || !msg.includes(Buffer.from('public'))) return;
+      // A GetResponse echoing the community, with a sysDescr string.
+      const reply = Buffer.concat([Buffer.from([0x30, 0x20, 0x02, 0x01, 0x01, 0x04, 0x06]), Buffer.from('public'), Buffer.from([0xa2, 0x13]), Buffer.from('Linux test 6.1 x86_64')]);
+      udp.send(reply, rinfo.port, rinfo.address);
+    });
+    await new Promise<void>((res) => udp.bind(161, ADDR, res));
+    cleanup.push(() => udp.close());
+    const host: HostFacts = { address: ADDR, openPorts: [], services: [] };
+    const [f] = await snmpPublic.run(host, net);
+    assert.match(f!.detail, /Linux test/);
+    answer = false;
+    assert.ok(!(await flagged(snmpPublic, host)));
+  });
+});
