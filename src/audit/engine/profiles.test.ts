@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CHECKS } from './checks/catalogue.ts';
+import { checksFor } from './profiles.ts';
+import type { Check } from './types.ts';
+
+const fake = (id: string, flags: Partial<Check>): Check =>
+  ({ id, shortid: id, title: id, category: 'General', risk: 'low', cves: [], type: 'NOTE', description: '', intrusive: false, dos: false, active: true, run: async () => [], ...flags }) as Check;
+
+const catalogue = [
+  fake('passive', { active: false }),
+  fake('active', {}),
+  fake('intrusive', { intrusive: true }),
+  fake('dos', { dos: true, category: 'Denial of Service' }),
+  fake('dos-category', { category: 'Denial of Service', active: false }),
+  fake('desktop', { desktop: true }),
+  fake('vigil.nse.vuln', {}),
+];
+const ids = (type: Parameters<typeof checksFor>[0], excludedos = false) => checksFor(type, excludedos, catalogue).map((c) => c.id);
+
+test('each audit type runs what its profile allows (ARCHITECTURE.md)', () => {
+  assert.deepEqual(ids('basic'), ['passive', 'dos-category']);
+  assert.deepEqual(ids('norisk'), ['passive', 'active', 'dos-category', 'desktop']);
+  assert.deepEqual(ids('desktop'), ['passive', 'dos-category', 'desktop']);
+  assert.deepEqual(ids('standard'), ['passive', 'active', 'dos-category', 'desktop']);
+  assert.deepEqual(ids('advanced'), catalogue.map((c) => c.id));
+});
+
+test('excludedos drops the denial-of-service checks from every type', () => {
+  assert.deepEqual(ids('advanced', true), ['passive', 'active', 'intrusive', 'desktop', 'vigil.nse.vuln']);
+  assert.deepEqual(ids('basic', true), ['passive']);
+});
+
+test('the real catalogue: norisk never runs an intrusive or DoS check; nmap only in advanced', () => {
+  for (const c of checksFor('norisk', false)) assert.ok(!c.intrusive && !c.dos, c.id);
+  for (const c of checksFor('basic', false)) assert.ok(!c.active, c.id);
+  for (const type of ['basic', 'norisk', 'desktop', 'standard'] as const) assert.ok(!checksFor(type, false).some((c) => c.id.startsWith('vigil.nse.')), type);
+  assert.ok(checksFor('advanced', false).some((c) => c.id === 'vigil.nse.vuln'));
+  assert.ok(CHECKS.length >= 80);
+});
