@@ -49,6 +49,10 @@ await until(async () => (await udpQuery(dnsPort, `host9999.${ZONE}`, 'A')).answe
 const workersPort = await freePort();
 const vigilWorkers = await serve({ dataDir: vigil.dataDir, args: ['--dns-port', String(workersPort), '--dns-workers', '2', '--https-port', '0', '--http-port', '0'] });
 await until(async () => (await udpQuery(workersPort, `host9999.${ZONE}`, 'A')).answers?.length === 1, 'Vigil workers serve the zone');
+// And the same two workers on node:dgram, the fallback where the native UDP I/O is not built.
+const dgramPort = await freePort();
+const vigilDgram = await serve({ dataDir: vigil.dataDir, env: { VIGIL_DNS_IO: 'node' }, args: ['--dns-port', String(dgramPort), '--dns-workers', '2', '--https-port', '0', '--http-port', '0'] });
+await until(async () => (await udpQuery(dgramPort, `host9999.${ZONE}`, 'A')).answers?.length === 1, 'Vigil node:dgram workers serve the zone');
 
 const zoneFile = join(dir, `${ZONE}.zone`);
 writeFileSync(zoneFile, zoneText);
@@ -123,7 +127,11 @@ function dnsperf(port: number) {
 }
 
 try {
-  const rows = [{ name: 'Vigil (1 process)', ...dnsperf(dnsPort) }, { name: 'Vigil (2 workers)', ...dnsperf(workersPort) }];
+  const rows = [
+    { name: 'Vigil (1 process)', ...dnsperf(dnsPort) },
+    { name: 'Vigil (2 workers)', ...dnsperf(workersPort) },
+    { name: 'Vigil (2 workers, node:dgram)', ...dnsperf(dgramPort) },
+  ];
   for (const p of peers) rows.push({ name: p.name, ...dnsperf(p.port) });
   const vigilQps = Math.max(rows[0]!.qps, rows[1]!.qps);
   console.log(`\ndnsperf -c 8 -T 2 -q 1000 -l ${seconds}, ${N}-record zone, 80% hits / 20% NXDOMAIN\n`);
@@ -132,5 +140,6 @@ try {
 } finally {
   for (const p of peers) p.proc.kill('SIGTERM');
   await vigilWorkers.stop();
+  await vigilDgram.stop();
   await vigil.stop();
 }

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { VigilClient } from '../src/client/index.ts';
 import { distributionCycle } from '../src/dns/distribute.ts';
+import { fastUdpAvailable } from '../src/dns/server/udp-fast.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { queryPacket, tcpQuery, udpQuery, udpRaw } from './helpers/dns-client.ts';
 import { freePort } from './helpers/server.ts';
@@ -16,14 +17,17 @@ const run = promisify(execFile);
 const PASSWORD = 'correct horse 5';
 const ZONE = 'served.example';
 
-describe("Vigil's name server answers published zones", () => {
+// Both UDP paths: the native batched I/O (built by npm ci) and node:dgram (VIGIL_DNS_IO=node, or no addon).
+for (const io of fastUdpAvailable() ? ['native', 'node'] : ['node']) describe(`Vigil's name server answers published zones (UDP I/O: ${io})`, () => {
   let t: TestApp;
   let c: VigilClient;
   let port: number;
 
   before(async () => {
     port = await freePort();
+    process.env.VIGIL_DNS_IO = io;
     t = await startTestApp({ dnsPort: port, domainHold: 'none', nsDomain: 'ns.vigil.test' });
+    delete process.env.VIGIL_DNS_IO;
     c = t.client();
     await c.login(await t.account('ns', PASSWORD, { dnsCredits: 5 }), 'ns', PASSWORD);
     await c.call('dnsAddDomain.php', { domain: ZONE, domaintype: 'master', aup: 'YES' });
@@ -173,6 +177,17 @@ describe("Vigil's name server answers published zones", () => {
     assert.ok(replies > 0, 'mutated queries were answered');
     const after = await udpQuery(port, 'www.served.example', 'A');
     assert.equal(after.answers![0]!.data, '192.0.2.1');
+  });
+
+  test('a new zone version replaces every cached reply at once', async () => {
+    for (let i = 0; i < 3; i++) assert.equal((await udpQuery(port, 'fresh.served.example', 'A')).rcode, 'NXDOMAIN');
+    await c.call('dnsAddA.php', { domain: ZONE, name: 'fresh', ip: '192.0.2.77' });
+    assert.equal((await c.call('dnsPublish.php', { domain: ZONE })).errors, undefined);
+    await distributionCycle(t.app.services.db, t.clock);
+    await t.app.serving.load(t.app.services.db);
+    const r = await udpQuery(port, 'fresh.served.example', 'A');
+    assert.equal(r.rcode, 'NOERROR');
+    assert.equal(r.answers![0]!.data, '192.0.2.77');
   });
 });
 

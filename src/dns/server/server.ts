@@ -4,6 +4,7 @@ import dnsPacket, { type Answer, type Packet } from 'dns-packet';
 import type { Logger } from 'pino';
 import { resolve, type ZoneFinder } from './resolve.ts';
 import { transferMessages } from './transfer.ts';
+import { type FastUdp, fastUdpAvailable, openFastUdp } from './udp-fast.ts';
 
 const OPCODE_NOTIFY = 4;
 const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
@@ -101,10 +102,15 @@ export class NameServer {
    */
   private udpReplies = new Map<string, Buffer>();
   private udpGeneration = -1;
+  /** The native batched UDP I/O when it was built (udp-fast.ts); node:dgram otherwise. */
+  private fast: FastUdp | null = null;
   private tcp: Server | null = null;
   private readonly sockets = new Set<TcpSocket>();
 
-  constructor(private readonly zones: ZoneFinder & { generation?: number }, private readonly logger: Logger) {}
+  constructor(private readonly zones: ZoneFinder & { generation?: number; onReplace?(fn: () => void): void }, private readonly logger: Logger) {
+    // The native cache answers without asking JavaScript: it must forget a replaced serving set at once.
+    zones.onReplace?.(() => this.fast?.clear());
+  }
 
   private answerUdp(msg: Buffer, address: string): Buffer | undefined {
     if (msg.length < 12 || msg.length > 512) return this.safeAnswer(msg, 'udp', address)[0];
@@ -142,6 +148,16 @@ export class NameServer {
     const tcp = createServer((socket) => this.serveTcp(socket));
     await new Promise<void>((res, rej) => tcp.once('error', rej).listen(port, host, () => res()));
     const bound = (tcp.address() as { port: number }).port;
+    this.tcp = tcp;
+    if (fastUdpAvailable()) {
+      this.fast = openFastUdp(host, bound, 1, (msg, address, port) => {
+        const out = this.answerUdp(msg, address);
+        if (!out) return;
+        this.fast?.send(out, address, port);
+        if ((msg.readUInt16BE(2) & 0xf800) === 0 && out.length >= 12) this.fast?.store(msg, out);
+      });
+      return bound;
+    }
     const udp = createSocket({ type: isIPv6(host) ? 'udp6' : 'udp4', recvBufferSize: 4 * 1024 * 1024 });
     udp.on('message', (msg, rinfo) => {
       const out = this.answerUdp(msg, rinfo.address);
@@ -149,7 +165,6 @@ export class NameServer {
     });
     udp.on('error', (err) => this.logger.error({ err }, 'dns: udp socket error'));
     await new Promise<void>((res, rej) => udp.once('error', rej).bind(bound, host, () => res()));
-    this.tcp = tcp;
     this.udp = udp;
     return bound;
   }
@@ -179,6 +194,8 @@ export class NameServer {
 
   async close(): Promise<void> {
     this.udp?.close();
+    this.fast?.close();
+    this.fast = null;
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((res) => (this.tcp ? this.tcp.close(() => res()) : res()));
   }

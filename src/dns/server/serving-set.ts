@@ -35,11 +35,17 @@ export class ServingSet implements ZoneFinder {
   /** Rises with every replace: a reply cached under an older generation is stale. */
   generation = 0;
   readonly secondaries: readonly Peer[];
+  private readonly replaceListeners: (() => void)[] = [];
   /** Set by the slave-zone manager: who may NOTIFY which zone. */
   notified?: (zone: string, address: string) => boolean;
 
   constructor(private readonly options: ServingOptions = {}) {
     this.secondaries = options.secondaries ?? [];
+  }
+
+  /** `fn` runs right after every swap (the name server's native reply cache is cleared there). */
+  onReplace(fn: () => void): void {
+    this.replaceListeners.push(fn);
   }
 
   find(name: string): ZoneIndex | undefined {
@@ -99,6 +105,7 @@ export class ServingSet implements ZoneFinder {
     this.zones = next;
     this.forwards = forwards;
     this.generation++;
+    for (const fn of this.replaceListeners) fn();
     return changed;
   }
 

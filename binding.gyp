@@ -1,0 +1,10 @@
+{
+  "targets": [
+    {
+      "target_name": "udp_fast",
+      "sources": ["native/udp-fast.c"],
+      "cflags": ["-O2", "-Wall", "-Wno-unused-parameter"],
+      "conditions": [["OS!='linux'", { "type": "none" }]]
+    }
+  ]
+}
