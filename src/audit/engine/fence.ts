@@ -86,14 +86,19 @@ function open(make: () => Socket, timeoutMs: number, event: string): Promise<Soc
 function udpRequest(address: string, port: number, payload: Buffer, timeoutMs: number): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
+    let settled = false;
     const done = (value: Buffer | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       socket.close();
       resolve(value);
     };
     const timer = setTimeout(() => done(null), timeoutMs);
     socket.on('message', (msg) => done(msg));
+    // Connected, so that an ICMP port-unreachable ends the wait at once
+    // (ECONNREFUSED) instead of costing the whole timeout on a closed port.
     socket.on('error', () => done(null));
-    socket.send(payload, port, address);
+    socket.connect(port, address, () => socket.send(payload));
   });
 }

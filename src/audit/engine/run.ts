@@ -27,11 +27,13 @@ export interface RunOptions {
   checkTimeoutMs?: number;
   /** Checks running at once on one host. */
   checkConcurrency?: number;
+  /** Addresses audited at once (default 4). */
+  hostConcurrency?: number;
 }
 
 /**
- * One audit, address by address: port scan -> service detection -> the
- * profile's checks. Every socket goes through the fence; a check that
+ * One audit, a few addresses at a time: port scan -> service detection ->
+ * the profile's checks. Every socket goes through the fence; a check that
  * throws or hangs costs its own result, never the audit.
  */
 export function runAudit(
@@ -60,11 +62,15 @@ async function audit(
 ): Promise<AuditResult> {
   const ports = portsFor(job.type);
   const checks = checksFor(job.type, job.excludedos);
-  const hosts: HostResult[] = [];
-  for (const address of job.addresses) {
+  const hosts: HostResult[] = new Array(job.addresses.length);
+  const oneScanAtATime = serial();
+  // Hosts in parallel, a few at a time: most of a host's time is spent
+  // waiting (banner reads, probe timeouts), not sending.
+  await eachLimited(job.addresses.map((address, i) => ({ address, i })), options.hostConcurrency ?? 4, async ({ address, i }) => {
     options.signal?.throwIfAborted();
     const net = fence.net(address);
-    const openPorts = await scanPorts({ fence, address }, ports, { signal: options.signal });
+    // One port scan at a time: a scan already runs thousands of sockets.
+    const openPorts = await oneScanAtATime(() => scanPorts({ fence, address }, ports, { signal: options.signal }));
     const services = openPorts.length ? await detectServices(net, openPorts, { signal: options.signal }) : [];
     const facts = { address, openPorts, services };
     const findings: HostResult['findings'] = [];
@@ -76,9 +82,19 @@ async function audit(
     options.signal?.throwIfAborted();
     // Stable order whatever order the checks finished in.
     findings.sort((a, b) => a.finding.port - b.finding.port || a.check.id.localeCompare(b.check.id));
-    hosts.push({ address, openPorts, services, findings });
-  }
+    hosts[i] = { address, openPorts, services, findings };
+  });
   return { ports, checksRun: checks.length, hosts };
+}
+
+/** Runs the functions given to it one after another, whatever each one's outcome. */
+function serial() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(run: () => Promise<T>): Promise<T> => {
+    const result = tail.then(run, run);
+    tail = result.catch(() => undefined);
+    return result;
+  };
 }
 
 async function eachLimited<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
