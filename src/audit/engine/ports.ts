@@ -73,6 +73,14 @@ const TOP_1000 = `
  */
 const DESKTOP_EXTRA = '21-23,111,135,137-139,445,548,631,873,990,1494,1900,2049,2598,3283,3389,4899,5357,5500,5631-5632,5800-5810,5900-5910,5938,5985-5986,7070,9100';
 
+/**
+ * Ports outside the top 1000 that the catalogue's checks look at (Redis,
+ * Memcached, MongoDB, Elasticsearch, alternate Telnet and SMTP): a norisk or
+ * standard audit must not miss an open database because nmap's frequency
+ * table ranks its port low.
+ */
+const CHECKED_EXTRA = '2323,2525,6379,9200,11211,27017-27018';
+
 /** Parses '1,3-4,7' into sorted unique numbers within 1-65535. */
 export function parsePortRanges(spec: string): number[] {
   const set = new Set<number>();
@@ -96,7 +104,7 @@ export function portsFor(auditType: AuditType): readonly number[] {
       auditType === 'basic' ? TOP_100
       : auditType === 'desktop' ? `${TOP_100},${DESKTOP_EXTRA}`
       : auditType === 'advanced' ? '1-65535'
-      : TOP_1000; // norisk, standard
+      : `${TOP_1000},${CHECKED_EXTRA}`; // norisk, standard
     ports = Object.freeze(parsePortRanges(spec.replace(/\s+/g, '')));
     cache.set(auditType, ports);
   }
