@@ -15,14 +15,14 @@ const attr = (tag: string, name: string) => {
 /** Script output that reports nothing found, or a failure, is not a finding. */
 const NOTHING = /NOT VULNERABLE|ERROR: Script execution failed|^\s*$|Couldn't find any|No .* found|false positive/i;
 
-export function parseNseXml(xml: string): Finding[] {
+export function parseNseXml(xml: string, keep: (port: number, script: string) => boolean = () => true): Finding[] {
   const out: Finding[] = [];
   const ports = xml.matchAll(/<port protocol="tcp" portid="(\d+)">([\s\S]*?)<\/port>/g);
   for (const [, port, body] of ports) {
     for (const [tag] of body!.matchAll(/<script\s[^>]*>/g)) {
       const id = attr(tag, 'id');
       const output = attr(tag, 'output');
-      if (!id || output === null || NOTHING.test(output)) continue;
+      if (!id || output === null || NOTHING.test(output) || !keep(Number(port), id)) continue;
       const cves = [...new Set(output.match(/CVE-\d{4}-\d{4,7}/g) ?? [])];
       const text = output.replace(/\s+/g, ' ').trim().slice(0, 600);
       out.push({

@@ -50,3 +50,22 @@ test('a real nmap run: an exposed .git repository is reported; a clean server is
     clean.close();
   }
 });
+
+test('a product-specific NSE result is dropped when detection named another product on the port', { skip: !hasNmap && 'nmap not installed' }, async () => {
+  // Answers 206 to any Range request: what http-vuln-cve2011-3192 calls "VULNERABLE" (Apache byterange DoS).
+  const server = createServer((req, res) => res.writeHead(req.headers.range ? 206 : 200, { 'content-length': '101' }).end());
+  await new Promise<void>((r) => server.listen(80, '127.0.0.36', r));
+  try {
+    const address = '127.0.0.36';
+    const as = (product: string) => ({
+      address, openPorts: [80],
+      services: [{ port: 80, protocol: 'tcp' as const, name: 'http', product, version: null, banner: null, tls: null, http: { status: 200, headers: { server: product }, body: '' }, extra: {} }],
+    });
+    const byterange = (found: { title?: string }[]) => found.filter((f) => f.title === 'nmap NSE http-vuln-cve2011-3192');
+    const net = new Fence([address], ['127.0.0.0/8']).net(address);
+    assert.equal(byterange(await nseVuln.run(as('Apache'), net)).length, 1);
+    assert.deepEqual(byterange(await nseVuln.run(as('nginx'), net)), []);
+  } finally {
+    server.close();
+  }
+});

@@ -6,9 +6,11 @@
  * has named them, and -sV costs seconds per port).
  * nmap gets the audited address only — the one the Net was fenced for —
  * and the open ports the scan found; without nmap on PATH nothing runs.
+ * `external` scripts (vulners, http-cross-domain-policy) are excluded: they
+ * contact hosts other than the target.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import type { Check, Finding } from '../types.ts';
+import type { Check, Finding, HostFacts } from '../types.ts';
 import { parseNseXml } from './nse-xml.ts';
 
 let nmap: string | null | undefined;
@@ -25,9 +27,32 @@ function nmapPath(): string | null {
 
 const RUN_LIMIT_MS = 120_000;
 
+/**
+ * Scripts that test one product's flaw, and the product they are about. Some
+ * report "VULNERABLE" on any server that behaves alike (http-vuln-cve2011-3192
+ * on nginx, which honours many byte ranges but is not Apache): where Vigil's
+ * detection named another product on the port, such a result is dropped.
+ */
+const PRODUCT_OF: Record<string, RegExp> = {
+  'http-vuln-cve2011-3192': /apache/i,
+  'http-vuln-cve2015-1635': /microsoft-(iis|httpapi)/i,
+  'http-frontpage-login': /microsoft-iis|frontpage/i,
+  'http-vuln-cve2010-0738': /jboss|wildfly/i,
+  'http-vmware-path-vuln': /vmware/i,
+};
+
+/** False when the script is about one product and the port is known to run another. */
+function applies(host: HostFacts, port: number, script: string): boolean {
+  const product = PRODUCT_OF[script];
+  const service = host.services.find((s) => s.port === port);
+  if (!product || !service) return true;
+  const seen = [service.product, service.http?.headers.server, service.banner].filter(Boolean).join(' ');
+  return !seen || product.test(seen);
+}
+
 function runNmap(path: string, address: string, ports: number[]): Promise<string | null> {
   // http-slowloris-check holds connections open for minutes: a DoS probe in all but name.
-  const args = ['-n', '-Pn', '-sT', '-p', ports.join(','), '--script', 'vuln and safe and not http-slowloris-check', '--script-timeout', '30s', '-oX', '-', address];
+  const args = ['-n', '-Pn', '-sT', '-p', ports.join(','), '--script', 'vuln and safe and not external and not http-slowloris-check', '--script-timeout', '30s', '-oX', '-', address];
   if (address.includes(':')) args.unshift('-6');
   return new Promise((resolve) => {
     execFile(path, args, { timeout: RUN_LIMIT_MS, maxBuffer: 32 << 20, killSignal: 'SIGKILL' }, (err, stdout) => resolve(err ? null : stdout));
@@ -50,7 +75,7 @@ export const nseVuln: Check = {
     const path = nmapPath();
     if (!path || host.openPorts.length === 0) return [];
     const xml = await runNmap(path, net.address, host.openPorts);
-    return xml ? parseNseXml(xml) : [];
+    return xml ? parseNseXml(xml, (port, script) => applies(host, port, script)) : [];
   },
 };
 
