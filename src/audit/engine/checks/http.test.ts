@@ -113,8 +113,9 @@ async function startNginx(server: string, files: Record<string, string>): Promis
   mkdirSync(join(dir, 'www'), { recursive: true });
   const port = await freePort();
   const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `${k}_temp_path ${dir}/tmp;`).join(' ');
+  // master_process off: one process, so stopping it cannot leave a worker holding the port.
   writeFileSync(join(dir, 'nginx.conf'), `
-worker_processes 1;
+master_process off;
 error_log ${dir}/error.log;
 events { worker_connections 64; }
 http {

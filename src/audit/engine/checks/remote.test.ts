@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Fence } from '../fence.ts';
 import type { Check, HostFacts, Service } from '../types.ts';
-import { rdpExposed, smbExposed, smbV1, sshProtocol1, sshWeakAlgorithms, telnetOpen, vncExposed, vncNoAuth } from './remote.ts';
+import { rdpExposed, smbExposed, smbV1, sshProtocol1, sshWeakAlgorithms, telnetOpen, vncExposed, vncNoAuth, vncUnencrypted } from './remote.ts';
 
 const ADDR = '127.0.0.32';
 const net = new Fence([ADDR], ['127.0.0.0/8']).net(ADDR);
@@ -74,7 +74,7 @@ describe('remote access checks', () => {
     assert.ok(!(await flagged(sshWeakAlgorithms, host(service(strong, 'ssh')))));
   });
 
-  test('VNC: security type None is flagged, VNC authentication only is not; exposure is a NOTE', async () => {
+  test('VNC: None is a HOLE, unencrypted VNC authentication a NOTE, VeNCrypt only neither; reachability is a LOG', async () => {
     const vnc = (types: number[]) =>
       tcp((s) => {
         s.write('RFB 003.008\n');
@@ -82,10 +82,16 @@ describe('remote access checks', () => {
       });
     const open = await vnc([1, 2]);
     const locked = await vnc([2]);
+    const encrypted = await vnc([19]);
     const [f] = await vncNoAuth.run(host(service(open, 'vnc')), net);
     assert.match(f!.detail, /1 = None/);
     assert.ok(!(await flagged(vncNoAuth, host(service(locked, 'vnc')))));
-    assert.ok(await flagged(vncExposed, host(service(locked, 'vnc', { extra: { protocol: 'RFB 3.8' } }))));
+    assert.ok(!(await flagged(vncNoAuth, host(service(encrypted, 'vnc')))));
+    const [u] = await vncUnencrypted.run(host(service(locked, 'vnc')), net);
+    assert.match(u!.detail, /without encryption: 2/);
+    assert.ok(!(await flagged(vncUnencrypted, host(service(encrypted, 'vnc')))));
+    assert.equal(vncExposed.type, 'LOG');
+    assert.ok(await flagged(vncExposed, host(service(encrypted, 'vnc', { extra: { protocol: 'RFB 3.8' } }))));
     assert.ok(!(await flagged(vncExposed, host(service(locked, 'http')))));
   });
 

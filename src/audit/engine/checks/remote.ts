@@ -74,10 +74,26 @@ export const rdpExposed: Check = seen(
 
 export const vncExposed: Check = seen(
   {
-    id: 'vigil.vnc.exposed', shortid: 'VNC-EXPOSED', title: 'VNC remote desktop reachable', category: 'Remote Access', risk: 'medium', cves: [], type: 'NOTE', desktop: true,
-    description: 'A VNC server is reachable: VNC passwords are short (8 characters) and traffic is usually unencrypted. Tunnel it over SSH or a VPN.',
+    id: 'vigil.vnc.exposed', shortid: 'VNC-EXPOSED', title: 'VNC remote desktop reachable', category: 'Remote Access', risk: 'other', cves: [], type: 'LOG', desktop: true,
+    description: 'A VNC server is reachable. Whether that is a weakness depends on what it offers: see the VNC authentication and encryption checks.',
   },
   (host) => host.services.filter((s) => s.name === 'vnc').map((s) => ({ port: s.port, detail: `VNC (${shown(s.extra.protocol ?? s.banner ?? 'RFB', 40)}) answers` })),
+);
+
+/** RFB security types that encrypt the session: RA2 (5), TLS (18), VeNCrypt (19). */
+const VNC_ENCRYPTED = new Set([5, 18, 19]);
+
+export const vncUnencrypted: Check = portCheck(
+  {
+    id: 'vigil.vnc.unencrypted', shortid: 'VNC-UNENCRYPTED', title: 'VNC server allows unencrypted sessions', category: 'Remote Access', risk: 'medium', cves: [], type: 'NOTE', desktop: true,
+    description: 'The VNC server offers a security type without encryption (classic "VNC Authentication" uses an 8-character password and a DES challenge that can be cracked offline; the session itself travels in clear). Offer only VeNCrypt/TLS or RA2, or tunnel VNC over SSH or a VPN.',
+  },
+  (h) => portsOf(h, ['vnc'], [5900, 5901]),
+  async (net, port) => {
+    const types = await vncSecurityTypes(net, port);
+    const clear = types?.filter((t) => !VNC_ENCRYPTED.has(t)) ?? [];
+    return clear.length ? `security types offered: ${types!.join(', ')}; without encryption: ${clear.join(', ')}` : null;
+  },
 );
 
 export const vncNoAuth: Check = portCheck(
@@ -109,4 +125,4 @@ export const smbV1: Check = portCheck(
   async (net, port) => ((await smb1Accepted(net, port)) ? 'an SMB1 NEGOTIATE with only "NT LM 0.12" was accepted' : null),
 );
 
-export const REMOTE_CHECKS: readonly Check[] = [telnetOpen, sshProtocol1, sshWeakAlgorithms, rdpExposed, vncExposed, vncNoAuth, smbExposed, smbV1];
+export const REMOTE_CHECKS: readonly Check[] = [telnetOpen, sshProtocol1, sshWeakAlgorithms, rdpExposed, vncExposed, vncNoAuth, vncUnencrypted, smbExposed, smbV1];
