@@ -229,6 +229,14 @@ static server_t *unwrap(napi_env env, napi_value v) {
   return s;
 }
 
+/* The handle of a call whose only argument is one (port, clear, stats, close). */
+static server_t *handle_arg(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return NULL;
+  return unwrap(env, argv[0]);
+}
+
 static napi_value throw_errno(napi_env env, const char *what, int err) {
   char msg[160];
   snprintf(msg, sizeof msg, "%s: %s", what, strerror(err));
@@ -282,10 +290,8 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
 
 /* port(handle) -> the bound port (for port 0). */
 static napi_value js_port(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1], out;
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  server_t *s = unwrap(env, argv[0]);
+  napi_value out;
+  server_t *s = handle_arg(env, info);
   if (!s) return throw_errno(env, "port", EINVAL);
   struct sockaddr_storage sa;
   socklen_t len = sizeof sa;
@@ -342,10 +348,7 @@ static napi_value js_store(napi_env env, napi_callback_info info) {
 
 /* clear(handle): the serving set changed. */
 static napi_value js_clear(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  server_t *s = unwrap(env, argv[0]);
+  server_t *s = handle_arg(env, info);
   if (!s) return NULL;
   pthread_rwlock_wrlock(&s->lock);
   clear_cache(s);
@@ -355,10 +358,8 @@ static napi_value js_clear(napi_env env, napi_callback_info info) {
 
 /* stats(handle) -> { hits, misses, dropped, entries } */
 static napi_value js_stats(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1], out, v;
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  server_t *s = unwrap(env, argv[0]);
+  napi_value out, v;
+  server_t *s = handle_arg(env, info);
   if (!s) return NULL;
   napi_create_object(env, &out);
   napi_create_double(env, (double)atomic_load(&s->hits), &v), napi_set_named_property(env, out, "hits", v);
@@ -370,10 +371,7 @@ static napi_value js_stats(napi_env env, napi_callback_info info) {
 
 /* close(handle): stops the threads and closes the socket. */
 static napi_value js_close(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  server_t *s = unwrap(env, argv[0]);
+  server_t *s = handle_arg(env, info);
   if (s) stop_server(s);
   return NULL;
 }
