@@ -274,8 +274,12 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     return throw_errno(env, "bind", err);
   }
   server_t *s = calloc(1, sizeof *s);
-  s->slots = calloc(SLOTS, sizeof(entry_t));
-  if (!s || !s->slots) return throw_errno(env, "open", ENOMEM);
+  entry_t *slots = calloc(SLOTS, sizeof(entry_t));
+  if (!s || !slots) {
+    free(s), free(slots), close(fd);
+    return throw_errno(env, "open", ENOMEM);
+  }
+  s->slots = slots;
   s->fd = fd;
   pthread_rwlock_init(&s->lock, NULL);
   napi_value name;
