@@ -1,4 +1,5 @@
 /** Listening and closing helpers shared by the bench's target servers. */
+import { once } from 'node:events';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Socket as UdpSocket } from 'node:dgram';
 
@@ -15,13 +16,8 @@ export async function listen(label: string, server: NetServer, host: string, por
     s.on('close', () => sockets.delete(s));
     s.on('error', () => {});
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(port, host);
+  await once(server, 'listening'); // rejects on 'error' (EADDRINUSE …)
   server.on('error', () => {});
   return {
     label,
@@ -34,13 +30,8 @@ export async function listen(label: string, server: NetServer, host: string, por
 }
 
 export async function bindUdp(label: string, socket: UdpSocket, host: string, port: number): Promise<Running> {
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.bind(port, host, () => {
-      socket.off('error', reject);
-      resolve();
-    });
-  });
+  socket.bind(port, host);
+  await once(socket, 'listening');
   socket.on('error', () => {});
   return { label, close: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
 }

@@ -1,7 +1,7 @@
 /**
  * The real Debian nginx (when installed) for the web-content weaknesses:
- * directory listing, /.git/ and /.env in the web root. One master, one
- * server block per target address; the hardened block has an index page
+ * directory listing, /.git/ and /.env in the web root. One process (no
+ * master), one server block per target address; the hardened block has an index page
  * and denies dot-files. server_tokens off everywhere, so that nginx's own
  * version is not part of the measurement.
  */
@@ -77,7 +77,7 @@ user root;
     label: 'nginx',
     pid: child.pid!,
     async close() {
-      child.kill('SIGTERM'); // nginx: fast shutdown, workers follow the master
+      child.kill('SIGTERM'); // nginx: fast shutdown
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(root, { recursive: true, force: true });
