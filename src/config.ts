@@ -30,7 +30,25 @@ export interface Config {
   /** Sender of audit mail. */
   readonly mailFrom: string;
   readonly logLevel: string;
+  /** Where the name server may send DNS traffic on a tenant's behalf (slave masters, NOTIFY); --secondaries always. */
+  readonly dnsPeersAllow: readonly string[];
+  /** Operator exceptions to the domain-name rules of docs/security.md. */
+  readonly allowDomains: readonly AllowDomain[];
+  /** Records one domain may hold (the SOA and Options included). */
+  readonly maxZoneRecords: number;
+  /** Bytes of a domain's zone text. */
+  readonly maxZoneBytes: number;
+  /** Open connections one client address may hold, on the API and on DNS over TCP (each). */
+  readonly maxConnectionsPerIp: number;
+  /** Longest time an API request may take to arrive, headers and body. */
+  readonly requestTimeoutMs: number;
+  /** Longest life of one DNS-over-TCP connection, however busy (not an idle timer). */
+  readonly dnsTcpLifetimeMs: number;
 }
+
+/** `--allow-domains`: what the operator lets tenants add beyond the default rules. */
+export const ALLOW_DOMAINS = ['nested', 'public-suffix', 'reverse'] as const;
+export type AllowDomain = (typeof ALLOW_DOMAINS)[number];
 
 export const DEFAULTS = Object.freeze({
   dataDir: './data',
@@ -50,6 +68,12 @@ export const DEFAULTS = Object.freeze({
   auditAccountLimit: 2,
   mailFrom: 'vigil@localhost',
   logLevel: 'info',
+  dnsPeersAllow: '127.0.0.0/8,::1',
+  maxZoneRecords: 20_000,
+  maxZoneBytes: 4 * 1024 * 1024,
+  maxConnectionsPerIp: 64,
+  requestTimeout: '30s',
+  dnsTcpLifetime: '60s',
 });
 
 export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Config {
@@ -79,6 +103,13 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     auditAccountLimit: partial.auditAccountLimit ?? DEFAULTS.auditAccountLimit,
     mailFrom: partial.mailFrom ?? DEFAULTS.mailFrom,
     logLevel: partial.logLevel ?? DEFAULTS.logLevel,
+    dnsPeersAllow: Object.freeze([...(partial.dnsPeersAllow ?? DEFAULTS.dnsPeersAllow.split(','))]),
+    allowDomains: Object.freeze([...(partial.allowDomains ?? [])]),
+    maxZoneRecords: partial.maxZoneRecords ?? DEFAULTS.maxZoneRecords,
+    maxZoneBytes: partial.maxZoneBytes ?? DEFAULTS.maxZoneBytes,
+    maxConnectionsPerIp: partial.maxConnectionsPerIp ?? DEFAULTS.maxConnectionsPerIp,
+    requestTimeoutMs: partial.requestTimeoutMs ?? 30_000,
+    dnsTcpLifetimeMs: partial.dnsTcpLifetimeMs ?? 60_000,
   });
 }
 

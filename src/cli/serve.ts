@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { startApp } from '../app.ts';
 import { parsePattern } from '../audit/patterns.ts';
-import { buildConfig, commaList, DEFAULTS } from '../config.ts';
+import { ALLOW_DOMAINS, type AllowDomain, buildConfig, commaList, DEFAULTS } from '../config.ts';
 import { parseDuration } from '../duration.ts';
 import { checked, dataOption, dbOption, parsePort } from './options.ts';
 
@@ -21,6 +21,18 @@ const cidrList = (t: string) => {
 
 const count = (t: string) => {
   if (!/^([1-9]|[1-5]\d|6[0-4])$/.test(t)) throw new Error('must be 1 to 64');
+  return Number(t);
+};
+
+const allowDomains = (t: string): AllowDomain[] => {
+  const items = commaList(t);
+  const bad = items.filter((i) => !(ALLOW_DOMAINS as readonly string[]).includes(i));
+  if (bad.length) throw new Error(`unknown: ${bad.join(', ')} (choose from ${ALLOW_DOMAINS.join(', ')})`);
+  return items as AllowDomain[];
+};
+
+const positive = (max: number) => (t: string) => {
+  if (!/^[1-9]\d{0,9}$/.test(t) || Number(t) > max) throw new Error(`must be 1 to ${max}`);
   return Number(t);
 };
 
@@ -55,6 +67,13 @@ export function serveCommand(): Command {
     .addOption(opt('--audit-workers <n>', 'audits running at once', 'VIGIL_AUDIT_WORKERS', count, String(DEFAULTS.auditWorkers)))
     .addOption(opt('--audit-account-limit <n>', 'audits of one account running at once (more wait)', 'VIGIL_AUDIT_ACCOUNT_LIMIT', count, String(DEFAULTS.auditAccountLimit)))
     .addOption(opt('--mail-from <addr>', 'sender of audit mail', 'VIGIL_MAIL_FROM', undefined, DEFAULTS.mailFrom))
+    .addOption(opt('--dns-peers-allow <cidrs>', 'the only addresses DNS traffic goes to on a tenant\'s behalf (masters, NOTIFY); --secondaries always', 'VIGIL_DNS_PEERS_ALLOW', cidrList, DEFAULTS.dnsPeersAllow))
+    .addOption(opt('--allow-domains <list>', `let tenants add what is refused by default: ${ALLOW_DOMAINS.join(',')}`, 'VIGIL_ALLOW_DOMAINS', allowDomains))
+    .addOption(opt('--max-zone-records <n>', 'records one domain may hold', 'VIGIL_MAX_ZONE_RECORDS', positive(10_000_000), String(DEFAULTS.maxZoneRecords)))
+    .addOption(opt('--max-zone-bytes <n>', 'bytes of one domain\'s zone text', 'VIGIL_MAX_ZONE_BYTES', positive(1 << 30), String(DEFAULTS.maxZoneBytes)))
+    .addOption(opt('--max-connections-per-ip <n>', 'open connections per client address, API and DNS over TCP each', 'VIGIL_MAX_CONNECTIONS_PER_IP', positive(100_000), String(DEFAULTS.maxConnectionsPerIp)))
+    .addOption(opt('--request-timeout <dur>', 'longest time an API request may take to arrive', 'VIGIL_REQUEST_TIMEOUT', parseDuration, DEFAULTS.requestTimeout))
+    .addOption(opt('--dns-tcp-lifetime <dur>', 'longest life of one DNS-over-TCP connection', 'VIGIL_DNS_TCP_LIFETIME', parseDuration, DEFAULTS.dnsTcpLifetime))
     .addOption(opt('--log-level <level>', 'fatal|error|warn|info|debug|silent; logs go to stderr', 'VIGIL_LOG_LEVEL', undefined, DEFAULTS.logLevel))
     .action(async (o) => {
       const config = buildConfig({
@@ -81,6 +100,13 @@ export function serveCommand(): Command {
         auditAccountLimit: o.auditAccountLimit,
         mailFrom: o.mailFrom,
         logLevel: o.logLevel,
+        dnsPeersAllow: o.dnsPeersAllow,
+        allowDomains: o.allowDomains,
+        maxZoneRecords: o.maxZoneRecords,
+        maxZoneBytes: o.maxZoneBytes,
+        maxConnectionsPerIp: o.maxConnectionsPerIp,
+        requestTimeoutMs: o.requestTimeout,
+        dnsTcpLifetimeMs: o.dnsTcpLifetime,
       });
       const app = await startApp(config);
       // Notes first: the ready line is the last line of start-up output.
