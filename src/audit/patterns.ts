@@ -1,4 +1,5 @@
-import ipaddr from 'ipaddr.js';
+import type ipaddr from 'ipaddr.js';
+import { parseCidr, parseIP, parseIPv6 } from '../ip.ts';
 
 /**
  * Address patterns as the spec writes them: IPv4 with `*` or `a-b` in any
@@ -21,29 +22,19 @@ function octetRange(part: string): [number, number] | null {
   return a <= b && b <= 255 ? [a, b] : null;
 }
 
-const strictIPv4 = (text: string) => {
-  const parts = text.split('.');
-  return parts.length === 4 && parts.every((p) => OCTET.test(p) && Number(p) <= 255);
-};
-
 export function parsePattern(text: string): Pattern | null {
   if (text.includes('/')) {
-    // ipaddr.js also reads 0x7f.1, 0177.0.0.1 and 127.1: only plain dotted decimal or IPv6 here.
-    const [address = '', bits = '', extra] = text.split('/');
-    if (extra !== undefined || !OCTET.test(bits) || !(strictIPv4(address) || (address.includes(':') && ipaddr.IPv6.isValid(address)))) return null;
-    if (!ipaddr.isValidCIDR(text)) return null;
-    const [addr, n] = ipaddr.parseCIDR(text);
-    return { kind: 'cidr', addr, bits: n };
+    // src/ip.ts: plain dotted decimal or IPv6 only (ipaddr.js alone also reads 0x7f.1, 127.1, and `::a.b.c.d` wrong).
+    const cidr = parseCidr(text);
+    return cidr && { kind: 'cidr', addr: cidr[0], bits: cidr[1] };
   }
   const parts = text.split('.');
   if (parts.length === 4 && !text.includes(':')) {
     const ranges = parts.map(octetRange);
     return ranges.every((r) => r !== null) ? { kind: 'octets', ranges: ranges as [number, number][] } : null;
   }
-  if (text.includes(':') && ipaddr.IPv6.isValid(text)) {
-    return { kind: 'cidr', addr: ipaddr.IPv6.parse(text), bits: 128 };
-  }
-  return null;
+  const v6 = parseIPv6(text);
+  return v6 && { kind: 'cidr', addr: v6, bits: 128 };
 }
 
 /** A comma list of patterns; null when any of them is malformed. */
@@ -55,8 +46,8 @@ export function parsePatternList(text: string): Pattern[] | null {
 
 /** Whether `address` (a plain IPv4 or IPv6 address) falls inside the pattern. */
 export function patternContains(pattern: Pattern, address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let addr = ipaddr.parse(address);
+  let addr = parseIP(address);
+  if (addr === null) return false;
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
     addr = (addr as ipaddr.IPv6).toIPv4Address();
   }

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { fail } from '../errors.ts';
+import { parseIP } from '../ip.ts';
 import { parsePattern, parsePatternList, patternContains, type Pattern } from './patterns.ts';
 
 /** ARCHITECTURE.md: one request covers at most this many addresses. */
@@ -7,8 +8,8 @@ export const MAX_TARGETS = 256;
 
 /** An address in the one form we store and compare: IPv4 dotted, IPv6 canonical, mapped IPv4 unwrapped. */
 export function canonicalAddress(text: string): string | null {
-  if (!ipaddr.isValid(text)) return null;
-  let addr = ipaddr.parse(text);
+  let addr = parseIP(text); // not ipaddr.parse: it reads `::127.0.0.5` as mapped 127.0.0.5 (src/ip.ts)
+  if (addr === null) return null;
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
   // ipaddr.js prints IPv6 in RFC 5952 form (lower case, longest zero run compressed).
   return addr.toString();

@@ -1,6 +1,5 @@
-import { isIPv6 } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { fail } from '../../errors.ts';
+import { parseIPv6 } from '../../ip.ts';
 import { addressText, line, ownerField, type RecordType } from './shape.ts';
 
 /** AAAA: `name` as for A, `ip` an IPv6 address, stored in its compressed lower-case form. */
@@ -8,8 +7,8 @@ export const AAAA: RecordType = {
   type: 'AAAA',
   parse: (f, zone) => ({
     name: ownerField(f.name, zone, 'syntaxInvalidHostname', { wildcard: true }),
-    // isIPv6 takes a zone index (`fe80::1%eth0`): an interface means nothing in DNS.
-    data: f.ip !== undefined && isIPv6(f.ip) && !f.ip.includes('%') ? ipaddr.IPv6.parse(f.ip).toString() : fail('syntaxInvalidIP'),
+    // parseIPv6, not ipaddr.js: `::127.0.0.5` is ::7f00:5, not ::ffff:127.0.0.5 (src/ip.ts).
+    data: (f.ip === undefined ? null : parseIPv6(f.ip))?.toString() ?? fail('syntaxInvalidIP'),
   }),
   reply: (d) => ({ name: d.name, data: d.data }),
   zoneLines: (d, zone, ttl) => {

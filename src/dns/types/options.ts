@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import { fail, type SpecCode } from '../../errors.ts';
+import { parseCidr, parseIP } from '../../ip.ts';
 import { parsePeer } from '../peers.ts';
 import type { Fields, RecordType } from './shape.ts';
 
@@ -14,24 +14,41 @@ const NOTIFY = ['', 'yes', 'no', 'explicit'];
 /** A longer list is refused unread (a few hundred addresses fit). */
 const MAX_LIST = 10_000;
 
-/** `address/bits` with a strict address (no `010.0.0.1`, no `0x0a…`) and bits within its family. */
-function isCidr(text: string): boolean {
-  const slash = text.indexOf('/');
-  const family = isIP(text.slice(0, slash));
-  const bits = text.slice(slash + 1);
-  return family !== 0 && /^(?:0|[1-9]\d{0,2})$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-}
-
-/** A comma list (spaces around items ignored), each item checked; '' when blank or absent. */
-function list(text: string | undefined, code: SpecCode, valid: (item: string) => boolean): string {
+/**
+ * A comma list (spaces around items ignored), each item read into its
+ * stored form (null: invalid); '' when blank or absent.
+ */
+function list(text: string | undefined, code: SpecCode, read: (item: string) => string | null): string {
   if (text === undefined || text.trim() === '') return '';
   if (text.length > MAX_LIST) fail(code);
-  const items = text.split(',').map((s) => s.trim().toLowerCase());
-  return items.every(valid) ? items.join(',') : fail(code);
+  return text
+    .split(',')
+    .map((s) => read(s.trim().toLowerCase()) ?? fail(code))
+    .join(',');
 }
 
-/** A peer: `ADDR`, `IPv4:PORT` or `[IPv6]:PORT` (port 53 when absent). */
-const peer = (item: string) => parsePeer(item) !== null;
+/**
+ * Addresses are stored in RFC 5952 form (src/ip.ts): whatever later reads
+ * them with ipaddr.js (the transfer ACL, the DNS egress fence) then sees
+ * `::127.0.0.5` as the ::7f00:5 it is, never as mapped 127.0.0.5.
+ */
+const address = (text: string) => parseIP(text)?.toString() ?? null;
+
+/** An ACL item: an address or `address/bits`. */
+const aclItem = (item: string): string | null => {
+  if (!item.includes('/')) return address(item);
+  const cidr = parseCidr(item);
+  return cidr && `${cidr[0].toString()}/${cidr[1]}`;
+};
+
+/** A peer: `ADDR`, `IPv4:PORT` or `[IPv6]:PORT` (port 53 when absent; an explicit port is kept). */
+const peer = (item: string): string | null => {
+  const p = parsePeer(item);
+  const addr = p && address(p.address);
+  if (addr === null) return null;
+  const explicitPort = /^\[.*\]:\d+$/.test(item) || /^[\d.]+:\d+$/.test(item);
+  return !explicitPort ? addr : addr.includes(':') ? `[${addr}]:${p!.port}` : `${addr}:${p!.port}`;
+};
 
 /**
  * Options set (BIND's meaning, ARCHITECTURE.md): `masters` peers, required
@@ -43,7 +60,7 @@ export function setOptions(fields: Fields, domainType: 'master' | 'slave'): Opti
   // Checked for every domain (a typo is better told than kept), used only by slave domains.
   const masters = list(fields.masters, 'syntaxInvalidMasters', peer);
   if (domainType === 'slave' && masters === '') fail('syntaxInvalidMasters');
-  const allowtransferacl = list(fields.allowtransferacl, 'syntaxInvalidAllowtransferacl', (i) => (i.includes('/') ? isCidr(i) : isIP(i) !== 0));
+  const allowtransferacl = list(fields.allowtransferacl, 'syntaxInvalidAllowtransferacl', aclItem);
   const notify = fields.notify ?? '';
   if (!NOTIFY.includes(notify)) fail('syntaxInvalidNotify');
   const alsonotify = list(fields.alsonotify, 'syntaxInvalidAlsoNotify', peer);
