@@ -91,3 +91,17 @@ test('warnings: data below or at a delegation is occluded; glue is not', () => {
     'TXT at ns.sub.example.com is below the delegation sub.example.com and will not be served',
   ]);
 });
+
+// Issue 12, item 7: a CNAME loop published without a word.
+test('errors: a CNAME that points at itself, and loops through several names', () => {
+  assert.deepEqual(errs(rec('CNAME', { alias: 'x', name: 'x' })), ['CNAME at x.example.com points at itself']);
+  assert.deepEqual(errs(rec('CNAME', { alias: 'x', name: 'x.example.com.' })), ['CNAME at x.example.com points at itself']);
+  assert.deepEqual(errs(rec('CNAME', { alias: 'a', name: 'b' }), rec('CNAME', { alias: 'b', name: 'a' })), ['CNAME loop a.example.com -> b.example.com -> a.example.com']);
+  // A tail that leads into a loop reports the loop once, not once per name on the way.
+  assert.deepEqual(errs(rec('CNAME', { alias: 't', name: 'a' }), rec('CNAME', { alias: 'a', name: 'b' }), rec('CNAME', { alias: 'b', name: 'c' }), rec('CNAME', { alias: 'c', name: 'a' })), [
+    'CNAME loop a.example.com -> b.example.com -> c.example.com -> a.example.com',
+  ]);
+  assert.deepEqual(errs(rec('CNAME', { alias: 'a', name: 'b' }), rec('CNAME', { alias: 'b', name: 'c' }), A('c')), [], 'a chain that ends is fine');
+  assert.deepEqual(errs(rec('CNAME', { alias: 'x', name: 'x.other.net.' })), [], 'out of zone: not followed');
+  assert.deepEqual(errs(rec('NS', { subdomain: 'sub', nameserver: 'ns.other.net.' }), rec('CNAME', { alias: 'a.sub', name: 'a.sub' })).filter((e) => e.includes('CNAME')), [], 'below a delegation the child answers');
+});

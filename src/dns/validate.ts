@@ -122,6 +122,43 @@ export function validateZone(model: ZoneModel): ValidationResult {
     }
   }
 
+  errors.push(...cnameLoops());
+
+  /**
+   * CNAME chains inside the zone that come back to a name they passed
+   * (`x CNAME x`, `a CNAME b` + `b CNAME a`): no resolver can ever answer
+   * them (RFC 1034 3.6.2; they SERVFAIL), so they are errors, not
+   * warnings: publishing one would replace working answers with failures.
+   * named-checkzone loads such zones, so only this check catches them.
+   * Each name has at most one onward step: one walk per name, linear.
+   */
+  function cnameLoops(): string[] {
+    const next = new Map<string, string>();
+    for (const [name, node] of nodes) {
+      if (!(node.bits & CNAME)) continue;
+      const target = targetOf(node.entries.find((e) => e.type === 'CNAME')!)!;
+      if ((target === apex || target.endsWith(`.${apex}`)) && !cutAbove(target) && !cuts.has(target)) next.set(name, target);
+    }
+    const found: string[] = [];
+    const done = new Set<string>();
+    for (const start of next.keys()) {
+      const path: string[] = [];
+      const onPath = new Map<string, number>();
+      let at: string | undefined = start;
+      while (at !== undefined && !done.has(at) && !onPath.has(at)) {
+        onPath.set(at, path.length);
+        path.push(at);
+        at = next.get(at);
+      }
+      if (at !== undefined && onPath.has(at)) {
+        const loop = path.slice(onPath.get(at));
+        found.push(loop.length === 1 ? `CNAME at ${show(at)} points at itself` : `CNAME loop ${[...loop, at].map(show).join(' -> ')}`);
+      }
+      for (const n of path) done.add(n);
+    }
+    return found;
+  }
+
   function checkTarget(type: RecordTypeName, name: string, target: string): void {
     if (looksLikeIp(target)) {
       errors.push(`${type} at ${show(name)} points at an IP address (${show(target)}); it needs a host name`);
