@@ -96,6 +96,23 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A refusal the caller may try again after a delay (login throttling). The
+ * domain says only how long; the transport turns it into its own signal
+ * (HTTP 429 and Retry-After). `logFields` name who was throttled, for the
+ * log line; they never hold a secret.
+ */
+export class RetryLaterError extends ApiError {
+  constructor(
+    code: ErrorCode,
+    readonly retryAfterSeconds: number,
+    readonly logFields: Readonly<Record<string, string>> = {},
+  ) {
+    super(code);
+    this.name = 'RetryLaterError';
+  }
+}
+
 export function fail(code: ErrorCode): never {
   throw new ApiError(code);
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
-import { ApiError, fail } from '../errors.ts';
+import { ApiError, RetryLaterError, fail } from '../errors.ts';
 import type { AccountRow } from './accounts.ts';
 import {
   APIKEY_FORMAT,
@@ -11,7 +11,7 @@ import {
   secretHash,
   verifyPassword,
 } from './secrets.ts';
-import { LoginThrottle, throttleKey } from './throttle.ts';
+import { LoginThrottle } from './throttle.ts';
 import { precompile } from '../store/precompiled.ts';
 
 /** Expired tokens are kept this long so that callers learn `sessionTimeout`. */
@@ -29,7 +29,7 @@ export interface Credentials {
  * every other call. Knows nothing of HTTP.
  */
 export class Sessions {
-  private readonly throttle: LoginThrottle;
+  readonly throttle: LoginThrottle;
   /** The one query of every authenticated call: token, its account and the bound key. */
   private readonly sessionByToken;
 
@@ -53,20 +53,39 @@ export class Sessions {
     return row ?? fail('invalid apikey - not in db');
   }
 
+  /**
+   * Passwords actually checked by this instance (throttled attempts are
+   * not): what tests and the guessing benchmark count.
+   */
+  passwordChecks = 0;
+
   /** auth.php: returns a new session token. */
   async login(c: Credentials): Promise<string> {
     const account = await this.accountByKey(c.apikey);
     if (!c.userid || !c.password) fail('missing credentials');
-    const keys = [throttleKey('user', c.userid.toLowerCase()), throttleKey('addr', c.clientAddress)];
-    // While throttled the password is not even tried: guessing learns nothing.
-    if (await this.throttle.isLocked(keys)) fail('invalidLogin');
-    const sameUser = account.userid === c.userid;
-    const passwordOk = await verifyPassword(c.password, sameUser ? account.password_hash : DUMMY_PASSWORD_HASH);
-    if (!sameUser || !passwordOk) {
-      await this.throttle.recordFailure(keys);
-      fail('invalidLogin');
+    // Counted against the account the key names, not the userid typed: only
+    // that account's password can be checked here, so typing another
+    // account's userid (with one's own key) cannot lock that account.
+    const userid = account.userid;
+    // The slot is taken before the password is tried, in one transaction:
+    // requests sent at once cannot all pass a check made before any of
+    // them is recorded. While throttled the password is not even tried.
+    const slot = await this.throttle.reserve(userid, c.clientAddress);
+    if (!slot.allowed) {
+      // The userid logged is the account's, never the typed field (people
+      // type passwords into it); the password is never logged.
+      throw new RetryLaterError('invalidLogin', Math.max(1, Math.ceil(slot.retryAfterMs / 1000)), {
+        userid,
+        address: c.clientAddress,
+        throttle: slot.scope,
+      });
     }
-    await this.throttle.clear(keys);
+    this.passwordChecks++;
+    const sameUser = userid === c.userid;
+    const passwordOk = await verifyPassword(c.password, sameUser ? account.password_hash : DUMMY_PASSWORD_HASH);
+    // A wrong password stays counted: the reservation was its failure.
+    if (!sameUser || !passwordOk) fail('invalidLogin');
+    await this.throttle.succeeded(userid, c.clientAddress, slot);
     if (account.enabled !== 1) fail('invalidLogin');
     return this.issue(account);
   }

@@ -1,51 +1,259 @@
 import type { Clock } from '../clock.ts';
+import { parseIP } from '../ip.ts';
 import type { Db } from '../store/db.ts';
+import type { LoginThrottleTable, ThrottleScope } from '../store/schema.ts';
 
 /**
  * Failed-login throttling, kept in the store so that every server process
- * sharing it counts the same failures.
+ * sharing it counts the same attempts (docs/security.md, "Login throttling").
  *
- * Each key (the userid, and the client address) gets FREE_FAILURES misses;
- * the count starts again after WINDOW_MS without a miss. After that every further miss locks the key for a doubling
- * delay. The userid's lock is capped at one minute so that an attacker
- * cannot lock the real user out for long; an address's lock grows to 15
- * minutes. A successful login clears both keys.
+ * Three counters, each a row:
+ *   - `pair` (userid, address): the lock. After `free` failures every further
+ *     one locks the pair for a doubling delay, up to 15 minutes.
+ *   - `address`: one address guessing many accounts is slowed down (short
+ *     delays, at most 30 s), never locked for long.
+ *   - `user`: many addresses guessing one userid (a distributed attack) are
+ *     slowed down together, at most 60 s between attempts.
+ * An address the userid logged in from in the last 30 days is a known
+ * address (the "device cookie" idea of OWASP's authentication cheat sheet,
+ * with the address as the device): attempts from it are counted on its pair
+ * only, so neither another address's guesses nor a neighbour's on a shared
+ * address can lock the real user out from where they usually log in.
+ *
+ * Atomic: `reserve` counts the attempt as a failure, in one transaction,
+ * before the password is checked; `succeeded` gives it back. A burst sent at
+ * once therefore gets exactly `free` checks, whatever the number of
+ * processes: the old check-then-record order let 171 to 456 of 1,000
+ * concurrent guesses through (issue 12, item 4).
  */
-const FREE_FAILURES = 5;
-const WINDOW_MS = 15 * 60_000;
-const CAP_MS = { user: 60_000, addr: 15 * 60_000 } as const;
+interface Policy {
+  /** Failures in a window before the first delay. */
+  readonly free: number;
+  readonly firstDelayMs: number;
+  readonly capMs: number;
+  /** The count starts again after this long without a failure. */
+  readonly windowMs: number;
+}
 
-export type ThrottleKind = keyof typeof CAP_MS;
-export const throttleKey = (kind: ThrottleKind, id: string) => `${kind}:${id}`;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+export const POLICY: Readonly<Record<ThrottleScope, Policy>> = {
+  pair: { free: 5, firstDelayMs: 1000, capMs: 15 * MINUTE, windowMs: 24 * HOUR },
+  // 20: a single address reaches its pair lock (5) long before this, so only
+  // several addresses together reach it.
+  user: { free: 20, firstDelayMs: 1000, capMs: MINUTE, windowMs: 24 * HOUR },
+  // A shared address (NAT, proxy) holds many users' typing mistakes: more
+  // free failures, a short window and a short cap, so it recovers in minutes.
+  address: { free: 20, firstDelayMs: 1000, capMs: 30_000, windowMs: HOUR },
+};
+/** A successful login makes its address known to the userid for this long. */
+export const KNOWN_ADDRESS_MS = 30 * 24 * HOUR;
+/** Rows idle this long are deleted (longest window; known addresses kept). */
+const PRUNE_EVERY_MS = MINUTE;
+
+/** The lock a failure count sets, counted from the failure. */
+export function delayMs(scope: ThrottleScope, failures: number): number {
+  const p = POLICY[scope];
+  if (failures < p.free) return 0;
+  return Math.min(p.capMs, p.firstDelayMs * 2 ** Math.min(failures - p.free, 30));
+}
+
+/**
+ * The address a throttle counts: IPv4-mapped IPv6 as IPv4; other IPv6 as its
+ * /64, since one subscriber usually holds a whole /64 and could otherwise
+ * take a fresh address for every guess.
+ */
+export function throttleAddress(ip: string): string {
+  const addr = parseIP(ip.trim());
+  if (addr === null) return ip.trim();
+  if (addr.kind() === 'ipv4') return addr.toString();
+  const v6 = addr as import('ipaddr.js').IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  const groups = v6.toNormalizedString().split(':').slice(0, 4).map((g) => g.replace(/^0+(?=.)/, ''));
+  return `${groups.join(':')}::/64`;
+}
+
+/** Outcome of `reserve`. */
+export type Reservation =
+  | { readonly allowed: true; readonly known: boolean }
+  | { readonly allowed: false; readonly retryAfterMs: number; readonly scope: ThrottleScope };
+
+/** One row as the operator sees it (`bin/vigil admin throttle list`). */
+export interface ThrottleEntry {
+  scope: ThrottleScope;
+  userid: string | null;
+  address: string | null;
+  failures: number;
+  lastFailure: string;
+  /** ISO time the lock ends; null when not locked now. */
+  lockedUntil: string | null;
+  /** Whole seconds left of the lock (0: not locked). */
+  retryAfterSeconds: number;
+}
+
+export interface ClearSelection {
+  userid?: string;
+  address?: string;
+  all?: boolean;
+}
+
+type Row = LoginThrottleTable;
+type Key = Pick<Row, 'scope' | 'userid' | 'address'>;
 
 export class LoginThrottle {
+  private lastPrune = 0;
+
   constructor(private readonly db: Db, private readonly clock: Clock) {}
 
-  /** True while any of the keys is locked. */
-  async isLocked(keys: string[]): Promise<boolean> {
+  /**
+   * Takes a slot for one login attempt of `userid` from `ip`, or says how
+   * long to wait. The slot is recorded as a failure before the password is
+   * checked; call `succeeded` when it was right.
+   */
+  async reserve(userid: string, ip: string): Promise<Reservation> {
     const now = this.clock.now();
-    const rows = await this.db.selectFrom('login_throttle').select('locked_until').where('key', 'in', keys).execute();
-    return rows.some((r) => Number(r.locked_until) > now);
+    const address = throttleAddress(ip);
+    // Always this order (pair, user, address): PostgreSQL row locks are then
+    // taken in one order by every transaction, so they cannot deadlock.
+    const keys: Key[] = [
+      { scope: 'pair', userid, address },
+      { scope: 'user', userid, address: '' },
+      { scope: 'address', userid: '', address },
+    ];
+    const verdict = await this.db.transaction().execute(async (trx) => {
+      // Write first: on SQLite this takes the database's write lock before
+      // anything is read (a read first would let two processes read the same
+      // count, and the later writer fails with SQLITE_BUSY_SNAPSHOT); on
+      // PostgreSQL it locks the three rows (a no-op update still locks).
+      await trx
+        .insertInto('login_throttle')
+        .values(keys.map((k) => ({ ...k, failures: 0, last_failure: 0, locked_until: 0, last_success: null })))
+        .onConflict((oc) => oc.columns(['scope', 'userid', 'address']).doUpdateSet((eb) => ({ failures: eb.ref('login_throttle.failures') })))
+        .execute();
+      const rows = await trx
+        .selectFrom('login_throttle')
+        .selectAll()
+        .where((eb) => eb.or(keys.map((k) => eb.and({ scope: k.scope, userid: k.userid, address: k.address }))))
+        .execute();
+      const row = (scope: ThrottleScope) => rows.find((r) => r.scope === scope)!;
+      const pair = row('pair');
+      const known = pair.last_success !== null && now - Number(pair.last_success) < KNOWN_ADDRESS_MS;
+      // A known address answers to its pair alone (see above).
+      const counted = known ? [pair] : [pair, row('user'), row('address')];
+      const waits = counted.map((r) => ({ scope: r.scope, ms: Number(r.locked_until) - now })).filter((w) => w.ms > 0);
+      if (waits.length) {
+        const longest = waits.reduce((a, b) => (b.ms > a.ms ? b : a));
+        return { allowed: false, retryAfterMs: longest.ms, scope: longest.scope } as const;
+      }
+      for (const r of counted) {
+        const fresh = now - Number(r.last_failure) > POLICY[r.scope].windowMs;
+        const failures = fresh ? 1 : r.failures + 1;
+        const wait = delayMs(r.scope, failures);
+        await trx
+          .updateTable('login_throttle')
+          .set({ failures, last_failure: now, locked_until: wait ? now + wait : 0 })
+          .where('scope', '=', r.scope)
+          .where('userid', '=', r.userid)
+          .where('address', '=', r.address)
+          .execute();
+      }
+      return { allowed: true, known } as const;
+    });
+    if (now - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.prune(now);
+    }
+    return verdict;
   }
 
-  async recordFailure(keys: string[]): Promise<void> {
+  /**
+   * The reserved attempt had the right password: its pair starts again and
+   * its address becomes known; the slot it took from the userid's and the
+   * address's counts is given back. Those two are not cleared: one success
+   * (the attacker's own account, say) must not wipe out others' failures.
+   */
+  async succeeded(userid: string, ip: string, reservation: { known: boolean }): Promise<void> {
     const now = this.clock.now();
+    const address = throttleAddress(ip);
     await this.db.transaction().execute(async (trx) => {
-      for (const key of keys) {
-        const row = await trx.selectFrom('login_throttle').selectAll().where('key', '=', key).executeTakeFirst();
-        const fresh = !row || now - Number(row.last_failure) > WINDOW_MS;
-        const failures = fresh ? 1 : row.failures + 1;
-        const over = failures - FREE_FAILURES;
-        const cap = CAP_MS[key.startsWith('user:') ? 'user' : 'addr'];
-        const lockedUntil = over > 0 ? now + Math.min(cap, 1000 * 2 ** Math.min(over - 1, 20)) : 0;
-        const values = { failures, last_failure: now, locked_until: lockedUntil };
-        if (row) await trx.updateTable('login_throttle').set(values).where('key', '=', key).execute();
-        else await trx.insertInto('login_throttle').values({ key, ...values }).execute();
+      await trx
+        .updateTable('login_throttle')
+        .set({ failures: 0, locked_until: 0, last_success: now })
+        .where('scope', '=', 'pair')
+        .where('userid', '=', userid)
+        .where('address', '=', address)
+        .execute();
+      if (reservation.known) return;
+      for (const key of [{ scope: 'user', userid, address: '' }, { scope: 'address', userid: '', address }] as const) {
+        // The lock this slot set (if any) goes too, unless others' failures
+        // since still call for one (then it is kept: a longer wait is safe).
+        await trx
+          .updateTable('login_throttle')
+          .set((eb) => ({
+            failures: eb.case().when('failures', '>', 0).then(eb('failures', '-', 1)).else(0).end(),
+            locked_until: eb.case().when('failures', '<=', POLICY[key.scope].free).then(0).else(eb.ref('locked_until')).end(),
+          }))
+          .where('scope', '=', key.scope)
+          .where('userid', '=', key.userid)
+          .where('address', '=', key.address)
+          .execute();
       }
     });
   }
 
-  async clear(keys: string[]): Promise<void> {
-    await this.db.deleteFrom('login_throttle').where('key', 'in', keys).execute();
+  /** Rows with failures, most recently locked first. */
+  async list(): Promise<ThrottleEntry[]> {
+    const now = this.clock.now();
+    const rows = await this.db
+      .selectFrom('login_throttle')
+      .selectAll()
+      .where('failures', '>', 0)
+      .orderBy('locked_until', 'desc')
+      .orderBy('last_failure', 'desc')
+      .execute();
+    return rows.map((r) => {
+      const left = Number(r.locked_until) - now;
+      return {
+        scope: r.scope,
+        userid: r.scope === 'address' ? null : r.userid,
+        address: r.scope === 'user' ? null : r.address,
+        failures: r.failures,
+        lastFailure: new Date(Number(r.last_failure)).toISOString(),
+        lockedUntil: left > 0 ? new Date(Number(r.locked_until)).toISOString() : null,
+        retryAfterSeconds: left > 0 ? Math.ceil(left / 1000) : 0,
+      };
+    });
+  }
+
+  /**
+   * Forgets the failures (and so the locks) of the rows selected: a userid's
+   * pairs and userid row, an address's pairs and address row, or with both
+   * the one pair. Known addresses stay known. Returns how many rows changed.
+   */
+  async clear(sel: ClearSelection): Promise<number> {
+    if (!sel.all && sel.userid === undefined && sel.address === undefined) throw new Error('nothing selected');
+    const address = sel.address === undefined ? undefined : throttleAddress(sel.address);
+    let q = this.db.updateTable('login_throttle').set({ failures: 0, locked_until: 0 }).where('failures', '>', 0);
+    if (!sel.all) {
+      q = q.where((eb) => {
+        if (sel.userid !== undefined && address !== undefined) {
+          return eb.and({ scope: 'pair', userid: sel.userid, address });
+        }
+        if (sel.userid !== undefined) return eb.and([eb('scope', 'in', ['pair', 'user']), eb('userid', '=', sel.userid)]);
+        return eb.and([eb('scope', 'in', ['pair', 'address']), eb('address', '=', address!)]);
+      });
+    }
+    const [result] = await q.execute();
+    return Number(result?.numUpdatedRows ?? 0);
+  }
+
+  /** Drops rows that hold nothing any more: no failure in the longest window, no recent success. */
+  private async prune(now: number): Promise<void> {
+    await this.db
+      .deleteFrom('login_throttle')
+      .where('locked_until', '<', now)
+      .where('last_failure', '<', now - POLICY.pair.windowMs)
+      .where((eb) => eb.or([eb('last_success', 'is', null), eb('last_success', '<', now - KNOWN_ADDRESS_MS)]))
+      .execute();
   }
 }

@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { ApiError, TRANSPORT_CODES, type ErrorCode, type TransportCode } from '../errors.ts';
+import { ApiError, RetryLaterError, TRANSPORT_CODES, type ErrorCode, type TransportCode } from '../errors.ts';
 import type { Services } from './call.ts';
 import { parseForm } from './form.ts';
 import { codeOf, failure, success } from './reply.ts';
@@ -101,6 +101,11 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
     } catch (err) {
       const code = codeOf(err);
       if (code === null) req.log.error({ err, script: name }, 'script failed');
+      if (err instanceof RetryLaterError) {
+        // Throttled, not judged: 429 and Retry-After (RFC 6585, RFC 9110 10.2.3); the body keeps the spec's shape.
+        reply.code(429).header('retry-after', String(err.retryAfterSeconds));
+        req.log.warn({ script: name, ...err.logFields, retryAfter: err.retryAfterSeconds }, 'throttled');
+      }
       req.apiCode = code ?? script.systemError;
       return failure(req.apiCode);
     }

@@ -112,6 +112,27 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('audit_targets_address').on('audit_targets').columns(['address', 'audit_id']).execute();
     },
   },
+  // Issue 12, item 4: the throttle counts (userid, address) pairs, each
+  // userid and each address separately, and remembers the addresses a userid
+  // logged in from. The old rows (`user:`/`addr:` keys) are only failure
+  // counts with no pair to map to; dropping them forgets at most a day of
+  // failures, which is what a restart of the window does anyway.
+  '004_login_throttle_pairs': {
+    async up(db: Kysely<any>) {
+      await db.schema.dropTable('login_throttle').execute();
+      await db.schema
+        .createTable('login_throttle')
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('userid', 'text', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('last_failure', 'bigint', (c) => c.notNull())
+        .addColumn('locked_until', 'bigint', (c) => c.notNull())
+        .addColumn('last_success', 'bigint')
+        .addPrimaryKeyConstraint('login_throttle_pk', ['scope', 'userid', 'address'])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

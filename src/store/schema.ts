@@ -30,12 +30,22 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+/** What a login_throttle row counts (src/accounts/throttle.ts, docs/security.md). */
+export type ThrottleScope = 'pair' | 'user' | 'address';
+
 export interface LoginThrottleTable {
-  /** `user:<userid>` or `addr:<client address>`. */
-  key: string;
+  scope: ThrottleScope;
+  /** The account's userid; '' on `address` rows. */
+  userid: string;
+  /** The client address (IPv6: its /64); '' on `user` rows. */
+  address: string;
+  /** Failed (or still unanswered) attempts in the current window. */
   failures: number;
   last_failure: number;
+  /** No attempt is checked before this time; 0 when not locked. */
   locked_until: number;
+  /** `pair` rows: last successful login from this address (a known address). */
+  last_success: number | null;
 }
 
 export interface DomainsTable {
