@@ -49,7 +49,7 @@ function everyType(): ZoneModel {
     rec('CNAME', { alias: '*.cdn', name: 'edge.cdn.other.net.' }),
     rec('MX', { name: '', mxname: 'mail', priority: '10' }),
     rec('MX', { name: '', mxname: 'mx.other.net.', priority: '99' }),
-    rec('NS', { subdomain: 'sub', nameserver: 'ns1.sub' }),
+    rec('NS', { subdomain: 'sub', nameserver: 'ns1.sub.bücher.example' }),
     rec('NS', { subdomain: 'sub', nameserver: 'ns2.other.net.' }),
     rec('A', { name: 'ns1.sub', ip: '192.0.2.53' }),
     rec('AAAA', { name: 'ns1.sub', ip: '2001:db8::53' }),

@@ -26,7 +26,15 @@ export class Publisher {
   async buildZone(account: AccountRow, field: string | undefined): Promise<string> {
     requireSubscription(account, this.domains.clock.now());
     const domain = await this.domains.own(account, field);
-    return buildZone(await this.domains.model(domain));
+    const model = await this.domains.model(domain);
+    // A slave domain has no records, not even an SOA, until its first transfer from its
+    // masters: no zone yet is an answer, not a fault (issue 12: soaOf threw and the
+    // API logged a stack trace). A comment line is a valid, empty master file; the
+    // name holds only [a-z0-9.-] (normalizeDomain), so it cannot leave the comment.
+    if (domain.type === 'slave' && !model.records.some((r) => r.type === 'SOA')) {
+      return `; ${domain.name}: slave domain, no copy transferred from its masters yet\n`;
+    }
+    return buildZone(model);
   }
 
   async publish(account: AccountRow, field: string | undefined): Promise<PublishResult> {

@@ -61,10 +61,20 @@ test('NS: a delegation or an extra apex name server', () => {
   assert.deepEqual(reply('NS', { subdomain: 'sub', nameserver: 'ns1.sub.example.com.' }), { name: 'sub', data: 'ns1.sub.example.com.' });
   assert.deepEqual(reply('NS', { subdomain: '', nameserver: 'ns9.other.net.' }), { name: '', data: 'ns9.other.net.' });
   assert.deepEqual(reply('NS', { subdomain: '_acme-challenge', nameserver: 'acme.other.net.' }).name, '_acme-challenge');
-  assert.deepEqual(lines('NS', { subdomain: 'sub', nameserver: 'ns.sub' }), ['sub.example.com.\t3600\tIN\tNS\tns.sub.example.com.']);
+  assert.deepEqual(lines('NS', { subdomain: 'sub', nameserver: 'ns.sub.example.com' }), ['sub.example.com.\t3600\tIN\tNS\tns.sub.example.com.']);
   const n = add('NS', { subdomain: 'sub', nameserver: 'ns.example.net.' });
   for (const subdomain of ['a b', '*', undefined]) assert.equal(n({ subdomain }), 'syntaxInvalidSubdomain', String(subdomain));
-  for (const nameserver of ['bad name', '_ns.example.net.', '', undefined]) assert.equal(n({ nameserver }), 'syntaxInvalidHostname', String(nameserver));
+  for (const nameserver of ['bad name', '_ns.example.net.', '', undefined, 'ns1', '@']) assert.equal(n({ nameserver }), 'syntaxInvalidHostname', String(nameserver));
+});
+
+// Issue 12, item 8: spec 4.1 calls `nameserver` "the fully qualified host name".
+test('NS: nameserver is fully qualified with or without the final dot; MX keeps its trailing-dot rule', () => {
+  assert.equal(reply('NS', { subdomain: 'sub', nameserver: 'ns1.example.net' }).data, 'ns1.example.net.');
+  assert.equal(reply('NS', { subdomain: 'sub', nameserver: 'NS1.Example.NET.' }).data, 'ns1.example.net.');
+  assert.equal(reply('NS', { subdomain: 'sub', nameserver: 'ns1.sub.example.com' }).data, 'ns1.sub.example.com.', 'a name in the zone: the same');
+  assert.equal(reply('NS', { subdomain: '', nameserver: 'ns1.bücher.de' }).data, 'ns1.xn--bcher-kva.de.');
+  assert.deepEqual(lines('NS', { subdomain: 'sub', nameserver: 'ns1.example.net' }), ['sub.example.com.\t3600\tIN\tNS\tns1.example.net.']);
+  assert.equal(reply('MX', { name: '', mxname: 'mail.example.net', priority: '1' }).data, 'mail.example.net.example.com.', 'MX: relative without the dot');
 });
 
 test('TXT: any clean text up to 4000 bytes, service-label owners', () => {

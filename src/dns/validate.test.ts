@@ -20,7 +20,7 @@ test('a plain zone validates clean', () => {
   const r = validateZone(model(A(''), A('www'), A('mail'), rec('MX', { name: '', mxname: 'mail', priority: '10' }), rec('CNAME', { alias: 'ftp', name: 'www' }),
     rec('TXT', { name: '', txtdata: 'v=spf1 mx -all' }), rec('SRV', { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '5060', target: 'www' }),
     rec('CAA', { subdomain: '', flag: '0', tag: 'issue', value: 'ca.example' }), rec('WebForwarding', { host: 'go', target: 'https://example.org/' }),
-    rec('NS', { subdomain: 'sub', nameserver: 'ns1.sub' }), A('ns1.sub'), rec('MX', { name: 'w', mxname: 'x.wild', priority: '1' }), A('*.wild')));
+    rec('NS', { subdomain: 'sub', nameserver: 'ns1.sub.example.com' }), A('ns1.sub'), rec('MX', { name: 'w', mxname: 'x.wild', priority: '1' }), A('*.wild')));
   assert.deepEqual(r, { errors: [], warnings: [] });
 });
 
@@ -32,9 +32,9 @@ test('errors: CNAME at the apex, beside other data, twice at one name', () => {
 });
 
 test('errors: an in-bailiwick delegation needs glue', () => {
-  assert.match(errs(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub' })).join(), /delegation of sub\.example\.com to ns\.sub\.example\.com needs a glue/);
-  assert.deepEqual(errs(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub' }), A('ns.sub')), []);
-  assert.deepEqual(errs(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub' }), rec('AAAA', { name: 'ns.sub', ip: '2001:db8::53' })), []);
+  assert.match(errs(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub.example.com' })).join(), /delegation of sub\.example\.com to ns\.sub\.example\.com needs a glue/);
+  assert.deepEqual(errs(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub.example.com' }), A('ns.sub')), []);
+  assert.deepEqual(errs(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub.example.com' }), rec('AAAA', { name: 'ns.sub', ip: '2001:db8::53' })), []);
   assert.deepEqual(errs(rec('NS', { subdomain: 'sub', nameserver: 'ns.other.net.' })), [], 'out of bailiwick: no glue needed');
 });
 
@@ -53,7 +53,7 @@ test('errors: no NS at the apex; web forwarding beside addresses', () => {
 
 test('warnings: MX, NS or SRV at a CNAME', () => {
   assert.match(warns(rec('MX', { name: '', mxname: 'mx', priority: '1' }), rec('CNAME', { alias: 'mx', name: 'www' }), A('www')).join(), /MX at example\.com points at mx\.example\.com, which is a CNAME/);
-  assert.match(warns(rec('NS', { subdomain: '', nameserver: 'ns' }), rec('CNAME', { alias: 'ns', name: 'www' }), A('www')).join(), /NS at example\.com points at ns\.example\.com, which is a CNAME/);
+  assert.match(warns(rec('NS', { subdomain: '', nameserver: 'ns.example.com' }), rec('CNAME', { alias: 'ns', name: 'www' }), A('www')).join(), /NS at example\.com points at ns\.example\.com, which is a CNAME/);
   assert.match(warns(rec('SRV', { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '1', target: 's' }), rec('CNAME', { alias: 's', name: 'www' }), A('www')).join(), /SRV .* which is a CNAME/);
 });
 
@@ -86,8 +86,8 @@ test('warnings: data below or at a delegation is occluded; glue is not', () => {
   const ns = rec('NS', { subdomain: 'sub', nameserver: 'ns.other.org.' });
   assert.deepEqual(warns(ns, A('www.sub')), ['A at www.sub.example.com is below the delegation sub.example.com and will not be served']);
   assert.deepEqual(warns(ns, A('sub')), ['A at sub.example.com is at the delegation sub.example.com and will not be served']);
-  assert.deepEqual(warns(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub' }), A('ns.sub')), []);
-  assert.deepEqual(warns(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub' }), A('ns.sub'), rec('TXT', { name: 'ns.sub', txtdata: 'x' })), [
+  assert.deepEqual(warns(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub.example.com' }), A('ns.sub')), []);
+  assert.deepEqual(warns(rec('NS', { subdomain: 'sub', nameserver: 'ns.sub.example.com' }), A('ns.sub'), rec('TXT', { name: 'ns.sub', txtdata: 'x' })), [
     'TXT at ns.sub.example.com is below the delegation sub.example.com and will not be served',
   ]);
 });

@@ -80,13 +80,14 @@ export class ZoneEdits {
     });
   }
 
-  /** dnsGetDomainRecords: state and every record keyed by its seq. */
+  /** dnsGetDomainRecords: state, hold and every record keyed by its seq. */
   async records(account: AccountRow, field: string | undefined) {
     requireSubscription(account, this.domains.clock.now());
     const domain = await this.domains.own(account, field);
     const model = await this.domains.model(domain);
     const records: Record<string, { seq: string; type: string; data: Record<string, string | number> }> = {};
     for (const r of model.records) records[String(r.seq)] = { seq: String(r.seq), type: r.type, data: RECORD_TYPES[r.type as RecordTypeName].reply(r.data) };
-    return { domain: domain.name, state: domain.state, stateText: stateText(domain.state), records };
+    // `hold`: extension field (issue 12, item 8), the spec's fields keep their order and form.
+    return { domain: domain.name, state: domain.state, stateText: stateText(domain.state), hold: Number(domain.on_hold) !== 0, records };
   }
 }

@@ -43,7 +43,7 @@ test('zone text: owners in tree order, then type, then seq; Options and forwardi
     rec('A', { name: 'ns1.sub', ip: '192.0.2.9' }),
     rec('TXT', { name: 'a', txtdata: 'x' }),
     rec('A', { name: 'a', ip: '192.0.2.4' }),
-    rec('NS', { subdomain: 'sub', nameserver: 'ns1.sub' }),
+    rec('NS', { subdomain: 'sub', nameserver: 'ns1.sub.example.com' }),
     rec('A', { name: 'www', ip: '192.0.2.1' }),
     rec('A', { name: 'a-b', ip: '192.0.2.5' }),
     rec('WebForwarding', { host: 'go', target: 'https://example.org/' }),
