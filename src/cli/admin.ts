@@ -14,6 +14,7 @@ import { openStore } from '../store/open.ts';
 import type { Db } from '../store/db.ts';
 import { Domains } from '../dns/domains.ts';
 import { checked, dataOption, dbOption } from './options.ts';
+import { throttleCommand } from './admin-throttle.ts';
 
 function parseDate(text: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
@@ -148,5 +149,6 @@ export function adminCommand(): Command {
         process.stdout.write(`released ${domain}\n`);
       }),
     );
+  admin.addCommand(throttleCommand());
   return admin;
 }
