@@ -129,9 +129,12 @@ describe('login throttle', () => {
 
   test("another account's userid typed with one's own key counts against one's own account only", async () => {
     const mine = await t.account('mallory', PASSWORD);
-    await t.account('target', PASSWORD);
+    const theirs = await t.account('target', PASSWORD);
     const c = from('127.0.0.6', 20);
     await Promise.all(Array.from({ length: 20 }, () => c.post({ apikey: mine, userid: 'target', password: WRONG })));
+    // Before the fix the typed userid was the key: this locked 'target' out everywhere.
+    const r = await from('127.0.0.9').post({ apikey: theirs, userid: 'target', password: PASSWORD });
+    assert.equal(r.body.status, '0');
     const list = await t.app.services.sessions.throttle.list();
     assert.ok(list.every((e) => e.userid !== 'target'), JSON.stringify(list));
     assert.ok(list.some((e) => e.scope === 'pair' && e.userid === 'mallory'));
