@@ -41,9 +41,25 @@ export interface Call extends AnonymousCall {
 /** Extra success fields; `status` is added by the transport. */
 export type Reply = Record<string, unknown>;
 
+/**
+ * A script's own form fields (spec section 4's "extra request parameters"),
+ * by name: `required` must be sent (it may still be blank where the spec
+ * allows, e.g. dnsAddA's `name`), `optional` may be left out. `apikey`, and
+ * `sessionToken` for session scripts, come on top and are not listed.
+ * The table is what tests (test/fuzz-scripts.test.ts) drive every script
+ * from; a later issue grows it into types and rules per field.
+ */
+export type Params = Readonly<Record<string, 'required' | 'optional'>>;
+
+/** Params from the spec's lists: the required names, then the optional ones. */
+export function params(required: readonly string[], optional: readonly string[] = []): Params {
+  return Object.freeze(Object.fromEntries([...required.map((n) => [n, 'required']), ...optional.map((n) => [n, 'optional'])]));
+}
+
 interface ScriptBase {
   /** The code an unexpected failure answers: the spec's system error for it. */
   readonly systemError: SpecCode | ReportLoadFailure;
+  readonly params: Params;
 }
 export interface SessionScript extends ScriptBase {
   readonly session: true;
@@ -56,5 +72,7 @@ export interface LoginScript extends ScriptBase {
 /** A shared script name that serves several operations (spec note on 14, 18-20). */
 export interface AliasScript {
   readonly alias: (form: Form) => SessionScript | LoginScript;
+  /** Every operation `alias` may choose, so the table still lists each one's params. */
+  readonly operations: readonly (SessionScript | LoginScript)[];
 }
 export type Script = SessionScript | LoginScript | AliasScript;

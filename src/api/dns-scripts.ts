@@ -2,33 +2,39 @@ import type { Fields } from '../dns/records.ts';
 import type { AddableType } from '../dns/zone-edits.ts';
 import { accountFigures, domainSummaries, requireSubscription } from '../dns/subscription.ts';
 import { stateText } from '../dns/states.ts';
-import type { AliasScript, Call, Services, SessionScript } from './call.ts';
+import { params, type AliasScript, type Call, type Params, type Services, type SessionScript } from './call.ts';
 import type { Form } from './form.ts';
 
 /** Form fields as a plain object (the auth fields are not the DNS layer's business). */
 const fieldsOf = (form: Form): Fields => Object.fromEntries(form);
 
 /** A DNS script: spec code `unspecifiedError` ("The record was not added.") on a system failure. */
-const dnsCall = (run: (call: Call, fields: Fields) => Promise<Record<string, unknown> | void>): SessionScript => ({
+const dnsCall = (p: Params, run: (call: Call, fields: Fields) => Promise<Record<string, unknown> | void>): SessionScript => ({
   session: true,
   systemError: 'unspecifiedError',
+  params: p,
   async run(call) {
     return (await run(call, fieldsOf(call.form))) ?? {};
   },
 });
 
-const addRecord = (type: AddableType) => dnsCall(({ account, services }, f) => services.dns.edits.add(account, type, f));
+const addRecord = (type: AddableType, p: Params) => dnsCall(p, ({ account, services }, f) => services.dns.edits.add(account, type, f));
 
-const addSrv = dnsCall(async ({ account, services }, f) => {
+const DOMAIN = params(['domain']);
+// Spec 4 lists no `domain` for SRV; Vigil takes one when sent, else finds it from `host`.
+const addSrv = dnsCall(params(['srvc', 'prot', 'host', 'pri', 'weight', 'port', 'target'], ['domain']), async ({ account, services }, f) => {
   const domain = f.domain ?? (await services.dns.edits.srvDomain(account, f.host));
   await services.dns.edits.add(account, 'SRV', { ...f, domain });
 });
-const addCaa = addRecord('CAA');
-const addNs = addRecord('NS');
-const addTxt = addRecord('TXT');
-const setSoa = dnsCall(({ account, services }, f) => services.dns.edits.setSoa(account, f));
-const setOptions = dnsCall(({ account, services }, f) => services.dns.edits.setOptions(account, f));
-const publish = dnsCall(({ account, services }, f) => services.dns.publisher.publish(account, f.domain) as Promise<Record<string, unknown>>);
+const addCaa = addRecord('CAA', params(['domain', 'subdomain', 'flag', 'tag', 'value']));
+const addNs = addRecord('NS', params(['domain', 'subdomain', 'nameserver']));
+const addTxt = addRecord('TXT', params(['domain', 'name', 'txtdata']));
+const setSoa = dnsCall(params(['domain'], ['admin', 'ttl']), ({ account, services }, f) => services.dns.edits.setSoa(account, f));
+// `masters` is "not marked optional" (spec 4.1), though only slave domains need it.
+const setOptions = dnsCall(params(['domain', 'masters'], ['allowtransferacl', 'notify', 'alsonotify']), ({ account, services }, f) =>
+  services.dns.edits.setOptions(account, f),
+);
+const publish = dnsCall(DOMAIN, ({ account, services }, f) => services.dns.publisher.publish(account, f.domain) as Promise<Record<string, unknown>>);
 
 const has = (form: Form, ...names: string[]) => names.some((n) => form.has(n));
 
@@ -48,6 +54,7 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsGetDomainList.php': {
     session: true,
     systemError: 'dnsDomainRetrievalFailure',
+    params: params([]),
     async run({ account, services }) {
       requireSubscription(account, services.clock.now());
       const domains = await domainSummaries(services.db, account.id);
@@ -67,15 +74,19 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsGetDomainRecords.php': {
     session: true,
     systemError: 'dnsDomainRetrievalFailure',
+    params: DOMAIN,
     run: ({ account, services, form }) => services.dns.edits.records(account, form.get('domain')),
   },
-  'dnsAddDomain.php': { ...dnsCall(({ account, services }, f) => services.dns.domains.add(account, f)), systemError: 'unableToAddSystem' },
-  'dnsDeleteDomain.php': dnsCall(({ account, services }, f) => services.dns.domains.delete(account, f.domain)),
-  'dnsDeleteRecord.php': dnsCall(({ account, services }, f) => services.dns.edits.deleteRecord(account, f.seq)),
-  'dnsAddA.php': addRecord('A'),
-  'dnsAddAAAA.php': addRecord('AAAA'),
-  'dnsAddCNAME.php': addRecord('CNAME'),
-  'dnsAddMX.php': addRecord('MX'),
+  'dnsAddDomain.php': {
+    ...dnsCall(params(['domain', 'domaintype', 'aup']), ({ account, services }, f) => services.dns.domains.add(account, f)),
+    systemError: 'unableToAddSystem',
+  },
+  'dnsDeleteDomain.php': dnsCall(DOMAIN, ({ account, services }, f) => services.dns.domains.delete(account, f.domain)),
+  'dnsDeleteRecord.php': dnsCall(params(['seq']), ({ account, services }, f) => services.dns.edits.deleteRecord(account, f.seq)),
+  'dnsAddA.php': addRecord('A', params(['domain', 'name', 'ip'])),
+  'dnsAddAAAA.php': addRecord('AAAA', params(['domain', 'name', 'ip'])),
+  'dnsAddCNAME.php': addRecord('CNAME', params(['domain', 'alias', 'name'])),
+  'dnsAddMX.php': addRecord('MX', params(['domain', 'name', 'mxname', 'priority'])),
   'dnsAddCAA.php': addCaa,
   'dnsAddTXT.php': {
     // Shared name (spec note on 18-20): TXT add, SOA set, Options set or Publish, by the fields sent.
@@ -85,16 +96,18 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
       : has(form, 'masters', 'allowtransferacl', 'notify', 'alsonotify') ? setOptions
       : form.has('name') ? addTxt
       : publish,
+    operations: [addTxt, setSoa, setOptions, publish],
   },
   'dnsAddNS.php': {
     // Shared name (spec note on 14): CAA add when sent flag/tag/value and no nameserver.
     alias: (form) => (!form.has('nameserver') && has(form, 'flag', 'tag', 'value') ? addCaa : addNs),
+    operations: [addNs, addCaa],
   },
   'dnsAddSRV.php': addSrv,
   'dnsSetSOA.php': setSoa,
   'dnsSetOptions.php': setOptions,
   'dnsPublish.php': publish,
   // Extension (issue 4): web forwarding of a host; the domain then weighs 2 credits.
-  'dnsAddWebForwarding.php': addRecord('WebForwarding'),
-  'dnsBuildZone.php': dnsCall(async ({ account, services }, f) => ({ zone: await services.dns.publisher.buildZone(account, f.domain) })),
+  'dnsAddWebForwarding.php': addRecord('WebForwarding', params(['domain', 'host', 'target'], ['cloak'])),
+  'dnsBuildZone.php': dnsCall(DOMAIN, async ({ account, services }, f) => ({ zone: await services.dns.publisher.buildZone(account, f.domain) })),
 };
