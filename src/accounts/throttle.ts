@@ -100,6 +100,26 @@ export interface ClearSelection {
 type Row = LoginThrottleTable;
 type Key = Pick<Row, 'scope' | 'userid' | 'address'>;
 
+function isKnown(rows: Row[], now: number): boolean {
+  const pair = rows.find((r) => r.scope === 'pair')!;
+  return pair.last_success !== null && now - Number(pair.last_success) < KNOWN_ADDRESS_MS;
+}
+
+/** The rows an attempt answers to: a known address, to its pair alone (see above). */
+function counted(rows: Row[], known: boolean): Row[] {
+  return known ? rows.filter((r) => r.scope === 'pair') : rows;
+}
+
+/** The longest lock among the rows that count, if any. */
+function refusal(rows: Row[], now: number): Reservation | null {
+  const waits = counted(rows, isKnown(rows, now))
+    .map((r) => ({ scope: r.scope, ms: Number(r.locked_until) - now }))
+    .filter((w) => w.ms > 0);
+  if (!waits.length) return null;
+  const longest = waits.reduce((a, b) => (b.ms > a.ms ? b : a));
+  return { allowed: false, retryAfterMs: longest.ms, scope: longest.scope };
+}
+
 export class LoginThrottle {
   private lastPrune = 0;
 
@@ -120,6 +140,18 @@ export class LoginThrottle {
       { scope: 'user', userid, address: '' },
       { scope: 'address', userid: '', address },
     ];
+    // Fast path, read only: an attempt already locked out is refused without
+    // a write. Refusing on a read that may be a moment old is safe (it lets
+    // no guess through); under a burst almost every attempt ends here, and a
+    // write transaction for each cost ~1 ms and queued the real user behind
+    // them (bench/hostile/guessing.ts).
+    const seen = await this.db
+      .selectFrom('login_throttle')
+      .selectAll()
+      .where((eb) => eb.or(keys.map((k) => eb.and({ scope: k.scope, userid: k.userid, address: k.address }))))
+      .execute();
+    const early = seen.length === 3 ? refusal(seen, now) : null;
+    if (early) return early;
     const verdict = await this.db.transaction().execute(async (trx) => {
       // Write first: on SQLite this takes the database's write lock before
       // anything is read (a read first would let two processes read the same
@@ -135,17 +167,10 @@ export class LoginThrottle {
         .selectAll()
         .where((eb) => eb.or(keys.map((k) => eb.and({ scope: k.scope, userid: k.userid, address: k.address }))))
         .execute();
-      const row = (scope: ThrottleScope) => rows.find((r) => r.scope === scope)!;
-      const pair = row('pair');
-      const known = pair.last_success !== null && now - Number(pair.last_success) < KNOWN_ADDRESS_MS;
-      // A known address answers to its pair alone (see above).
-      const counted = known ? [pair] : [pair, row('user'), row('address')];
-      const waits = counted.map((r) => ({ scope: r.scope, ms: Number(r.locked_until) - now })).filter((w) => w.ms > 0);
-      if (waits.length) {
-        const longest = waits.reduce((a, b) => (b.ms > a.ms ? b : a));
-        return { allowed: false, retryAfterMs: longest.ms, scope: longest.scope } as const;
-      }
-      for (const r of counted) {
+      const refused = refusal(rows, now);
+      if (refused) return refused;
+      const known = isKnown(rows, now);
+      for (const r of counted(rows, known)) {
         const fresh = now - Number(r.last_failure) > POLICY[r.scope].windowMs;
         const failures = fresh ? 1 : r.failures + 1;
         const wait = delayMs(r.scope, failures);
