@@ -9,8 +9,8 @@
  *
  * Phases:
  *   1. one address sends --guesses wrong passwords for one userid, 50 at a
- *      time, while the real user logs in from their usual address (and
- *      once from a new one) every 100 ms;
+ *      time, while the real user logs in from their usual address every
+ *      100 ms (for the burst, and 3 s at least) and once from a new one;
  *   2. ten addresses share --guesses wrong passwords for another userid;
  *   3. after that, users who share the attacker's address log in there.
  */
@@ -40,10 +40,10 @@ const tally = (replies: LoginReply[]): Tally => ({
   other: replies.filter((r) => r.http !== 429 && !(r.http === 200 && r.body?.error === 'invalidLogin')).length,
 });
 
-/** The real user, logging in every 100 ms until `stop` resolves; ms of each try and whether it got in. */
+/** The real user, logging in every 100 ms until `stop` resolves (3 s at least); ms of each try and whether it got in. */
 async function realUser(caller: LoginCaller, apikey: string, userid: string, stop: Promise<unknown>) {
   let done = false;
-  void stop.then(() => (done = true));
+  void Promise.all([stop, new Promise((res) => setTimeout(res, 3000))]).then(() => (done = true));
   const tries: { ok: boolean; ms: number; http: number }[] = [];
   while (!done) {
     const started = performance.now();
