@@ -142,11 +142,17 @@ export function adminCommand(): Command {
     .argument('<domain>', 'the domain name')
     .addOption(dataOption())
     .addOption(dbOption())
+    .option('--force', "release even when the domain nests with another account's domain")
     .action((domain: string, o) =>
       withStore(o, async (db) => {
         const domains = new Domains(db, systemClock, buildConfig({ dataDir: o.data }));
-        if (!(await domains.release(domain))) throw new AccountInputError(`no domain ${domain}`);
-        process.stdout.write(`released ${domain}\n`);
+        const d = await domains.summary(domain);
+        if (!d) throw new AccountInputError(`no domain ${domain}`);
+        // Once published, a nested zone answers for (or hides) names of the other account.
+        for (const n of d.nestedWith) process.stderr.write(`warning: ${d.name} (account ${d.userid}) nests with ${n.name} of account ${n.userid}\n`);
+        if (d.nestedWith.length && !o.force) throw new AccountInputError(`not released: ${d.name} nests with another account's domain; check it, then release with --force`);
+        await domains.release(d.name);
+        process.stdout.write(`released ${d.name} (${d.type}, account ${d.userid})\n`);
       }),
     );
   admin.addCommand(throttleCommand());

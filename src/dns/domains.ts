@@ -5,6 +5,8 @@ import type { Db } from '../store/db.ts';
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, DomainsTable } from '../store/schema.ts';
 import { normalizeDomain } from './names.ts';
+import type { ZoneCaps } from './limits.ts';
+import { ancestors, type NamePolicySettings, REFUSAL_CODE, refusal } from './name-policy.ts';
 import { defaultSoa, type Fields, type RecordTypeName } from './records.ts';
 import { accountFigures, domainSummaries, requireSubscription } from './subscription.ts';
 import { DomainState } from './states.ts';
@@ -13,9 +15,18 @@ import { nextSerial, type ZoneModel } from './zone.ts';
 export type DomainRow = Selectable<DomainsTable>;
 export type Trx = Transaction<Database>;
 
-export interface DnsSettings {
-  readonly nsDomain: string;
+export interface DnsSettings extends NamePolicySettings, ZoneCaps {
   readonly domainHold: 'manual' | 'none';
+}
+
+/** What the operator sees before releasing a domain (`admin domain release`). */
+export interface DomainSummary {
+  name: string;
+  userid: string;
+  type: string;
+  onHold: boolean;
+  /** Other accounts' domains at, above or below this one. */
+  nestedWith: { name: string; userid: string }[];
 }
 
 /**
@@ -41,9 +52,15 @@ export class Domains {
     if (name === null) fail('syntaxInvalidDomain');
     const type = fields.domaintype;
     if (type !== 'master' && type !== 'slave') fail('syntaxInvalidDomainType');
+    const refused = refusal(name, this.settings);
+    if (refused) fail(REFUSAL_CODE[refused]);
     await this.db.transaction().execute(async (trx) => {
       const taken = await trx.selectFrom('domains').select('account_id').where('name', '=', name).executeTakeFirst();
       if (taken) fail('unableToAddDuplicate');
+      // A name inside or above another account's domain would hide or be hidden by it (docs/security.md).
+      if (!this.settings.allowDomains.includes('nested') && (await this.nestedWith(trx, name)).some((d) => d.account_id !== account.id)) {
+        fail(REFUSAL_CODE.nested);
+      }
       const used = (await domainSummaries(trx, account.id)).reduce((sum, d) => sum + d.weight, 0);
       if (used + 1 > Number(account.dns_credits)) fail('dnsEntitlementsOrCreditsMissing');
       const domain = await trx
@@ -106,6 +123,41 @@ export class Domains {
       serial: nextSerial(Number(domain.serial) || null, new Date(this.clock.now())),
       records: rows.map((r) => ({ seq: r.id, type: r.type as RecordTypeName, data: JSON.parse(r.data) })),
     };
+  }
+
+  /** Domains (of any account) at, above or below `name`, the name itself excluded. */
+  private async nestedWith(db: Db | Trx, name: string) {
+    const above = ancestors(name);
+    return db
+      .selectFrom('domains')
+      .select(['name', 'account_id'])
+      .where((eb) => {
+        // Names hold only [a-z0-9-.] (normalizeDomain), so LIKE's wildcards cannot occur in them.
+        const below = eb('name', 'like', `%.${name}`);
+        return above.length ? eb.or([below, eb('name', 'in', above)]) : below;
+      })
+      .execute();
+  }
+
+  /** Operator: what a domain is and what it nests with, before a release. */
+  async summary(name: string): Promise<DomainSummary | null> {
+    const zone = normalizeDomain(name);
+    if (zone === null) return null;
+    const row = await this.db
+      .selectFrom('domains')
+      .innerJoin('accounts', 'accounts.id', 'domains.account_id')
+      .select(['domains.name', 'domains.type', 'domains.on_hold', 'accounts.userid', 'domains.account_id'])
+      .where('domains.name', '=', zone)
+      .executeTakeFirst();
+    if (!row) return null;
+    const around = await this.nestedWith(this.db, zone);
+    const users = around.length
+      ? await this.db.selectFrom('accounts').select(['id', 'userid']).where('id', 'in', around.map((d) => d.account_id)).execute()
+      : [];
+    const nestedWith = around
+      .filter((d) => d.account_id !== row.account_id)
+      .map((d) => ({ name: d.name, userid: users.find((u) => u.id === d.account_id)?.userid ?? '?' }));
+    return { name: row.name, userid: row.userid, type: row.type, onHold: row.on_hold === 1, nestedWith };
   }
 
   /** Operator: lifts the hold on a newly added domain. */
