@@ -76,10 +76,12 @@ describe('several server processes sharing one store', () => {
       await Promise.all(callers.map((c) => c.warm(20)));
       const replies = await Promise.all(callers.flatMap((c) => Array.from({ length: 20 }, () => c.post({ apikey: key, userid: 'shared', password: WRONG }))));
       const checked = replies.filter((r) => r.http === 200).length;
-      assert.equal(checked, POLICY.pair.free, `checked ${checked} of 40`);
-      assert.equal(replies.filter((r) => r.http === 429).length, 40 - POLICY.pair.free);
+      // 5, or 6 when the first lock (1 s, real clock) ends before a slow
+      // machine has answered the burst. Before the fix: all 40.
+      assert.ok(checked >= POLICY.pair.free && checked <= POLICY.pair.free + 1, `checked ${checked} of 40`);
+      assert.equal(replies.filter((r) => r.http === 429).length, 40 - checked);
       const listed = await adminJson(one.dataDir, 'throttle', 'list');
-      assert.equal(listed.find((e: any) => e.scope === 'pair').failures, POLICY.pair.free, 'one failure recorded per check');
+      assert.equal(listed.find((e: any) => e.scope === 'pair').failures, checked, 'one failure recorded per check');
       assert.match(one.stderr() + two.stderr(), /"msg":"throttled"/, 'throttled attempts are logged');
       assert.doesNotMatch(one.stderr() + two.stderr(), new RegExp(WRONG), 'never the password');
     } finally {
