@@ -5,6 +5,10 @@ import { requireSubscription } from './subscription.ts';
 import { validateZone } from './validate.ts';
 import { buildZone } from './zone.ts';
 import { testLoad } from './server/test-load.ts';
+import { type DnsEgress, peerText } from './egress.ts';
+import { capErrors, oversizedSets } from './limits.ts';
+import { notifyTargets } from './server/notify.ts';
+import { parsePeer, type Peer } from './peers.ts';
 
 export interface PublishResult {
   warnings?: string[];
@@ -21,7 +25,7 @@ export const ON_HOLD_ERROR = 'the domain is on hold until the operator releases 
  * new serial and waits (2) for the next distribution cycle.
  */
 export class Publisher {
-  constructor(private readonly domains: Domains) {}
+  constructor(private readonly domains: Domains, private readonly egress: DnsEgress) {}
 
   async buildZone(account: AccountRow, field: string | undefined): Promise<string> {
     requireSubscription(account, this.domains.clock.now());
@@ -41,11 +45,26 @@ export class Publisher {
     requireSubscription(account, this.domains.clock.now());
     return this.domains.db.transaction().execute(async (trx) => {
       const domain = await this.domains.own(account, field, trx);
-      // A slave zone is its masters' copy: they publish it, Vigil follows.
-      if (domain.type === 'slave') return { warnings: [SLAVE_WARNING] };
       const model = await this.domains.model(domain, trx);
-      const { errors, warnings } = validateZone(model);
-      errors.push(...testLoad(model));
+      const warnings: string[] = [];
+      const errors: string[] = [];
+      if (domain.type === 'slave') {
+        // A slave zone is its masters' copy: they publish it, Vigil follows.
+        warnings.push(SLAVE_WARNING);
+        const masters = String(model.records.find((r) => r.type === 'Options')?.data.masters ?? '').split(',').filter(Boolean);
+        warnings.push(...this.refusedPeers(masters.map((m) => parsePeer(m)).filter((p): p is Peer => p !== null), 'no transfer will be asked from'));
+      } else {
+        const checked = validateZone(model);
+        errors.push(...checked.errors);
+        warnings.push(...checked.warnings);
+        const load = testLoad(model);
+        errors.push(...load.errors);
+        errors.push(...capErrors(this.domains.settings, model, buildZone(model)));
+        if (load.index) {
+          errors.push(...oversizedSets(load.index));
+          warnings.push(...this.refusedPeers(notifyTargets(load.index, []), 'NOTIFY will not be sent to'));
+        }
+      }
       if (domain.on_hold) errors.unshift(ON_HOLD_ERROR);
       const result: PublishResult = {};
       if (warnings.length) result.warnings = warnings;
@@ -54,6 +73,7 @@ export class Publisher {
         result.errors = errors;
         return result;
       }
+      if (domain.type === 'slave') return result;
       const now = this.domains.clock.now();
       await trx.updateTable('domains').set({ state: DomainState.Waiting, serial: model.serial }).where('id', '=', domain.id).execute();
       const pending = { pending_serial: model.serial, pending_snapshot: JSON.stringify(model), removing: 0, changed_at: now, domain_id: domain.id };
@@ -64,5 +84,11 @@ export class Publisher {
         .execute();
       return result;
     });
+  }
+
+  /** Publish warnings for peers outside the DNS egress fence (docs/security.md). */
+  private refusedPeers(peers: Peer[], what: string): string[] {
+    const { refused } = this.egress.split(peers);
+    return refused.map((p) => `${what} ${peerText(p)}: this server sends DNS traffic only to the addresses its operator allows`);
   }
 }

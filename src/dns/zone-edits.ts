@@ -1,6 +1,7 @@
 import type { AccountRow } from '../accounts/accounts.ts';
 import { fail } from '../errors.ts';
 import type { Domains, Trx } from './domains.ts';
+import { checkAdd } from './limits.ts';
 import { normalizeDomain } from './names.ts';
 import { RECORD_TYPES, setOptions, setSoa, type Fields, type RecordTypeName } from './records.ts';
 import { domainSummaries, requireSubscription } from './subscription.ts';
@@ -18,6 +19,7 @@ export class ZoneEdits {
       if (domain.type === 'slave') fail('unspecifiedError'); // a slave zone is its masters' copy
       const data = RECORD_TYPES[type].parse(fields, domain.name);
       if (type === 'WebForwarding') await this.requireForwardingCredit(trx, account, domain.id);
+      await checkAdd(trx, this.domains.settings, domain, type, data);
       await trx.insertInto('records').values({ domain_id: domain.id, type, data: JSON.stringify(data) }).execute();
     });
   }

@@ -2,6 +2,7 @@ import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import dnsPacket from 'dns-packet';
 import type { Logger } from 'pino';
+import { type DnsEgress, peerText } from '../egress.ts';
 import { parsePeer, type Peer } from './transfer.ts';
 import type { ZoneIndex } from './zone-index.ts';
 
@@ -62,7 +63,12 @@ export function sendNotify(zone: ZoneIndex, peer: Peer, logger: Logger): Promise
   });
 }
 
-/** NOTIFY every target of every changed zone; never throws. */
-export async function notifyAll(changed: ZoneIndex[], secondaries: readonly Peer[], logger: Logger): Promise<void> {
-  await Promise.all(changed.flatMap((zone) => notifyTargets(zone, secondaries).map((peer) => sendNotify(zone, peer, logger))));
+/** NOTIFY every target of every changed zone that the egress fence allows; never throws. */
+export async function notifyAll(changed: ZoneIndex[], secondaries: readonly Peer[], egress: DnsEgress, logger: Logger): Promise<void> {
+  const sends = changed.flatMap((zone) => {
+    const { allowed, refused } = egress.split(notifyTargets(zone, secondaries));
+    if (refused.length) logger.warn({ zone: zone.zone, refused: refused.map(peerText) }, 'dns: NOTIFY not sent: outside --dns-peers-allow');
+    return allowed.map((peer) => sendNotify(zone, peer, logger));
+  });
+  await Promise.all(sends);
 }

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../store/db.ts';
+import { type DnsEgress, peerText } from '../egress.ts';
 import { parsePeer, type Peer } from '../peers.ts';
 import { DomainState } from '../states.ts';
 import type { ZoneModel, ZoneRecord } from '../zone.ts';
 import { fromWire } from './from-wire.ts';
-import { axfr, querySoaSerial } from './wire-client.ts';
+import { axfr, querySoaSerial, type TransferCaps } from './wire-client.ts';
 
 const TICK_MS = 1000;
 const FIRST_RETRY_MS = 30_000;
@@ -36,6 +37,10 @@ export class SecondaryZones {
     private readonly clock: Clock,
     private readonly onNewCopy: () => Promise<void>,
     private readonly logger: Logger,
+    /** Masters outside it are never sent a packet (docs/security.md). */
+    private readonly egress: DnsEgress,
+    /** The zone caps: a larger copy is refused while it arrives. */
+    private readonly caps: TransferCaps,
     /** Told the slave zones and their master addresses after every tick (for NOTIFY checks elsewhere). */
     private readonly onKnown: (list: [string, string[]][]) => void = () => {},
   ) {}
@@ -66,6 +71,8 @@ export class SecondaryZones {
       .innerJoin('records', 'records.domain_id', 'domains.id')
       .select(['domains.id', 'domains.name', 'domains.serial', 'records.data'])
       .where('domains.type', '=', 'slave')
+      // A slave domain on hold is not asked for anything: the operator has not looked at its masters yet.
+      .where('domains.on_hold', '=', 0)
       .where('records.type', '=', 'Options')
       .execute();
     return rows.map((r) => ({
@@ -89,12 +96,14 @@ export class SecondaryZones {
 
   /** Transfers the zone if a master has a newer serial; returns ms until the next check. */
   private async refresh(slave: SlaveZone): Promise<number> {
-    for (const master of slave.masters) {
+    const { allowed, refused } = this.egress.split(slave.masters);
+    if (refused.length) this.logger.warn({ zone: slave.zone, refused: refused.map(peerText) }, 'dns: masters outside --dns-peers-allow not asked');
+    for (const master of allowed) {
       const serial = await querySoaSerial(master, slave.zone);
       if (serial === null) continue;
       if (slave.serial !== 0 && serial === slave.serial) return this.refreshMs(slave);
       try {
-        const records = await axfr(master, slave.zone);
+        const records = await axfr(master, slave.zone, this.caps);
         await this.store(slave, records.map((a, i) => fromWire(a, slave.zone, i + 1)).filter((r): r is ZoneRecord => r !== null));
         this.logger.info({ zone: slave.zone, serial, master }, 'dns: slave zone transferred');
         await this.onNewCopy();

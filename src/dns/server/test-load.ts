@@ -2,19 +2,21 @@ import dnsPacket from 'dns-packet';
 import type { ZoneModel } from '../zone.ts';
 import { answerMessage } from './server.ts';
 import { ServingSet } from './serving-set.ts';
+import type { ZoneIndex } from './zone-index.ts';
 
 /**
  * Publish step 1: load the zone into a private instance of the name
  * server's index and ask it what a resolver would ask (SOA and NS at the
- * apex), and put every record set on the wire once. Returns errors.
+ * apex), and put every record set on the wire once. Returns errors, and
+ * the loaded index for further checks (null when it did not load).
  */
-export function testLoad(model: ZoneModel): string[] {
+export function testLoad(model: ZoneModel): { errors: string[]; index: ZoneIndex | null } {
   const errors: string[] = [];
   const set = new ServingSet();
   try {
     set.replace([model]);
   } catch (err) {
-    return [`the zone cannot be loaded into the name server: ${(err as Error).message}`];
+    return { errors: [`the zone cannot be loaded into the name server: ${(err as Error).message}`], index: null };
   }
   const index = set.find(model.zone)!;
   // One encode of everything; only when that fails, one per record set to name the culprit.
@@ -42,5 +44,5 @@ export function testLoad(model: ZoneModel): string[] {
       errors.push(`the test name server gives no ${qtype} answer for ${model.zone}`);
     }
   }
-  return errors;
+  return { errors, index };
 }

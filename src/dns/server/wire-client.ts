@@ -33,12 +33,23 @@ export function querySoaSerial(peer: Peer, zone: string, timeoutMs = 2000): Prom
   });
 }
 
-/** A full zone transfer (AXFR over TCP, RFC 5936): every record, the SOA first. */
-export function axfr(peer: Peer, zone: string, timeoutMs = 30_000): Promise<Answer[]> {
+/** Bounds on one transfer: a tenant names the master, so its size is the tenant's choice. */
+export interface TransferCaps {
+  maxRecords: number;
+  maxBytes: number;
+}
+
+/**
+ * A full zone transfer (AXFR over TCP, RFC 5936): every record, the SOA first.
+ * Abandoned as soon as it passes `caps` (records, or bytes received), so a
+ * master cannot make Vigil hold a zone it would refuse to store anyway.
+ */
+export function axfr(peer: Peer, zone: string, caps: TransferCaps, timeoutMs = 30_000): Promise<Answer[]> {
   const qid = id();
   return new Promise((resolve, reject) => {
     const records: Answer[] = [];
     let soas = 0;
+    let received = 0;
     let buf = Buffer.alloc(0);
     const socket = connect({ host: peer.address, port: peer.port }, () =>
       socket.write(dnsPacket.streamEncode({ id: qid, type: 'query', questions: [{ type: 'AXFR', name: zone, class: 'IN' }] })),
@@ -51,9 +62,17 @@ export function axfr(peer: Peer, zone: string, timeoutMs = 30_000): Promise<Answ
     socket.on('error', (err) => fail(err.message));
     socket.on('close', () => soas < 2 && fail('connection closed early'));
     socket.on('data', (chunk) => {
+      received += (chunk as Buffer).length;
+      if (received > caps.maxBytes) return fail(`larger than ${caps.maxBytes} bytes`);
       buf = Buffer.concat([buf, chunk as Buffer]);
       while (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
-        const msg = dnsPacket.decode(buf.subarray(2, 2 + buf.readUInt16BE(0))) as { id: number; rcode?: string; answers?: Answer[] };
+        let msg: { id: number; rcode?: string; answers?: Answer[] };
+        try {
+          msg = dnsPacket.decode(buf.subarray(2, 2 + buf.readUInt16BE(0))) as typeof msg;
+        } catch {
+          // A malformed message from a master fails the transfer, never the process.
+          return fail('malformed message');
+        }
         buf = buf.subarray(2 + buf.readUInt16BE(0));
         if (msg.id !== qid) return fail('reply with another id');
         if (msg.rcode && msg.rcode !== 'NOERROR') return fail(msg.rcode);
@@ -63,6 +82,7 @@ export function axfr(peer: Peer, zone: string, timeoutMs = 30_000): Promise<Answ
             return resolve(records);
           }
           records.push(a);
+          if (records.length > caps.maxRecords) return fail(`more than ${caps.maxRecords} records`);
         }
       }
     });

@@ -47,7 +47,7 @@ function txtData(text: string): Buffer[] {
 }
 
 /** The wire-level record(s) of one stored record; [] for non-zone types. */
-function toAnswers(type: string, d: StoredData, zone: string, ttl: number, forwardAddress: string | null): Answer[] {
+export function recordAnswers(type: string, d: StoredData, zone: string, ttl = 0, forwardAddress: string | null = null): Answer[] {
   const owner = (rel: string) => bare(fqdn(rel, zone));
   switch (type) {
     case 'A':
@@ -87,7 +87,7 @@ export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null =
   const answers: Answer[] = [];
   for (const r of model.records) {
     if (r.type === 'SOA' || !RECORD_TYPES[r.type]) continue;
-    answers.push(...toAnswers(r.type, r.data, model.zone, soa.min, forwardAddress));
+    answers.push(...recordAnswers(r.type, r.data, model.zone, soa.min, forwardAddress));
   }
   const opts = model.records.find((r) => r.type === 'Options')?.data ?? {};
   const options = { allowtransferacl: opts.allowtransferacl ?? '', notify: opts.notify ?? '', alsonotify: opts.alsonotify ?? '' };
