@@ -20,6 +20,7 @@ import { notifyAll } from './dns/server/notify.ts';
 import { SecondaryZones } from './dns/server/secondary.ts';
 import { type DnsWorkers, startDnsWorkers } from './dns/server/workers.ts';
 import { parsePeer } from './dns/server/transfer.ts';
+import { DnsEgress } from './dns/egress.ts';
 import { Audits } from './audit/service.ts';
 import { type AuditQueue, StoreQueue } from './audit/queue.ts';
 import { AuditRunner, type Engine } from './audit/runner.ts';
@@ -64,12 +65,14 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const outbox = outboxMailer(join(config.dataDir, 'outbox'), config.mailFrom);
   const mailers = { primary: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outbox, outbox };
   const runner = new AuditRunner(db, clock, config.scanAllow, mailers, logger, options.engine);
+  const secondaries = config.secondaries.map((s) => parsePeer(s) ?? fail(`invalid --secondaries entry '${s}'`));
+  const egress = new DnsEgress(config.dnsPeersAllow, secondaries);
   const services: Services = {
     config,
     clock,
     db,
     sessions: new Sessions(db, clock, config.sessionTtlMs),
-    dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains) },
+    dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains, egress) },
     audits: new Audits(db, clock, config.scanAllow, () => queue.wake()),
   };
   await queue.start((job, signal) => runner.run(job, signal));
@@ -77,7 +80,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const serving = new ServingSet({
     forwardAddress: config.forwardPort !== 0 ? config.forwardAddress : null,
     catalogZone: config.catalogZone,
-    secondaries: config.secondaries.map((s) => parsePeer(s) ?? fail(`invalid --secondaries entry '${s}'`)),
+    secondaries,
     clock,
   });
   await serving.load(db);
@@ -86,7 +89,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const afterCycle = async () => {
     const changed = await serving.load(db);
     workers?.reload();
-    if (changed.length) void notifyAll(changed, serving.secondaries, logger);
+    if (changed.length) void notifyAll(changed, serving.secondaries, egress, logger);
   };
   const stopDistribution = startDistribution(db, clock, config.publishIntervalMs, afterCycle, (err) =>
     logger.error({ err }, 'distribution cycle failed'),
@@ -94,7 +97,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const slaves = new SecondaryZones(db, clock, async () => {
     await serving.load(db);
     workers?.reload();
-  }, logger, (known) => workers?.slaves(known));
+  }, logger, egress, { maxRecords: config.maxZoneRecords, maxBytes: config.maxZoneBytes }, (known) => workers?.slaves(known));
   serving.notified = (zone, address) => slaves.notify(zone, address);
   slaves.start();
   let nameServer: NameServer | null = null;
