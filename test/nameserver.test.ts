@@ -44,7 +44,7 @@ for (const io of fastUdpAvailable() ? ['native', 'node'] : ['node']) describe(`V
     await add('dnsAddTXT.php', { name: '', txtdata: 'v=spf1 mx -all' });
     await add('dnsAddCAA.php', { subdomain: '', flag: '0', tag: 'issue', value: 'ca.example' });
     await add('dnsAddSRV.php', { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '2', port: '5060', target: 'www' });
-    await add('dnsAddNS.php', { subdomain: 'sub', nameserver: 'ns1.sub' });
+    await add('dnsAddNS.php', { subdomain: 'sub', nameserver: `ns1.sub.${ZONE}` }); // fully qualified (spec 4.1)
     await add('dnsAddA.php', { name: 'ns1.sub', ip: '192.0.2.53' });
     for (let i = 0; i < 12; i++) await add('dnsAddTXT.php', { name: 'big', txtdata: `${i} ${'x'.repeat(200)}` });
     const pub = await c.call('dnsPublish.php', { domain: ZONE });
