@@ -17,6 +17,35 @@ import { precompile } from '../store/precompiled.ts';
 /** Expired tokens are kept this long so that callers learn `sessionTimeout`. */
 const EXPIRED_KEPT_MS = 7 * 86_400_000;
 
+/**
+ * Password checks (scrypt, ~100 ms of CPU on libuv's 4-thread pool) from
+ * addresses the userid has not logged in from, at once in one process.
+ * A guessing burst's free attempts (20 from ten addresses) otherwise filled
+ * the pool and queued the real user's login behind them for 2 to 5 s
+ * (bench/hostile/guessing.ts); known addresses never wait here. CPU
+ * fairness only: the throttle itself is in the store.
+ */
+const UNKNOWN_CHECKS_AT_ONCE = 2;
+
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((res) => this.waiting.push(res));
+    else this.active++;
+    try {
+      return await work();
+    } finally {
+      // The slot passes straight to the next waiter, if any.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
 export interface Credentials {
   apikey: string | undefined;
   userid: string | undefined;
@@ -30,6 +59,7 @@ export interface Credentials {
  */
 export class Sessions {
   readonly throttle: LoginThrottle;
+  private readonly unknownChecks = new Gate(UNKNOWN_CHECKS_AT_ONCE);
   /** The one query of every authenticated call: token, its account and the bound key. */
   private readonly sessionByToken;
 
@@ -82,7 +112,8 @@ export class Sessions {
     }
     this.passwordChecks++;
     const sameUser = userid === c.userid;
-    const passwordOk = await verifyPassword(c.password, sameUser ? account.password_hash : DUMMY_PASSWORD_HASH);
+    const check = () => verifyPassword(c.password!, sameUser ? account.password_hash : DUMMY_PASSWORD_HASH);
+    const passwordOk = await (slot.known ? check() : this.unknownChecks.run(check));
     // A wrong password stays counted: the reservation was its failure.
     if (!sameUser || !passwordOk) fail('invalidLogin');
     await this.throttle.succeeded(userid, c.clientAddress, slot);
