@@ -16,10 +16,10 @@ export type Db = Kysely<Database>;
  * checkpoints, so a power loss or kernel crash may take back commits the
  * API already answered "0" for (a process crash cannot: kill -9 lost none
  * of 52,000). FULL syncs the WAL at every commit. Measured by
- * bench/durability.ts on the 2-core development VM: about 0.3 ms more per
- * commit (store alone: ~40 us -> ~320 us), record adds through the API at
- * one client ~570/s -> ~190-430/s. Tenants' edits come nowhere near that;
- * reads, the hot path, sync nothing. docs/security.md, "Durability".
+ * bench/durability.ts on the 2-core development VM: 0.3-0.6 ms more per
+ * commit (store alone: ~45 us -> 320-660 us), record adds through the API
+ * at one client ~500-570/s -> ~190-250/s. Tenants' edits come nowhere near
+ * that; reads, the hot path, sync nothing. docs/security.md, "Durability".
  */
 export async function openSqlite(file: string): Promise<Db> {
   mkdirSync(dirname(file), { recursive: true });
