@@ -59,7 +59,8 @@ console.log(`| Vigil publish validation (checks + load into a test name-server i
 console.log(`| named-checkzone -i local (same text) | ${checkzoneMs === null ? 'not installed' : checkzoneMs.toFixed(0)} |`);
 
 // 2. Record adds through the API.
-const t = await startTestApp({ domainHold: 'none' });
+// Caps raised for the 100k zone below (the defaults, docs/security.md, would refuse it).
+const t = await startTestApp({ domainHold: 'none', maxZoneRecords: N + 100, maxZoneBytes: 1 << 30 });
 try {
   const c = t.client();
   await c.login(await t.account('bench', 'bench password', { dnsCredits: 5 }), 'bench', 'bench password');

@@ -47,6 +47,16 @@ describe('a record set must fit in one DNS message (issue 12, item 5)', () => {
     }
   });
 
+  test('records stored before owners were kept count toward the set, and get their owner filled in', async () => {
+    await insertRaw(t, 'big.example', 'TXT', Array.from({ length: 16 }, (_, i) => ({ name: 'legacy', data: bigText(i) })));
+    assert.equal(await code(c, 'dnsAddTXT.php', { domain: 'big.example', name: 'legacy', txtdata: bigText(16) }), 'unspecifiedError');
+    // A refused add rolls back; the next add of the type that succeeds keeps the owners it filled in.
+    assert.equal(await code(c, 'dnsAddTXT.php', { domain: 'big.example', name: 'fresh', txtdata: 'v=1' }), 'ok');
+    const owners = await t.app.services.db.selectFrom('records').select('owner').where('type', '=', 'TXT').execute();
+    assert.ok(owners.every((o) => o.owner !== null), 'filled in');
+    assert.equal(owners.filter((o) => o.owner === 'legacy.big.example').length, 16);
+  });
+
   test('a set that got past the add check (older data) is a publish error', async () => {
     await insertRaw(t, 'big.example', 'TXT', [{ name: '', data: bigText(99) }]);
     const pub = await c.call('dnsPublish.php', { domain: 'big.example' });

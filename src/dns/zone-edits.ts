@@ -19,8 +19,8 @@ export class ZoneEdits {
       if (domain.type === 'slave') fail('unspecifiedError'); // a slave zone is its masters' copy
       const data = RECORD_TYPES[type].parse(fields, domain.name);
       if (type === 'WebForwarding') await this.requireForwardingCredit(trx, account, domain.id);
-      await checkAdd(trx, this.domains.settings, domain, type, data);
-      await trx.insertInto('records').values({ domain_id: domain.id, type, data: JSON.stringify(data) }).execute();
+      const owner = await checkAdd(trx, this.domains.settings, domain, type, data);
+      await trx.insertInto('records').values({ domain_id: domain.id, type, data: JSON.stringify(data), owner }).execute();
     });
   }
 

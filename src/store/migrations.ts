@@ -133,6 +133,16 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  // Issue 12, item 5: the record set of an add is looked up by its owner
+  // name; without this column every add in a big zone read every record of
+  // its type (measured 7 ms per add at 10,000 A records). Existing rows
+  // keep a null owner until the limits check fills it in.
+  '005_record_owner': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('records').addColumn('owner', 'text').execute();
+      await db.schema.createIndex('records_owner').on('records').columns(['domain_id', 'type', 'owner']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Table shapes. Times are epoch milliseconds in integer columns (bigint on
@@ -71,6 +71,13 @@ export interface RecordsTable {
   type: string;
   /** The record type's stored data, JSON. */
   data: string;
+  /**
+   * The owner name on the wire (lower case, no trailing dot), so that the
+   * record set of an add is found by index (src/dns/limits.ts). Null on
+   * rows written before it existed or by paths that never need it; the
+   * limits check fills those in when it meets them.
+   */
+  owner: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ZonePublicationsTable {
