@@ -48,3 +48,15 @@ test('transfer ACL: secondaries and the zone allowtransferacl only', () => {
   assert.ok(!transferAllowed(zone, '198.51.100.1', []));
   assert.ok(transferAllowed(zone, '198.51.100.1', [{ address: '198.51.100.1', port: 53 }]));
 });
+
+test('transfer ACL: an entry stored as ::a.b.c.d (IPv4-compatible) is not the IPv4 address', () => {
+  const set = new ServingSet();
+  const m = model(1, '192.0.2.1');
+  const options = m.records.find((r) => r.type === 'Options');
+  if (options) options.data.allowtransferacl = '::192.0.2.77';
+  else m.records.push({ seq: 99, type: 'Options', data: { masters: '', allowtransferacl: '::192.0.2.77', notify: '', alsonotify: '' } });
+  set.replace([m]);
+  const zone = set.find(Z)!;
+  assert.ok(!transferAllowed(zone, '192.0.2.77', []), 'ipaddr.js alone read it as ::ffff:192.0.2.77');
+  assert.ok(transferAllowed(zone, '::c000:24d', []));
+});

@@ -1,21 +1,18 @@
 import dnsPacket, { type Answer, type Packet } from 'dns-packet';
-import ipaddr from 'ipaddr.js';
+import { parsePattern, patternContains } from '../../audit/patterns.ts';
 import type { ZoneIndex } from './zone-index.ts';
 import type { Peer } from '../peers.ts';
 
 export { parsePeer, type Peer } from '../peers.ts';
 
+/**
+ * An ACL entry (address or CIDR) against the asking address, read through
+ * src/ip.ts like every typed address: ipaddr.js alone reads `::a.b.c.d`
+ * as IPv4-mapped, so an old entry in that form matched the IPv4 address.
+ */
 function matches(entry: string, address: string): boolean {
-  try {
-    const addr = ipaddr.process(address);
-    if (entry.includes('/')) {
-      const [net, bits] = ipaddr.parseCIDR(entry);
-      return addr.kind() === net.kind() && addr.match(net, bits);
-    }
-    return ipaddr.process(entry).toString() === addr.toString();
-  } catch {
-    return false;
-  }
+  const pattern = parsePattern(entry);
+  return pattern !== null && patternContains(pattern, address);
 }
 
 /** Zone transfers go to the configured secondaries and the zone's allowtransferacl, nobody else. */
