@@ -116,7 +116,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       listeners.https = hostPort(config.listen, (api.server.address() as AddressInfo).port);
     }
     if (config.httpPort !== 0) {
-      const plain = plainServer(logger);
+      const plain = plainServer(logger, config);
       servers.push(plain);
       await plain.listen({ host: config.listen, port: config.httpPort });
       listeners.http = hostPort(config.listen, (plain.server.address() as AddressInfo).port);
@@ -125,7 +125,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       workers = await startDnsWorkers(config, config.dnsWorkers, (zone, address) => slaves.notify(zone, address), logger);
       listeners.dns = hostPort(config.listen, workers.port);
     } else if (config.dnsPort !== 0) {
-      nameServer = new NameServer(serving, logger);
+      nameServer = new NameServer(serving, logger, config);
       listeners.dns = hostPort(config.listen, await nameServer.listen(config.listen, config.dnsPort));
     }
     if (config.forwardPort !== 0) {

@@ -73,6 +73,10 @@ export const TRANSPORT_CODES = {
   requestTooLarge: 413,
   unsupportedMediaType: 415,
   malformedRequest: 400,
+  /** The request (headers and body) did not arrive within --request-timeout. */
+  requestTimeout: 408,
+  /** The request's headers are over 16 KiB. */
+  headersTooLarge: 431,
 } as const;
 
 export type SpecCode = (typeof SPEC_CODES)[number];

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { SCRIPTS } from '../src/api/scripts.ts';
 import { VigilClient, type RawReply } from '../src/client/index.ts';
+import { exchange, parseReplies, postHead, type HttpReply } from './helpers/raw.ts';
 import { addAccount, serve, type Served } from './helpers/server.ts';
 
 const PASSWORD = 'correct horse 3';
@@ -13,6 +14,15 @@ function assertErrorShape(r: RawReply, code: string, http = 200) {
   assert.equal(r.http, http, `http status for ${code}`);
   assert.match(r.contentType, /^application\/json/);
   assert.deepEqual(r.body, { status: '-1', error: code });
+}
+
+/** A reply read off a raw socket: the JSON error shape too, and the connection closed after it. */
+function assertRawError(r: HttpReply | undefined, code: string, http: number) {
+  assert.ok(r, `no reply for ${code}`);
+  assert.equal(r.status, http, `http status for ${code}: ${r.body}`);
+  assert.match(r.headers['content-type'] ?? '', /^application\/json/);
+  assert.equal(r.headers.connection, 'close');
+  assert.deepEqual(JSON.parse(r.body), { status: '-1', error: code });
 }
 
 describe('transport rules', () => {
@@ -108,5 +118,69 @@ describe('transport rules', () => {
       assert.deepEqual(Object.keys(r.body).sort(), ['error', 'status']);
     }
     assert.equal((await c.call('dnsGetDomainList.php')).status, '0');
+  });
+});
+
+describe('transport edges on a raw socket: every reply in the JSON error shape', () => {
+  let s: Served;
+  let tls: { port: number; ca: string };
+  let plain: { port: number };
+
+  before(async () => {
+    s = await serve();
+    tls = { port: Number(new URL(s.httpsUrl).port), ca: s.ca };
+    plain = { port: Number(new URL(s.httpUrl).port) };
+  });
+  after(async () => {
+    assert.equal(await s.stop(), 0);
+  });
+
+  test('a Content-Length shorter than the body: the request is answered, the rest is a malformed request', async () => {
+    // "apikey=x" is the request; "yz&other=1" is read as the next request's start.
+    const { data, error } = await exchange(tls, `${postHead('/api/auth.php', 8)}apikey=xyz&other=1`);
+    assert.equal(error, null);
+    const replies = parseReplies(data);
+    assert.equal(replies.length, 2, data.toString());
+    assert.equal(replies[0]!.status, 200);
+    assert.deepEqual(JSON.parse(replies[0]!.body), { status: '-1', error: 'invalid apikey format' });
+    assertRawError(replies[1], 'malformedRequest', 400);
+  });
+
+  test('a NUL byte in the path: 400 malformedRequest, on both listeners', async () => {
+    for (const target of [tls, plain]) {
+      const { data, error } = await exchange(target, `POST /api/auth.php\0x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n`);
+      assert.equal(error, null);
+      const replies = parseReplies(data);
+      assert.equal(replies.length, 1);
+      assertRawError(replies[0], 'malformedRequest', 400);
+    }
+  });
+
+  test('headers of 20 KB and of 60 KB: 431 headersTooLarge, never a reset', async () => {
+    for (const size of [20 * 1024, 60 * 1024, 200 * 1024]) {
+      for (const target of [tls, plain]) {
+        const { data, error } = await exchange(target, postHead('/api/auth.php', 0, `X-Filler: ${'a'.repeat(size)}\r\n`));
+        assert.equal(error, null, `${size} bytes: the connection was reset`);
+        const replies = parseReplies(data);
+        assert.equal(replies.length, 1);
+        assertRawError(replies[0], 'headersTooLarge', 431);
+      }
+    }
+  });
+
+  test('a body over the limit: 413 requestTooLarge, read from the declared length', async () => {
+    const { data, error } = await exchange(tls, `${postHead('/api/auth.php', 10_000_000)}apikey=${'a'.repeat(64 * 1024)}`);
+    assert.equal(error, null);
+    const replies = parseReplies(data);
+    assert.equal(replies.length, 1);
+    assertRawError(replies[0], 'requestTooLarge', 413);
+  });
+
+  test('garbage instead of HTTP: 400 malformedRequest', async () => {
+    for (const target of [tls, plain]) {
+      const { data, error } = await exchange(target, 'HELLO\r\n\r\n');
+      assert.equal(error, null);
+      assertRawError(parseReplies(data)[0], 'malformedRequest', 400);
+    }
   });
 });

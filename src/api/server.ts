@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { Logger } from 'pino';
 import { ApiError, RetryLaterError, TRANSPORT_CODES, type ErrorCode, type TransportCode } from '../errors.ts';
 import type { Services } from './call.ts';
+import { capHttpConnections, clientErrorHandler, serverOptions, type TransportLimits } from './transport.ts';
 import { parseForm } from './form.ts';
 import { codeOf, failure, success } from './reply.ts';
 import { resolveScript } from './scripts.ts';
@@ -21,8 +22,16 @@ function transportFailure(reply: FastifyReply, code: TransportCode) {
   return reply.code(TRANSPORT_CODES[code]).send(failure(code));
 }
 
-/** Settings both listeners share: JSON-only errors, one log line per request, no 5xx. */
-function baseServer(logger: Logger, https: { key: string; cert: string } | null): FastifyInstance {
+/** When a caller does not pass the configuration: the defaults of src/config.ts. */
+const DEFAULT_LIMITS: TransportLimits = { requestTimeoutMs: 30_000, maxConnectionsPerIp: 64 };
+
+/**
+ * Settings both listeners share: JSON-only errors (transport errors too,
+ * see transport.ts), one log line per request, no 5xx, and the slow-client
+ * limits: one time budget per request and per-address connection caps.
+ */
+function baseServer(logger: Logger, https: { key: string; cert: string } | null, limits: TransportLimits): FastifyInstance {
+  const options = serverOptions(limits);
   const app = (Fastify as any)({
     loggerInstance: logger,
     // A path Fastify cannot decode gets the JSON error shape too.
@@ -30,9 +39,16 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null)
       https ? transportFailure(reply, 'unknownScript') : reply.send(failure('notSSL')),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
-    https,
+    // Node's server options ride along with the certificate (https) or alone (http).
+    https: https ? { ...https, ...options } : null,
+    http: options,
+    // Fastify sets these two on the server itself after creating it: the same values again.
+    requestTimeout: options.requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeout,
+    clientErrorHandler: clientErrorHandler(logger, Math.max(2_000, limits.requestTimeoutMs)),
     return503OnClosing: false,
   }) as FastifyInstance;
+  capHttpConnections(app.server, limits, logger, https ? 'https' : 'http');
   app.decorateRequest('apiCode', null);
   app.decorateRequest('script', null);
   app.removeAllContentTypeParsers();
@@ -78,7 +94,7 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null)
 
 /** The HTTPS API: the script table behind the transport rules of spec section 1. */
 export function apiServer(services: Services, logger: Logger, tls: { key: string; cert: string }): FastifyInstance {
-  const app = baseServer(logger, tls);
+  const app = baseServer(logger, tls, services.config ?? DEFAULT_LIMITS);
   // A wildcard, not a `:script` parameter: Fastify caps parameter length
   // with an error of its own shape; here any name is just looked up.
   app.route({
@@ -114,8 +130,8 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
 }
 
 /** Plain HTTP: every API call is answered `notSSL`, whatever it holds. */
-export function plainServer(logger: Logger): FastifyInstance {
-  const app = baseServer(logger, null);
+export function plainServer(logger: Logger, limits: TransportLimits = DEFAULT_LIMITS): FastifyInstance {
+  const app = baseServer(logger, null, limits);
   app.all('/api/*', async (req) => {
     req.script = (req.params as { '*': string })['*'];
     req.apiCode = 'notSSL';
