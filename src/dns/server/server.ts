@@ -2,6 +2,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { createServer, isIPv6, type Server, type Socket as TcpSocket } from 'node:net';
 import dnsPacket, { type Answer, type Packet } from 'dns-packet';
 import type { Logger } from 'pino';
+import { capConnections } from '../../net/connection-cap.ts';
 import { resolve, type ZoneFinder } from './resolve.ts';
 import { transferMessages } from './transfer.ts';
 import { type FastUdp, fastUdpAvailable, openFastUdp } from './udp-fast.ts';
@@ -11,7 +12,15 @@ const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REF
 type RcodeName = keyof typeof RCODE;
 /** Our advertised EDNS payload size (the DNS flag day 2020 value). */
 const EDNS_SIZE = 1232;
+/**
+ * Longest wait for the next complete query on a TCP connection (RFC 7766
+ * 6.2.3 asks for an idle timeout, suggests seconds). It restarts on each
+ * complete message, not on each byte: restarted per byte, one byte every
+ * 5 s held a connection for ever (issue 12).
+ */
 const TCP_IDLE_MS = 10_000;
+/** Replies queued to a client that is not reading them before we stop reading its queries (pipelined AXFRs would grow it without end). */
+const TCP_MAX_QUEUED = 1024 * 1024;
 /** Cached replies per zone version before the cache starts over. */
 const MAX_CACHED = 100_000;
 
@@ -91,6 +100,16 @@ function encodeWithin(packet: Packet, transport: 'udp' | 'tcp', opt: { udpPayloa
   return dnsPacket.encode({ ...packet, flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: packet.additionals!.filter((a) => a.type === 'OPT') });
 }
 
+/** Limits on DNS over TCP; the field names are Config's, so a Config can be passed as is. */
+export interface TcpLimits {
+  /** Open TCP connections per client address (an IPv6 client is its /64). */
+  maxConnectionsPerIp?: number;
+  /** Total life of one connection, however busy. */
+  dnsTcpLifetimeMs?: number;
+  /** Wait for the next complete query. */
+  dnsTcpIdleMs?: number;
+}
+
 /** Vigil's authoritative name server: UDP and TCP on one address and port. */
 export class NameServer {
   private udp: Socket | null = null;
@@ -107,7 +126,15 @@ export class NameServer {
   private tcp: Server | null = null;
   private readonly sockets = new Set<TcpSocket>();
 
-  constructor(private readonly zones: ZoneFinder & { generation?: number; onReplace?(fn: () => void): void }, private readonly logger: Logger) {
+  private readonly limits: Required<TcpLimits>;
+
+  constructor(
+    private readonly zones: ZoneFinder & { generation?: number; onReplace?(fn: () => void): void },
+    private readonly logger: Logger,
+    limits: TcpLimits = {},
+  ) {
+    // Defaults: those of src/config.ts.
+    this.limits = { maxConnectionsPerIp: 64, dnsTcpLifetimeMs: 60_000, dnsTcpIdleMs: TCP_IDLE_MS, ...limits };
     // The native cache answers without asking JavaScript: it must forget a replaced serving set at once.
     zones.onReplace?.(() => this.fast?.clear());
   }
@@ -146,6 +173,7 @@ export class NameServer {
   /** Binds UDP and TCP; port 0 picks a free port (both on the same one). */
   async listen(host: string, port: number): Promise<number> {
     const tcp = createServer((socket) => this.serveTcp(socket));
+    capConnections(tcp, { perAddress: this.limits.maxConnectionsPerIp, logger: this.logger, name: 'dns-tcp' });
     await new Promise<void>((res, rej) => tcp.once('error', rej).listen(port, host, () => res()));
     const bound = (tcp.address() as { port: number }).port;
     this.tcp = tcp;
@@ -169,18 +197,38 @@ export class NameServer {
     return bound;
   }
 
-  /** DNS over TCP: 2-byte length prefix per message (RFC 1035 4.2.2). */
+  /**
+   * DNS over TCP: 2-byte length prefix per message (RFC 1035 4.2.2).
+   * Three limits bound what one connection holds: an idle timer that only
+   * a complete query (or the client reading our replies) restarts, a total
+   * lifetime that nothing restarts, and a cap on replies queued unread.
+   */
   private serveTcp(socket: TcpSocket): void {
     this.sockets.add(socket);
-    socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
-    socket.on('close', () => this.sockets.delete(socket));
+    const lifetime = setTimeout(() => socket.destroy(), this.limits.dnsTcpLifetimeMs);
+    let idle = setTimeout(() => socket.destroy(), this.limits.dnsTcpIdleMs);
+    const active = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => socket.destroy(), this.limits.dnsTcpIdleMs);
+    };
+    socket.on('close', () => {
+      clearTimeout(lifetime);
+      clearTimeout(idle);
+      this.sockets.delete(socket);
+    });
     socket.on('error', () => socket.destroy());
+    // A client draining a long transfer is busy, not idle.
+    socket.on('drain', () => {
+      active();
+      socket.resume();
+    });
     let pending = Buffer.alloc(0);
     socket.on('data', (chunk) => {
       pending = Buffer.concat([pending, chunk as Buffer]);
       while (pending.length >= 2) {
         const size = pending.readUInt16BE(0);
         if (pending.length < 2 + size) break;
+        active();
         const replies = this.safeAnswer(pending.subarray(2, 2 + size), 'tcp', socket.remoteAddress ?? '');
         pending = pending.subarray(2 + size);
         for (const out of replies) {
@@ -189,6 +237,7 @@ export class NameServer {
           socket.write(Buffer.concat([len, out]));
         }
       }
+      if (socket.writableLength > TCP_MAX_QUEUED) socket.pause();
     });
   }
 

@@ -79,7 +79,8 @@ export async function runDnsWorker(logger: Logger): Promise<void> {
     return ok;
   };
   await serving.load(db);
-  const server = new NameServer(serving, logger);
+  // The TCP limits travel in the config: each worker process caps its own connections.
+  const server = new NameServer(serving, logger, config);
   const port = await server.listen(config.listen, config.dnsPort);
   process.on('message', (m: ToWorker) => {
     if ('reload' in m) serving.load(db).catch((err) => logger.error({ err }, 'dns worker: reload failed'));
