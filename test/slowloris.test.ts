@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { VigilClient } from '../src/client/index.ts';
 import { capConnections } from '../src/net/connection-cap.ts';
 import { queryPacket } from './helpers/dns-client.ts';
-import { open, parseReplies, postHead, type RawConnection, type Target } from './helpers/raw.ts';
+import { heard, open, parseReplies, postHead, type RawConnection, type Target } from './helpers/raw.ts';
 import { freePort, serve, type Served } from './helpers/server.ts';
 import { eventually } from './helpers/wait.ts';
 
@@ -196,9 +196,9 @@ test('the global cap: a listener refuses connections beyond its total, whatever 
     held[0]!.socket.destroy();
     await eventually(async () => {
       const again = await open({ port, localAddress: '127.0.0.4' });
-      const heard = await Promise.race([once(again.socket, 'data').then(() => true), again.closed.then(() => false)]);
+      const accepted = await heard(again);
       again.socket.destroy();
-      return heard;
+      return accepted;
     }, 'a place freed is taken again');
     held.forEach((c) => c.socket.destroy());
   } finally {

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 
@@ -28,7 +27,8 @@ function wrap(socket: Socket | TLSSocket): RawConnection {
   socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
   // The server's FIN: answer it so that the socket closes on both sides.
   socket.on('end', () => socket.end());
-  const closed = once(socket, 'close').then(() => ({ data: Buffer.concat(chunks), error }));
+  // Not events.once, which rejects on 'error': an error is part of the outcome here.
+  const closed = new Promise<{ data: Buffer; error: string | null }>((res) => socket.once('close', () => res({ data: Buffer.concat(chunks), error })));
   return { socket, received: () => Buffer.concat(chunks), closed };
 }
 
@@ -42,12 +42,19 @@ export async function open(t: Target): Promise<RawConnection> {
       tlsConnect({ host: '127.0.0.1', port: t.port, ca: t.ca, servername: 'localhost', ...({ localAddress: t.localAddress } as object) })
     : tcpConnect({ host: '127.0.0.1', port: t.port, localAddress: t.localAddress });
   const conn = wrap(socket);
-  const ready = once(socket, t.ca ? 'secureConnect' : 'connect').then(() => true);
-  const refused = conn.closed.then(({ error }) => {
-    throw new Error(`closed by the server before it was usable (${error ?? 'orderly close'})`);
+  await new Promise<void>((res, rej) => {
+    socket.once(t.ca ? 'secureConnect' : 'connect', () => res());
+    void conn.closed.then(({ error }) => rej(new Error(`closed by the server before it was usable (${error ?? 'orderly close'})`)));
   });
-  await Promise.race([ready, refused]);
   return conn;
+}
+
+/** True when the server sends something, false when it closes first (never rejects). */
+export function heard(conn: RawConnection): Promise<boolean> {
+  return new Promise((res) => {
+    conn.socket.once('data', () => res(true));
+    void conn.closed.then(() => res(false));
+  });
 }
 
 /** Opens, sends `bytes` and collects the whole answer until the server closes. */
