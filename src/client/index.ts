@@ -5,6 +5,8 @@ import { request as plainRequest } from 'node:http';
 export interface RawReply {
   http: number;
   contentType: string;
+  /** The `Retry-After` header of a throttled reply (HTTP 429), in seconds. */
+  retryAfter?: string;
   body: any;
 }
 
@@ -17,6 +19,8 @@ export interface ClientOptions {
   rejectUnauthorized?: boolean;
   /** Source address to connect from (e.g. another 127.x address in tests). */
   localAddress?: string;
+  /** Connections kept open to the server at most (default: Node's, unbounded). */
+  maxSockets?: number;
 }
 
 /** A reply with status other than "0": its code is the spec's error code. */
@@ -46,7 +50,7 @@ export class VigilClient {
 
   constructor(private readonly options: ClientOptions) {
     this.url = new URL(options.baseUrl);
-    this.agent = new Agent({ keepAlive: true, ca: options.ca, rejectUnauthorized: options.rejectUnauthorized ?? true });
+    this.agent = new Agent({ keepAlive: true, ca: options.ca, rejectUnauthorized: options.rejectUnauthorized ?? true, maxSockets: options.maxSockets });
   }
 
   /** Any method, path and body: for transport-level use and tests. */
@@ -79,7 +83,8 @@ export class VigilClient {
             try {
               parsed = JSON.parse(text);
             } catch {}
-            resolve({ http: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: parsed });
+            const retryAfter = res.headers['retry-after'];
+            resolve({ http: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), ...(retryAfter ? { retryAfter } : {}), body: parsed });
           });
           res.on('error', reject);
         },

@@ -1,5 +1,4 @@
-import { Agent, request } from 'node:https';
-import { encodeForm } from '../../src/client/index.ts';
+import { VigilClient } from '../../src/client/index.ts';
 
 /** An auth.php reply with the headers the typed client does not return. */
 export interface LoginReply {
@@ -14,44 +13,15 @@ export interface LoginReply {
  * throttle counts by address; Linux answers for all of 127.0.0.0/8).
  */
 export class LoginCaller {
-  private readonly agent: Agent;
-  private readonly url: URL;
+  private readonly client: VigilClient;
 
   constructor(baseUrl: string, ca: string, readonly localAddress = '127.0.0.1', maxSockets = 8) {
-    this.url = new URL(baseUrl);
-    this.agent = new Agent({ keepAlive: true, ca, maxSockets });
+    this.client = new VigilClient({ baseUrl, ca, localAddress, maxSockets });
   }
 
-  post(fields: Record<string, string | undefined>, script = 'auth.php'): Promise<LoginReply> {
-    const body = encodeForm(fields);
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: this.url.hostname,
-          port: this.url.port,
-          method: 'POST',
-          path: `/api/${script}`,
-          agent: this.agent,
-          localAddress: this.localAddress,
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: any = text;
-            try {
-              parsed = JSON.parse(text);
-            } catch {}
-            resolve({ http: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body: parsed });
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  async post(fields: Record<string, string | undefined>, script = 'auth.php'): Promise<LoginReply> {
+    const r = await this.client.post(script, fields);
+    return { http: r.http, retryAfter: r.retryAfter, body: r.body };
   }
 
   /** Opens the connections first, so that a burst measures the throttle, not TLS handshakes. */
@@ -60,6 +30,6 @@ export class LoginCaller {
   }
 
   close(): void {
-    this.agent.destroy();
+    this.client.close();
   }
 }
