@@ -1,6 +1,6 @@
 import { VigilClient } from '../../src/client/index.ts';
 
-/** An auth.php reply with the headers the typed client does not return. */
+/** An auth.php reply: HTTP status, Retry-After (when throttled) and body. */
 export interface LoginReply {
   http: number;
   retryAfter: string | undefined;
