@@ -127,12 +127,12 @@ describe('DNS hosting through the API', () => {
       for (const [k, v] of Object.entries(expect)) assert.deepEqual(rec.data[k], v, `${type}.${k}`);
       for (const v of Object.values(rec.data)) assert.ok(['string', 'number'].includes(typeof v));
     }
-    assert.equal(await code(a, 'dnsSetOptions.php', { domain, masters: '', allowtransferacl: '192.0.2.0/24', notify: 'yes', alsonotify: '192.0.2.7' }), 'ok');
+    assert.equal(await code(a, 'dnsSetOptions.php', { domain, masters: '', allowtransferacl: '192.0.2.0/24', notify: 'yes', alsonotify: '127.0.0.7' }), 'ok');
     const opts = byType(await records(a, domain), 'Options') as any[];
     assert.equal(opts.length, 1);
     assert.equal(opts[0].data.allowtransferacl, '192.0.2.0/24');
     assert.equal(opts[0].data.notify, 'yes');
-    assert.equal(opts[0].data.alsonotify, '192.0.2.7');
+    assert.equal(opts[0].data.alsonotify, '127.0.0.7');
 
     const zone = (await a.call('dnsBuildZone.php', { domain })).zone as string;
     assert.match(zone, /\bSOA\b/);
@@ -192,7 +192,7 @@ describe('DNS hosting through the API', () => {
       ['dnsSetOptions.php', { masters: '', notify: 'sometimes' }, 'syntaxInvalidNotify'],
       ['dnsSetOptions.php', { masters: '', allowtransferacl: 'x' }, 'syntaxInvalidAllowtransferacl'],
       ['dnsSetOptions.php', { masters: '', notify: 'yes', alsonotify: 'x' }, 'syntaxInvalidAlsoNotify'],
-      ['dnsSetOptions.php', { masters: '', alsonotify: '192.0.2.1' }, 'logicAlsoNotifyRequiresNotify'],
+      ['dnsSetOptions.php', { masters: '', alsonotify: '127.0.0.1' }, 'logicAlsoNotifyRequiresNotify'],
       ['dnsDeleteRecord.php', { seq: 'x' }, 'syntaxInvalidSeq'],
       ['dnsDeleteRecord.php', { seq: undefined }, 'syntaxInvalidSeq'],
       ['dnsDeleteRecord.php', { seq: '999999' }, 'recordNotDeleted'],
@@ -348,7 +348,7 @@ describe('hostile values in every field of every DNS change script', () => {
     'dnsAddSRV.php': { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '5060', target: 'www' },
     'dnsAddTXT.php': { name: 'txt', txtdata: 'hello' },
     'dnsSetSOA.php': { admin: 'a@example.com', ttl: '3600' },
-    'dnsSetOptions.php': { masters: '192.0.2.1', allowtransferacl: '192.0.2.0/24', notify: 'yes', alsonotify: '192.0.2.2' },
+    'dnsSetOptions.php': { masters: '127.0.0.1', allowtransferacl: '192.0.2.0/24', notify: 'yes', alsonotify: '127.0.0.2' },
   };
 
   // Text that is legitimate TXT content: stored, and written quoted.
