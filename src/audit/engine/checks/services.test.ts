@@ -58,7 +58,8 @@ const has = (cmd: string) => {
 async function daemon(cmd: string, args: string[], port: number): Promise<ChildProcess> {
   const p = spawn(cmd, args, { stdio: 'ignore' });
   cleanup.push(() => p.kill('SIGKILL'));
-  for (let i = 0; i < 100; i++) {
+  // Up to 20 s: on a loaded 2-core machine (the suite runs two files at once) 5 s was seen to be too short.
+  for (let i = 0; i < 400 && p.exitCode === null; i++) {
     const up = await new Promise<boolean>((res) => {
       const s = createServer();
       s.once('error', () => res(true));
@@ -67,7 +68,7 @@ async function daemon(cmd: string, args: string[], port: number): Promise<ChildP
     if (up) return p;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`${cmd} did not start`);
+  throw new Error(`${cmd} did not start${p.exitCode === null ? '' : ` (exit ${p.exitCode})`}`);
 }
 
 const freePort = () => new Promise<number>((res) => {
