@@ -1,12 +1,26 @@
-import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { isPostgres } from './dialect.ts';
 
-/** Migrations in order; each is written once and never edited after it lands. */
+/**
+ * A table's own id: SQLite's `integer primary key autoincrement`, an
+ * identity column on PostgreSQL (which has no AUTOINCREMENT). Migrations
+ * 001-003 used the SQLite form alone before PostgreSQL existed; they now
+ * call this, and their SQLite result is unchanged.
+ */
+function identity(db: Kysely<any>) {
+  return (c: ColumnDefinitionBuilder) => (isPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+}
+
+/**
+ * Migrations in order; each is written once and never edited after it lands
+ * (001-003 were made dialect-neutral when PostgreSQL came: see identity()).
+ */
 const MIGRATIONS: Record<string, Migration> = {
   '001_accounts': {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('accounts')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', identity(db))
         .addColumn('userid', 'text', (c) => c.notNull().unique())
         .addColumn('password_hash', 'text', (c) => c.notNull())
         .addColumn('apikey_hash', 'text', (c) => c.notNull().unique())
@@ -43,7 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('domains')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', identity(db))
         .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull().unique())
         .addColumn('type', 'text', (c) => c.notNull())
@@ -55,7 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('domains_account').on('domains').column('account_id').execute();
       await db.schema
         .createTable('records')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', identity(db))
         .addColumn('domain_id', 'integer', (c) => c.notNull().references('domains.id').onDelete('cascade'))
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('data', 'text', (c) => c.notNull())
@@ -82,7 +96,7 @@ const MIGRATIONS: Record<string, Migration> = {
       // One row per saRunAudit request: the audit and its job in the queue.
       await db.schema
         .createTable('audits')
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('id', 'integer', identity(db))
         .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('hostip', 'text', (c) => c.notNull())

@@ -1,0 +1,47 @@
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
+
+/**
+ * The few places where the two engines must be told apart. SQLite has one
+ * writer at a time (and this process keeps one connection), so a
+ * read-then-write inside a transaction cannot race there; on PostgreSQL
+ * concurrent transactions interleave under READ COMMITTED, so such a
+ * sequence first takes a lock that the racing transaction also needs.
+ */
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** `SELECT … FOR UPDATE` on PostgreSQL; SQLite has no such clause (and needs none, see above). */
+export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<any>, query: Q): Q {
+  return isPostgres(db) ? query.forUpdate() : query;
+}
+
+/**
+ * Checks that span rows which may not exist yet (a domain name about to be
+ * claimed, addresses of a norisk audit, the next audit to claim) have no
+ * row to lock: they take a transaction-scoped advisory lock per topic.
+ */
+export const LOCK_TOPICS = {
+  /** Domain adds: the duplicate and nesting checks over every account's names. */
+  domainNames: 1,
+  /** norisk audits: at most one per address and window, whoever asks. */
+  norisk: 2,
+  /** Claiming the next audit: one claim at a time keeps the per-account limit. */
+  auditClaim: 3,
+} as const;
+export type LockTopic = keyof typeof LOCK_TOPICS;
+
+/** Arbitrary, fixed: the first key of Vigil's two-key advisory locks. */
+const VIGIL_LOCK_SPACE = 0x5616;
+
+/** Held until the transaction ends; a no-op on SQLite. */
+export async function serialize(trx: Kysely<any>, topic: LockTopic): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await sql`select pg_advisory_xact_lock(${sql.lit(VIGIL_LOCK_SPACE)}, ${sql.lit(LOCK_TOPICS[topic])})`.execute(trx);
+}
+
+/** Locks an account's row for the rest of the transaction (its credits are about to be spent). */
+export async function lockAccount(trx: Kysely<any>, accountId: number): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+}

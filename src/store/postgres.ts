@@ -1,0 +1,54 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Database } from './schema.ts';
+import { type Db, migrate } from './db.ts';
+
+/** Why a store could not be opened (the CLI prints the code and the detail). */
+export type StoreErrorCode = 'unsupportedDbUrl' | 'dbUnreachable';
+
+export class StoreError extends Error {
+  constructor(readonly code: StoreErrorCode, detail: string) {
+    super(`${code}: ${detail}`);
+  }
+}
+
+// int8 (count(), sum(), bigint columns: epoch milliseconds) as a JS number,
+// as better-sqlite3 returns it: the code reading rows is the same on both
+// engines. Vigil's int8 values (times, serials, counts) stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
+
+/** Connections per process: requests and audits share them; more only queue on the server's side. */
+const POOL_SIZE = 10;
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/**
+ * Opens a shared PostgreSQL store from `postgres://USER[:PASS]@HOST[:PORT]/DB`
+ * or `postgres:///DB?host=/socket/dir` (a Unix socket), then runs the
+ * migrations (Kysely's migrator takes an advisory lock, so processes
+ * starting together run them once).
+ */
+export async function openPostgres(url: string): Promise<Db> {
+  if (!isPostgresUrl(url)) throw new StoreError('unsupportedDbUrl', 'expected postgres://USER[:PASS]@HOST[:PORT]/DB or postgres:///DB?host=/socket/dir');
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  // An idle connection the server drops (restart, database dropped) must not
+  // crash the process; the pool replaces it and the next query reports.
+  pool.on('error', () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw new StoreError('dbUnreachable', (err as Error).message);
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.destroy().catch(() => {});
+    throw err;
+  }
+  return db;
+}
