@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
+import { serialize } from '../store/dialect.ts';
 
 /** Runs one audit; throws only when aborted (the queue then puts it back). */
 export type AuditHandler = (job: { id: number; attempt: number }, signal: AbortSignal) => Promise<void>;
@@ -97,6 +98,10 @@ export class StoreQueue implements AuditQueue {
   /** Takes the oldest queued audit whose account is under its running limit. */
   private claim(): Promise<{ id: number; attempt: number } | null> {
     return this.db.transaction().execute(async (trx) => {
+      // PostgreSQL: claims from several processes would read the same next
+      // audit and the same running counts; one claim at a time (this
+      // process already claims one at a time: fill()).
+      await serialize(trx, 'auditClaim');
       const next = await trx
         .selectFrom('audits as a')
         .select(['a.id', 'a.attempts'])

@@ -2,6 +2,7 @@ import type { AccountRow } from '../accounts/accounts.ts';
 import type { Clock } from '../clock.ts';
 import { fail, reportLoadFailure } from '../errors.ts';
 import type { Db } from '../store/db.ts';
+import { serialize } from '../store/dialect.ts';
 import type { AuditsTable } from '../store/schema.ts';
 import type { Selectable } from 'kysely';
 import { expandTargets, permitted } from './targets.ts';
@@ -46,6 +47,8 @@ export class Audits {
     const now = this.clock.now();
     const id = await this.db.transaction().execute(async (trx) => {
       if (type === 'norisk') {
+        // PostgreSQL: two norisk requests for one address must not both pass the check.
+        await serialize(trx, 'norisk');
         // Whoever asked: the limit protects the address's owner, not the account.
         const recent = await trx
           .selectFrom('audit_targets as t')

@@ -21,12 +21,13 @@ export async function distributionCycle(db: Db, clock: Clock): Promise<CycleResu
       .select(['zone', 'domain_id', 'pending_serial', 'pending_snapshot'])
       .where('pending_snapshot', 'is not', null)
       .execute();
+    // On PostgreSQL a publish may commit while this runs (SQLite has one
+    // writer at a time): each step applies only to the version read above
+    // (every publish has a new serial), so a newer one stays pending for the
+    // next cycle instead of being overwritten. Domain before publication, as
+    // a publish locks them, so the two cannot deadlock.
+    const distributed: string[] = [];
     for (const p of pending) {
-      await trx
-        .updateTable('zone_publications')
-        .set({ served_serial: p.pending_serial, served_snapshot: p.pending_snapshot, pending_serial: null, pending_snapshot: null, changed_at: now })
-        .where('zone', '=', p.zone)
-        .execute();
       // Only a domain still waiting for this very version becomes Active;
       // one changed since then stays Unvalidated.
       if (p.domain_id !== null) {
@@ -38,8 +39,15 @@ export async function distributionCycle(db: Db, clock: Clock): Promise<CycleResu
           .where('serial', '=', Number(p.pending_serial))
           .execute();
       }
+      const moved = await trx
+        .updateTable('zone_publications')
+        .set({ served_serial: p.pending_serial, served_snapshot: p.pending_snapshot, pending_serial: null, pending_snapshot: null, changed_at: now })
+        .where('zone', '=', p.zone)
+        .where('pending_serial', '=', p.pending_serial)
+        .executeTakeFirst();
+      if (moved.numUpdatedRows > 0n) distributed.push(p.zone);
     }
-    return { distributed: pending.map((p) => p.zone), removed: removed.map((r) => r.zone) };
+    return { distributed, removed: removed.map((r) => r.zone) };
   });
 }
 

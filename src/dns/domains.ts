@@ -2,6 +2,7 @@ import type { AccountRow } from '../accounts/accounts.ts';
 import type { Clock } from '../clock.ts';
 import { fail } from '../errors.ts';
 import type { Db } from '../store/db.ts';
+import { forUpdate, lockAccount, serialize } from '../store/dialect.ts';
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, DomainsTable } from '../store/schema.ts';
 import { normalizeDomain } from './names.ts';
@@ -38,10 +39,11 @@ export class Domains {
   constructor(readonly db: Db, readonly clock: Clock, readonly settings: DnsSettings) {}
 
   /** The caller's domain named by the `domain` field, or the spec's codes. */
-  async own(account: AccountRow, field: string | undefined, db: Db | Trx = this.db): Promise<DomainRow> {
+  async own(account: AccountRow, field: string | undefined, db: Db | Trx = this.db, lock = false): Promise<DomainRow> {
     const name = field === undefined ? null : normalizeDomain(field);
     if (name === null) fail('syntaxInvalidDomain');
-    const row = await db.selectFrom('domains').selectAll().where('name', '=', name).where('account_id', '=', account.id).executeTakeFirst();
+    const query = db.selectFrom('domains').selectAll().where('name', '=', name).where('account_id', '=', account.id);
+    const row = await (lock ? forUpdate(db, query) : query).executeTakeFirst();
     return row ?? fail('noSuchDomain');
   }
 
@@ -55,6 +57,11 @@ export class Domains {
     const refused = refusal(name, this.settings);
     if (refused) fail(REFUSAL_CODE[refused]);
     await this.db.transaction().execute(async (trx) => {
+      // PostgreSQL: the credits check and the name checks below read before
+      // they write; the account's row lock and the name-claim lock keep two
+      // adds (any process) from both passing them. No-ops on SQLite.
+      await lockAccount(trx, account.id);
+      await serialize(trx, 'domainNames');
       const taken = await trx.selectFrom('domains').select('account_id').where('name', '=', name).executeTakeFirst();
       if (taken) fail('unableToAddDuplicate');
       // A name inside or above another account's domain would hide or be hidden by it (docs/security.md).
@@ -96,7 +103,10 @@ export class Domains {
     const name = field === undefined ? null : normalizeDomain(field);
     if (name === null) fail('syntaxInvalidDomain');
     await this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('domains').select('id').where('name', '=', name).where('account_id', '=', account.id).executeTakeFirst();
+      // Locked (PostgreSQL) before its publication, in the order a publish
+      // takes them; a second delete at once then finds nothing.
+      const query = trx.selectFrom('domains').select('id').where('name', '=', name).where('account_id', '=', account.id);
+      const row = await forUpdate(trx, query).executeTakeFirst();
       if (!row) fail('domainNotDeleted');
       await trx.updateTable('zone_publications').set({ removing: 1, changed_at: this.clock.now() }).where('zone', '=', name).execute();
       await trx.deleteFrom('domains').where('id', '=', row.id).execute();
@@ -108,7 +118,8 @@ export class Domains {
   async change<T>(account: AccountRow, field: string | undefined, work: (trx: Trx, domain: DomainRow) => Promise<T>): Promise<T> {
     requireSubscription(account, this.clock.now());
     return this.db.transaction().execute(async (trx) => {
-      const domain = await this.own(account, field, trx);
+      // Locked (PostgreSQL): the zone's checks (record caps, sets) read before they write.
+      const domain = await this.own(account, field, trx, true);
       const result = await work(trx, domain);
       await trx.updateTable('domains').set({ state: DomainState.Unvalidated }).where('id', '=', domain.id).execute();
       return result;

@@ -44,7 +44,8 @@ export class Publisher {
   async publish(account: AccountRow, field: string | undefined): Promise<PublishResult> {
     requireSubscription(account, this.domains.clock.now());
     return this.domains.db.transaction().execute(async (trx) => {
-      const domain = await this.domains.own(account, field, trx);
+      // Locked (PostgreSQL): the serial and snapshot come from this read.
+      const domain = await this.domains.own(account, field, trx, true);
       const model = await this.domains.model(domain, trx);
       const warnings: string[] = [];
       const errors: string[] = [];

@@ -1,5 +1,6 @@
 import type { AccountRow } from '../accounts/accounts.ts';
 import { fail } from '../errors.ts';
+import { lockAccount } from '../store/dialect.ts';
 import type { Domains, Trx } from './domains.ts';
 import { checkAdd } from './limits.ts';
 import { normalizeDomain } from './names.ts';
@@ -26,6 +27,7 @@ export class ZoneEdits {
 
   /** The first web forwarding of a domain raises its weight from 1 to 2: that needs a free credit. */
   private async requireForwardingCredit(trx: Trx, account: AccountRow, domainId: number): Promise<void> {
+    await lockAccount(trx, account.id); // as in Domains.add: credits are read, then spent
     const domains = await domainSummaries(trx, account.id);
     if (domains.find((d) => d.seq === domainId)?.weight === 2) return;
     const used = domains.reduce((sum, d) => sum + d.weight, 0);
