@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { dbArgs, testDb } from './helpers/pgdb.ts';
 import { admin, adminJson, serve, tempDir, VIGIL } from './helpers/server.ts';
 
 const run = promisify(execFile);
@@ -81,7 +82,7 @@ describe('bin/vigil admin, as an operator runs it', () => {
       [['apikey', 'rotate', '--userid', 'ghost'], /no account ghost/],
     ];
     for (const [args, message] of cases) {
-      const { code, stderr } = await fails('admin', ...args, '--data', data);
+      const { code, stderr } = await fails('admin', ...args, '--data', data, ...(await dbArgs(data)));
       assert.notEqual(code, 0, args.join(' '));
       assert.match(stderr, message, args.join(' '));
     }
@@ -90,7 +91,9 @@ describe('bin/vigil admin, as an operator runs it', () => {
   });
 
   test('VIGIL_DATA stands in for --data', async () => {
-    const { stdout } = await run(VIGIL, ['admin', 'account', 'list', '--json'], { env: { ...process.env, VIGIL_DATA: data } });
+    // On PostgreSQL (VIGIL_TEST_DB) the accounts live in the directory's database, named by VIGIL_DB.
+    const db = await testDb(data);
+    const { stdout } = await run(VIGIL, ['admin', 'account', 'list', '--json'], { env: { ...process.env, VIGIL_DATA: data, ...(db ? { VIGIL_DB: db } : {}) } });
     assert.equal(JSON.parse(stdout).length, 2);
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildConfig } from '../src/config.ts';
 import { openStore } from '../src/store/open.ts';
+import { testDb } from './helpers/pgdb.ts';
 import { addAccount, serve, tempDir } from './helpers/server.ts';
 import { auditList, finished, runAudit } from './helpers/audits.ts';
 import { closeAll, listenOnFirst, tarpit } from './helpers/targets.ts';
@@ -49,7 +50,7 @@ test('SIGTERM during an audit puts it back in the queue; an audit cut off three 
     await eventually(async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running', 'running');
     assert.equal(await s.stop('SIGTERM'), 0);
     // Stopped cleanly: back in the queue, the attempt not counted.
-    const db = await openStore(buildConfig({ dataDir }));
+    const db = await openStore(buildConfig({ dataDir, db: await testDb(dataDir) }));
     const row = await db.selectFrom('audits').select(['state', 'attempts']).where('id', '=', Number(scanuid)).executeTakeFirstOrThrow();
     assert.deepEqual(row, { state: 'queued', attempts: 0 });
     // As if three earlier runs had each been killed mid-way.

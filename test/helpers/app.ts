@@ -6,6 +6,7 @@ import { VigilClient } from '../../src/client/index.ts';
 import { pino } from 'pino';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { testDb } from './pgdb.ts';
 import { freePort, tempDir } from './server.ts';
 
 /** The whole service in this process, on a clock the test moves. */
@@ -20,8 +21,10 @@ export interface TestApp {
 
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const clock = new ManualClock(Date.UTC(2026, 10, 23, 12));
-  const dataDir = tempDir();
-  const config = buildConfig({ dataDir, httpsPort: await freePort(), httpPort: 0, dnsPort: 0, forwardPort: 0, ...overrides });
+  // A test may restart the app on the same data directory: it keeps its store (testDb).
+  const dataDir = overrides.dataDir ?? tempDir();
+  const db = overrides.db ?? (await testDb(dataDir));
+  const config = buildConfig({ dataDir, db, httpsPort: await freePort(), httpPort: 0, dnsPort: 0, forwardPort: 0, ...overrides });
   const app = await startApp(config, { clock, logger: pino({ level: 'silent' }) });
   const url = `https://${app.listeners.https}`;
   const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { VigilClient } from '../../src/client/index.ts';
+import { dbArgs } from './pgdb.ts';
 
 export const VIGIL = resolve(import.meta.dirname, '../../bin/vigil');
 const run = promisify(execFile);
@@ -33,7 +34,7 @@ export function freePort(): Promise<number> {
 
 /** `bin/vigil admin …` as an operator runs it. */
 export async function admin(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(VIGIL, ['admin', ...args, '--data', dataDir], { env: { ...process.env, VIGIL_DATA: '' } });
+  return run(VIGIL, ['admin', ...args, '--data', dataDir, ...(await dbArgs(dataDir))], { env: { ...process.env, VIGIL_DATA: '' } });
 }
 
 export async function adminJson(dataDir: string, ...args: string[]): Promise<any> {
@@ -64,7 +65,7 @@ export interface Served {
 export async function serve(opts: { dataDir?: string; args?: string[]; env?: Record<string, string>; logFile?: string } = {}): Promise<Served> {
   const dataDir = opts.dataDir ?? tempDir();
   const [https, http] = [await freePort(), await freePort()];
-  const args = ['serve', '--data', dataDir, '--https-port', String(https), '--http-port', String(http), '--dns-port', '0', '--forward-port', '0', ...(opts.args ?? [])];
+  const args = ['serve', '--data', dataDir, '--https-port', String(https), '--http-port', String(http), '--dns-port', '0', '--forward-port', '0', ...(await dbArgs(dataDir)), ...(opts.args ?? [])];
   // Logs to a file when asked (benchmarks: reading them here would load the measuring process).
   const stderr = opts.logFile ? openSync(opts.logFile, 'a') : 'pipe';
   const proc = spawn(VIGIL, args, { env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...opts.env }, stdio: ['ignore', 'pipe', stderr] });
