@@ -2,7 +2,7 @@ import type { Fields } from '../dns/records.ts';
 import type { AddableType } from '../dns/zone-edits.ts';
 import { accountFigures, domainSummaries, requireSubscription } from '../dns/subscription.ts';
 import { stateText } from '../dns/states.ts';
-import { params, type AliasScript, type Call, type Params, type Services, type SessionScript } from './call.ts';
+import { params, type AliasScript, type Call, type Params, type SessionScript } from './call.ts';
 import type { Form } from './form.ts';
 
 /** Form fields as a plain object (the auth fields are not the DNS layer's business). */
@@ -38,17 +38,6 @@ const publish = dnsCall(DOMAIN, ({ account, services }, f) => services.dns.publi
 
 const has = (form: Form, ...names: string[]) => names.some((n) => form.has(n));
 
-/**
- * The ids of the account's domains on operator hold. `hold` is an extension
- * field (issue 12, item 8): the spec shows a hold only as a publish error,
- * so a user could not tell why a domain stays in state 1. Clients of the
- * spec ignore extra fields; the spec's fields are untouched.
- */
-async function heldDomains(services: Services, accountId: number): Promise<Set<number>> {
-  const rows = await services.db.selectFrom('domains').select('id').where('account_id', '=', accountId).where('on_hold', '!=', 0).execute();
-  return new Set(rows.map((r) => Number(r.id)));
-}
-
 /** DNS scripts (spec 5-21). Every one answers dnsEntitlementsOrCreditsMissing without a subscription. */
 export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsGetDomainList.php': {
@@ -60,11 +49,12 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
       const domains = await domainSummaries(services.db, account.id);
       const reply: Record<string, unknown> = accountFigures(account, domains);
       if (domains.length) {
-        const held = await heldDomains(services, account.id);
+        // `hold` is an extension field (issue 12, item 8): the spec shows a hold only as a
+        // publish error, so a user could not tell why a domain stays in state 1.
         reply.domains = Object.fromEntries(
           domains.map((d) => [
             String(d.seq),
-            { domain: d.domain, seq: d.seq, weight: d.weight, state: d.state, stateText: stateText(d.state), hold: held.has(d.seq) },
+            { domain: d.domain, seq: d.seq, weight: d.weight, state: d.state, stateText: stateText(d.state), hold: d.hold },
           ]),
         );
       }

@@ -21,12 +21,14 @@ export interface DomainSummary {
   domain: string;
   state: number;
   weight: number;
+  /** On operator hold (`admin domain release` lifts it). */
+  hold: boolean;
 }
 
 const summaries = new WeakMap<object, ReturnType<typeof compileSummaries>>();
 
 function compileSummaries(db: Db) {
-  return precompile<{ seq: number; domain: string; state: number; forwards: number }, [number]>(
+  return precompile<{ seq: number; domain: string; state: number; on_hold: number; forwards: number }, [number]>(
     (accountId) =>
       db
         .selectFrom('domains')
@@ -34,6 +36,7 @@ function compileSummaries(db: Db) {
           'domains.id as seq',
           'domains.name as domain',
           'domains.state',
+          'domains.on_hold',
           eb
             .selectFrom('records')
             .select((r) => r.fn.countAll<number>().as('n'))
@@ -54,7 +57,7 @@ export async function domainSummaries(db: Kysely<Database>, accountId: number): 
   let query = summaries.get(db);
   if (!query) summaries.set(db, (query = compileSummaries(db as Db)));
   const rows = await query(db, accountId);
-  return rows.map((r) => ({ seq: r.seq, domain: r.domain, state: r.state, weight: Number(r.forwards) > 0 ? 2 : 1 }));
+  return rows.map((r) => ({ seq: r.seq, domain: r.domain, state: r.state, weight: Number(r.forwards) > 0 ? 2 : 1, hold: Number(r.on_hold) !== 0 }));
 }
 
 /** `YYYY-MM-DD HH:MM:SS UTC`, the readable form of every time Vigil shows. */
