@@ -10,10 +10,9 @@ import {
 } from '../accounts/accounts.ts';
 import { systemClock } from '../clock.ts';
 import { buildConfig } from '../config.ts';
-import { openStore } from '../store/open.ts';
 import type { Db } from '../store/db.ts';
-import { Domains } from '../dns/domains.ts';
 import { checked, dataOption, dbOption } from './options.ts';
+import { passwordOf } from './password.ts';
 import { throttleCommand } from './admin-throttle.ts';
 
 function parseDate(text: string): number {
@@ -34,7 +33,8 @@ function withSettings(cmd: Command): Command {
     .addOption(dataOption())
     .addOption(dbOption())
     .requiredOption('--userid <userid>', 'the account')
-    .option('--password <password>', 'login password (8+ characters)')
+    .option('--password <password>', 'login password (8+ characters); other users see it in ps: prefer --password-stdin')
+    .option('--password-stdin', 'read the password from the first line of standard input (a terminal asks, without echo)')
     .option('--audit-types <list>', "all | comma list of basic,standard,norisk,desktop,advanced")
     .option('--allow-ip <patterns>', "addresses this account may audit: 'CIDR-or-pattern,…'")
     .addOption(new Option('--dns-credits <n>', 'DNS subscription: number of domain credits').argParser(checked(parseCount)))
@@ -43,9 +43,11 @@ function withSettings(cmd: Command): Command {
     .option('--json', 'print JSON');
 }
 
-function settingsOf(o: Record<string, any>): AccountSettings {
+/** The settings given; the password from --password, --password-stdin or a prompt (src/cli/password.ts). */
+async function settingsOf(o: Record<string, any>, passwordRequired: boolean): Promise<AccountSettings> {
   const s: AccountSettings = {};
-  if (o.password !== undefined) s.password = o.password;
+  const password = await passwordOf(o, passwordRequired);
+  if (password !== undefined) s.password = password;
   if (o.auditTypes !== undefined) s.auditTypes = o.auditTypes;
   if (o.allowIp !== undefined) s.allowIp = o.allowIp;
   if (o.dnsCredits !== undefined) s.dnsCredits = o.dnsCredits;
@@ -58,6 +60,8 @@ function settingsOf(o: Record<string, any>): AccountSettings {
 
 /** Opens the store, runs the work, closes it; operator mistakes exit 1 with a message. */
 async function withStore(o: Record<string, any>, work: (db: Db) => Promise<void>): Promise<void> {
+  // The store (and below, the DNS code) is loaded only when a command runs: `--help` needs neither.
+  const { openStore } = await import('../store/open.ts');
   const db = await openStore(buildConfig({ dataDir: o.data, db: o.db ?? null }));
   try {
     await work(db);
@@ -89,7 +93,7 @@ export function adminCommand(): Command {
 
   withSettings(account.command('add').description('create an account and print its API key')).action((o) =>
     withStore(o, async (db) => {
-      const { account: row, apikey } = await createAccount(db, systemClock, o.userid, settingsOf(o));
+      const { account: row, apikey } = await createAccount(db, systemClock, o.userid, await settingsOf(o, true));
       const d = describeAccount(row);
       print(o.json, { ...d, apikey }, `${describeText(d)}\n  apikey: ${apikey}`);
     }),
@@ -114,7 +118,7 @@ export function adminCommand(): Command {
     .action((o) =>
       withStore(o, async (db) => {
         if (o.disable && o.enable) throw new AccountInputError('--disable and --enable exclude each other');
-        const d = describeAccount(await updateAccount(db, systemClock, o.userid, settingsOf(o)));
+        const d = describeAccount(await updateAccount(db, systemClock, o.userid, await settingsOf(o, false)));
         print(o.json, d, describeText(d));
       }),
     );
@@ -145,6 +149,7 @@ export function adminCommand(): Command {
     .option('--force', "release even when the domain nests with another account's domain")
     .action((domain: string, o) =>
       withStore(o, async (db) => {
+        const { Domains } = await import('../dns/domains.ts');
         const domains = new Domains(db, systemClock, buildConfig({ dataDir: o.data }));
         const d = await domains.summary(domain);
         if (!d) throw new AccountInputError(`no domain ${domain}`);
