@@ -39,6 +39,8 @@ export interface App {
   readonly listeners: Record<string, string>;
   /** Set when the certificate was made on this start. */
   readonly generatedCertificate: string | null;
+  /** SIGHUP: the API certificate again from its files; open connections keep theirs. */
+  reloadCertificate(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -106,11 +108,12 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const servers: FastifyInstance[] = [];
   const listeners: Record<string, string> = {};
   let generatedCertificate: string | null = null;
+  let api: FastifyInstance | null = null;
   try {
     if (config.httpsPort !== 0) {
       const tls = await loadCertificate(config.dataDir, config.listen, config.tlsCert, config.tlsKey);
       generatedCertificate = tls.generated;
-      const api = apiServer(services, logger, tls);
+      api = apiServer(services, logger, tls);
       servers.push(api);
       await api.listen({ host: config.listen, port: config.httpsPort });
       listeners.https = hostPort(config.listen, (api.server.address() as AddressInfo).port);
@@ -150,6 +153,20 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     serving,
     listeners,
     generatedCertificate,
+    async reloadCertificate() {
+      if (!api) return;
+      const file = config.tlsCert ?? join(config.dataDir, 'tls', 'cert.pem');
+      try {
+        const tls = await loadCertificate(config.dataDir, config.listen, config.tlsCert, config.tlsKey);
+        // Node builds the new context first (a key that does not fit the
+        // certificate throws here, and the old one stays); handshakes from
+        // now on use it, while connections already open keep their session.
+        (api.server as import('node:https').Server).setSecureContext({ cert: tls.cert, key: tls.key });
+        logger.info({ cert: file, generated: tls.generated !== null }, 'API certificate reloaded');
+      } catch (err) {
+        logger.error({ err, cert: file }, 'API certificate not reloaded; the previous one stays');
+      }
+    },
     async close() {
       // Fastify's close stops accepting and waits for in-flight requests.
       await Promise.allSettled(servers.map((s) => s.close()));

@@ -2,7 +2,6 @@ import { Command } from 'commander';
 import { type ThrottleEntry, LoginThrottle } from '../accounts/throttle.ts';
 import { systemClock } from '../clock.ts';
 import { buildConfig } from '../config.ts';
-import { openStore } from '../store/open.ts';
 import { dataOption, dbOption } from './options.ts';
 
 /**
@@ -11,6 +10,7 @@ import { dataOption, dbOption } from './options.ts';
  * src/accounts/throttle.ts, the one owner of the login_throttle table.
  */
 async function withThrottle(o: Record<string, any>, work: (t: LoginThrottle) => Promise<void>): Promise<void> {
+  const { openStore } = await import('../store/open.ts'); // only when a command runs, not for --help
   const db = await openStore(buildConfig({ dataDir: o.data, db: o.db ?? null }));
   try {
     await work(new LoginThrottle(db, systemClock));

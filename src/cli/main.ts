@@ -1,10 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { adminCommand } from './admin.ts';
 import { serveCommand } from './serve.ts';
 
+/** package.json's version: the same relative path from src/cli/ and dist/cli/. */
+function version(): string {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+}
+
 export async function main(argv: string[]): Promise<void> {
   const program = new Command('vigil')
     .description('Vigil: security audits and DNS hosting behind one HTTPS API')
+    .version(version(), '--version', 'print the version')
     .showHelpAfterError()
     .addCommand(serveCommand())
     .addCommand(adminCommand())

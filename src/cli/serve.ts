@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
-import { startApp } from '../app.ts';
 import { parsePattern } from '../audit/patterns.ts';
 import { ALLOW_DOMAINS, type AllowDomain, buildConfig, commaList, DEFAULTS } from '../config.ts';
 import { parseDuration } from '../duration.ts';
+import { applyConfigFile } from './config-file.ts';
 import { checked, dataOption, dbOption, parsePort } from './options.ts';
 
 const opt = (flags: string, help: string, env: string, parse?: (t: string) => unknown, def?: string) => {
@@ -36,9 +36,33 @@ const positive = (max: number) => (t: string) => {
   return Number(t);
 };
 
+/**
+ * The start-up hint when there is no account: a command that makes one able
+ * to log in, audit this machine and host domains (an account without
+ * --audit-types, --allow-ip and --dns-credits is refused everything), and
+ * that keeps the password off the command line, where `ps` shows it.
+ */
+export function firstAccountHint(dataDir: string, db: string | null): string {
+  // Quoted for a POSIX shell, so the line can be pasted as it is.
+  const sh = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  let store = '';
+  if (db) {
+    // The same database as this server; its password is not for stdout.
+    const url = URL.canParse(db) ? new URL(db) : null;
+    if (url?.password) url.password = 'PASSWORD';
+    store = ` --db ${url ? sh(url.href) : 'URL'}`;
+  }
+  return [
+    'no accounts yet; create the first one with (it asks for the password, or reads it from a pipe):',
+    `  bin/vigil admin account add --data ${sh(dataDir)}${store} --userid USER --password-stdin --audit-types all --allow-ip 127.0.0.1 --dns-credits 10 --json`,
+    '',
+  ].join('\n');
+}
+
 export function serveCommand(): Command {
   return new Command('serve')
     .description('run the whole service in one process: API, plain-HTTP notSSL listener, name server, forwarder')
+    .addOption(opt('--config <file>', 'file of these settings as key = value lines (flags and env override it)', 'VIGIL_SERVE_CONFIG'))
     .addOption(dataOption())
     .addOption(dbOption())
     .addOption(opt('--listen <host>', 'address of every listener', 'VIGIL_LISTEN', undefined, DEFAULTS.listen))
@@ -75,6 +99,11 @@ export function serveCommand(): Command {
     .addOption(opt('--request-timeout <dur>', 'longest time an API request may take to arrive', 'VIGIL_REQUEST_TIMEOUT', parseDuration, DEFAULTS.requestTimeout))
     .addOption(opt('--dns-tcp-lifetime <dur>', 'longest life of one DNS-over-TCP connection', 'VIGIL_DNS_TCP_LIFETIME', parseDuration, DEFAULTS.dnsTcpLifetime))
     .addOption(opt('--log-level <level>', 'fatal|error|warn|info|debug|silent; logs go to stderr', 'VIGIL_LOG_LEVEL', undefined, DEFAULTS.logLevel))
+    // After the command line and the environment are parsed, so that the file fills in only defaults.
+    .hook('preAction', (cmd) => {
+      const file = cmd.opts().config;
+      if (file) applyConfigFile(cmd, file);
+    })
     .action(async (o) => {
       const config = buildConfig({
         dataDir: o.data,
@@ -108,14 +137,14 @@ export function serveCommand(): Command {
         requestTimeoutMs: o.requestTimeout,
         dnsTcpLifetimeMs: o.dnsTcpLifetime,
       });
+      // Loaded here, not at the top: it pulls in every dependency, and `--help` needs none.
+      const { startApp } = await import('../app.ts');
       const app = await startApp(config);
       // Notes first: the ready line is the last line of start-up output.
       if (app.generatedCertificate) process.stdout.write(`self-signed API certificate created: ${app.generatedCertificate}\n`);
       const accounts = await app.services.db.selectFrom('accounts').select('id').limit(1).execute();
       if (accounts.length === 0) {
-        process.stdout.write(
-          `no accounts yet; create the first one with:\n  bin/vigil admin account add --data ${config.dataDir} --userid USER --password PASSWORD --json\n`,
-        );
+        process.stdout.write(firstAccountHint(config.dataDir, config.db));
       }
       const line = Object.entries(app.listeners).map(([k, v]) => `${k}=${v}`).join(' ');
       process.stdout.write(`vigil ready ${line}\n`);
@@ -126,6 +155,8 @@ export function serveCommand(): Command {
         await app.close();
         process.exit(0);
       };
+      // Certificate renewal (e.g. certbot's deploy hook, systemd's ExecReload) without a restart.
+      process.on('SIGHUP', () => void app.reloadCertificate());
       process.on('SIGTERM', stop);
       process.on('SIGINT', stop);
     });
