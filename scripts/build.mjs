@@ -1,0 +1,29 @@
+// Compiles src/ to dist/ with tsc (runs at `npm ci`, as the `prepare`
+// script, and by hand as `npm run build`). bin/vigil runs dist/ when it
+// matches the sources (scripts/dist.mjs) and tsx otherwise, so a failed or
+// skipped build costs start-up time, not service: like the native addon,
+// it warns and lets the install finish.
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DIST, MANIFEST, ROOT, sourceState } from './dist.mjs';
+
+const warn = (why) => {
+  console.warn(`vigil: ${why}; bin/vigil runs the TypeScript sources through tsx (slower start)`);
+  process.exit(0);
+};
+
+const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+// `npm ci --omit=dev` leaves typescript out.
+if (!existsSync(tsc)) warn('typescript is not installed, dist/ not built');
+// Recorded before compiling: a source edited meanwhile no longer matches.
+const state = sourceState();
+rmSync(DIST, { recursive: true, force: true });
+const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
+if (run.status !== 0) {
+  rmSync(DIST, { recursive: true, force: true });
+  warn(`tsc failed (exit ${run.status ?? run.signal}), dist/ not built`);
+}
+// Written last: its presence marks a complete build.
+writeFileSync(MANIFEST, JSON.stringify(state));
+console.log(`vigil: compiled src/ to dist/`);

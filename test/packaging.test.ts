@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { tempDir } from './helpers/server.ts';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '..');
+
+describe('dist/: compiled at install, run only while it matches the sources', () => {
+  // A copy of the parts the build reads, sharing the installed node_modules,
+  // so that the test can edit sources and dist/ without touching the checkout.
+  const copy = tempDir('vigil-build-');
+  for (const p of ['bin', 'scripts', 'src', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) cpSync(join(ROOT, p), join(copy, p), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+  const help = async () => (await run(join(copy, 'bin', 'vigil'), ['--help'])).stdout;
+  const edit = (file: string, from: string, to: string) => {
+    const path = join(copy, file);
+    const text = readFileSync(path, 'utf8');
+    assert.ok(text.includes(from), `${file} holds ${from}`);
+    writeFileSync(path, text.replace(from, to));
+  };
+  const build = () => {
+    const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: copy, encoding: 'utf8' });
+    assert.equal(b.status, 0, b.stderr);
+    assert.match(b.stdout, /compiled src\/ to dist\//, b.stdout + b.stderr);
+  };
+
+  test('the build (npm ci runs it as prepare) writes JavaScript with .js imports, and no tests', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    assert.equal(pkg.scripts.prepare, 'node scripts/build.mjs');
+    build();
+    const main = readFileSync(join(copy, 'dist', 'cli', 'main.js'), 'utf8');
+    assert.match(main, /from '\.\/admin\.js'/);
+    assert.match(main, /import\('\.\.\/dns\/server\/workers\.js'\)/, 'dynamic imports are rewritten too');
+    assert.throws(() => readFileSync(join(copy, 'dist', 'duration.test.js')), 'tests stay TypeScript');
+  });
+
+  test('bin/vigil runs dist/ when it matches and the sources (tsx) after any change', async () => {
+    // Marks that only the compiled file carries: which one runs shows in --help.
+    edit('dist/cli/main.js', 'behind one HTTPS API', 'behind one HTTPS API (compiled)');
+    assert.match(await help(), /\(compiled\)/);
+    edit('src/cli/main.ts', 'behind one HTTPS API', 'behind one HTTPS API (edited source)');
+    const edited = await help();
+    assert.match(edited, /\(edited source\)/);
+    assert.doesNotMatch(edited, /\(compiled\)/);
+    build();
+    edit('dist/cli/main.js', '(edited source)', '(compiled again)');
+    assert.match(await help(), /\(compiled again\)/);
+    writeFileSync(join(copy, 'src', 'added.ts'), 'export const added = 1;\n');
+    assert.match(await help(), /\(edited source\)/, 'a new source file makes dist/ stale');
+    rmSync(join(copy, 'src', 'added.ts'));
+    assert.match(await help(), /\(compiled again\)/, 'and its removal fresh again');
+    rmSync(join(copy, 'dist', '.sources.json'));
+    assert.match(await help(), /\(edited source\)/, 'an unfinished build is not run');
+  });
+});
+
+test('packaging/vigil.service passes systemd-analyze verify without a warning', async (t) => {
+  if (spawnSync('systemd-analyze', ['--version']).error) return t.skip('systemd-analyze is missing (Debian package systemd)');
+  // verify checks that ExecStart exists: the unit's /opt/vigil becomes this checkout.
+  const dir = tempDir('vigil-unit-');
+  const unit = readFileSync(join(ROOT, 'packaging', 'vigil.service'), 'utf8');
+  writeFileSync(join(dir, 'vigil.service'), unit.replaceAll('/opt/vigil', ROOT));
+  // It exits 0 on unknown keys and bad values too, and only warns: any output is a failure.
+  const v = spawnSync('systemd-analyze', ['verify', '--man=no', join(dir, 'vigil.service')], { encoding: 'utf8' });
+  assert.equal(v.status, 0, v.stderr);
+  assert.equal(v.stderr + v.stdout, '');
+  for (const line of ['DynamicUser=yes', 'StateDirectory=vigil', 'ProtectSystem=strict', 'NoNewPrivileges=yes', 'AmbientCapabilities=CAP_NET_BIND_SERVICE', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE']) {
+    assert.ok(unit.split('\n').includes(line), line);
+  }
+  assert.match(unit, /^ExecReload=\/bin\/kill -HUP \$MAINPID$/m, 'reload is the certificate reload (SIGHUP)');
+});
