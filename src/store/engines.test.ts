@@ -145,6 +145,28 @@ async function urlOf(db: Db): Promise<string> {
 }
 
 describe('store URLs', () => {
+  test('postgres:///DB?host=/socket/dir reaches the server over its Unix socket', { skip: TEST_DB ? false : 'VIGIL_TEST_DB is not set' }, async (t) => {
+    const tcp = await openPostgres(await freshDatabase());
+    try {
+      // Reading the socket directory takes pg_read_all_settings (.ci/pg-cluster grants it).
+      const settings = sql<{ dir: string; port: string; db: string }>`select current_setting('unix_socket_directories') as dir, current_setting('port') as port, current_database() as db`;
+      const q = await settings.execute(tcp).catch(() => null);
+      if (!q) return t.skip('the test role may not read unix_socket_directories (grant it pg_read_all_settings)');
+      const { dir, port, db } = q.rows[0]!;
+      const base = new URL(TEST_DB!);
+      const socketDir = dir.split(',')[0]!.trim();
+      const url = `postgres:///${db}?host=${encodeURIComponent(socketDir)}&port=${port}&user=${base.username}&password=${base.password}`;
+      const viaSocket = await openPostgres(url);
+      try {
+        const { rows } = await sql<{ local: boolean }>`select inet_client_addr() is null as local`.execute(viaSocket);
+        assert.equal(rows[0]!.local, true); // no client address: a Unix socket
+      } finally {
+        await viaSocket.destroy();
+      }
+    } finally {
+      await tcp.destroy();
+    }
+  });
   test('a --db that is not postgres:// is refused with a code', async () => {
     await assert.rejects(openPostgres('mysql://x@127.0.0.1/vigil'), (err: unknown) => err instanceof StoreError && err.code === 'unsupportedDbUrl');
   });
