@@ -149,25 +149,33 @@ describe('admin account add/update: the password off the command line', () => {
     assert.deepEqual(JSON.parse(list.stdout).map((a: any) => a.userid), ['piped']);
   });
 
-  test('on a terminal, add asks twice without echo', async (t) => {
-    if (!existsSync('/usr/bin/script')) return t.skip('script(1) (util-linux) is not installed: no terminal to test with');
-    // script(1) runs the command on a new pseudo-terminal and relays our pipe to it.
-    const command = [VIGIL, 'admin', 'account', 'add', '--userid', 'typed', '--data', data, ...(await dbArgs(data)), '--json'].map((a) => `'${a}'`).join(' ');
+  /** `admin account add` on a pseudo-terminal (script(1) relays our pipe to it), each prompt answered once it shows. */
+  async function onTerminal(userid: string, answers: string[]): Promise<{ code: unknown; screen: string }> {
+    const command = [VIGIL, 'admin', 'account', 'add', '--userid', userid, '--data', data, ...(await dbArgs(data)), '--json'].map((a) => `'${a}'`).join(' ');
     const term = spawn('script', ['-qec', command, '/dev/null'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     let screen = '';
     const prompts = ['Password: ', 'Password again: '];
     term.stdout.on('data', (d) => {
       screen += d;
-      // Answer each prompt once it shows: the terminal is in raw mode by then.
+      // The terminal is in raw mode before the prompt shows.
       if (prompts.length && screen.includes(prompts[0]!)) {
         screen = screen.replace(prompts.shift()!, '[asked]');
-        term.stdin.write('typed secret\r');
+        term.stdin.write(`${answers.shift()}\r`);
       }
     });
     const code = await new Promise((res) => term.on('close', res));
+    return { code, screen };
+  }
+
+  test('on a terminal, add asks twice without echo', async (t) => {
+    if (!existsSync('/usr/bin/script')) return t.skip('script(1) (util-linux) is not installed: no terminal to test with');
+    const { code, screen } = await onTerminal('typed', ['typed secret', 'typed secret']);
     assert.equal(code, 0, screen);
     assert.doesNotMatch(screen, /typed secret/, 'the password is not echoed');
     const { apikey } = JSON.parse(screen.slice(screen.indexOf('{')));
+    const mistyped = await onTerminal('mistyped', ['first try', 'second try']);
+    assert.notEqual(mistyped.code, 0);
+    assert.match(mistyped.screen, /the two passwords differ; nothing changed/);
     const server = await serveApi(data);
     try {
       assert.ok(await server.login(apikey, 'typed', 'typed secret'));
