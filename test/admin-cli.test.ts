@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
+import { dataDirWithStore } from './helpers/store.ts';
 import { promisify } from 'node:util';
 import { dbArgs, testDb } from './helpers/pgdb.ts';
 import { admin, adminJson, serve, tempDir, VIGIL } from './helpers/server.ts';
@@ -18,7 +19,8 @@ async function fails(...args: string[]): Promise<{ code: number; stderr: string 
 }
 
 describe('bin/vigil admin, as an operator runs it', () => {
-  const data = tempDir();
+  let data: string;
+  before(async () => (data = await dataDirWithStore()));
 
   test('account add --json prints the userid and a 32-hex API key', async () => {
     const out = await adminJson(data, 'account', 'add', '--userid', 'ops', '--password', 'long enough', '--audit-types', 'all',

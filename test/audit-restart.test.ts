@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { buildConfig } from '../src/config.ts';
 import { openStore } from '../src/store/open.ts';
 import { testDb } from './helpers/pgdb.ts';
-import { addAccount, serve, tempDir } from './helpers/server.ts';
+import { addAccount, serve } from './helpers/server.ts';
+import { dataDirWithStore } from './helpers/store.ts';
 import { auditList, finished, runAudit } from './helpers/audits.ts';
 import { closeAll, listenOnFirst, tarpit } from './helpers/targets.ts';
 import { eventually } from './helpers/wait.ts';
@@ -15,7 +16,7 @@ test('an audit cut off by a kill -9 is resumed after the restart and finishes', 
   // A port that accepts and never speaks keeps the audit in `running` for a while.
   const pit = tarpit();
   const port = await listenOnFirst(pit, TARGET, [5901, 5902, 5903]);
-  const dataDir = tempDir();
+  const dataDir = await dataDirWithStore();
   const key = await addAccount(dataDir, 'restart', PASSWORD, '--audit-types', 'desktop', '--allow-ip', TARGET);
   let s = await serve({ dataDir });
   try {
@@ -40,7 +41,7 @@ test('an audit cut off by a kill -9 is resumed after the restart and finishes', 
 test('SIGTERM during an audit puts it back in the queue; an audit cut off three times fails with a reason', async () => {
   const pit = tarpit();
   await listenOnFirst(pit, TARGET, [5904, 5905, 5906]);
-  const dataDir = tempDir();
+  const dataDir = await dataDirWithStore();
   const key = await addAccount(dataDir, 'restart2', PASSWORD, '--audit-types', 'desktop', '--allow-ip', TARGET);
   let s = await serve({ dataDir });
   try {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
+import { dataDirWithStore } from './helpers/store.ts';
 import { promisify } from 'node:util';
 import { VigilClient } from '../src/client/index.ts';
 import { dbArgs } from './helpers/pgdb.ts';
@@ -115,7 +116,8 @@ async function serveApi(data: string): Promise<{ login(apikey: string, userid: s
 }
 
 describe('admin account add/update: the password off the command line', () => {
-  const data = tempDir();
+  let data: string;
+  before(async () => (data = await dataDirWithStore()));
   const admin = async (args: string[], input: string) => piped(VIGIL, ['admin', 'account', ...args, '--data', data, ...(await dbArgs(data))], input);
 
   test('--password-stdin takes the first line of a pipe, for add and for update', async () => {

@@ -11,7 +11,8 @@ import { dataOption, dbOption } from './options.ts';
  */
 async function withThrottle(o: Record<string, any>, work: (t: LoginThrottle) => Promise<void>): Promise<void> {
   const { openStore } = await import('../store/open.ts'); // only when a command runs, not for --help
-  const db = await openStore(buildConfig({ dataDir: o.data, db: o.db ?? null }));
+  // Like every admin command, never creates a store (src/cli/with-store.ts).
+  const db = await openStore(buildConfig({ dataDir: o.data, db: o.db ?? null }), { create: false });
   try {
     await work(new LoginThrottle(db, systemClock));
   } finally {

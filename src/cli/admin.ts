@@ -9,11 +9,11 @@ import {
   updateAccount,
 } from '../accounts/accounts.ts';
 import { systemClock } from '../clock.ts';
-import { buildConfig } from '../config.ts';
-import type { Db } from '../store/db.ts';
 import { checked, dataOption, dbOption } from './options.ts';
 import { passwordOf } from './password.ts';
 import { throttleCommand } from './admin-throttle.ts';
+import { distributeCommand, domainCommand } from './admin-dns.ts';
+import { withStore } from './with-store.ts';
 
 function parseDate(text: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
@@ -56,22 +56,6 @@ async function settingsOf(o: Record<string, any>, passwordRequired: boolean): Pr
   if (o.disable) s.enabled = false;
   if (o.enable) s.enabled = true;
   return s;
-}
-
-/** Opens the store, runs the work, closes it; operator mistakes exit 1 with a message. */
-async function withStore(o: Record<string, any>, work: (db: Db) => Promise<void>): Promise<void> {
-  // The store (and below, the DNS code) is loaded only when a command runs: `--help` needs neither.
-  const { openStore } = await import('../store/open.ts');
-  const db = await openStore(buildConfig({ dataDir: o.data, db: o.db ?? null }));
-  try {
-    await work(db);
-  } catch (err) {
-    if (!(err instanceof AccountInputError)) throw err;
-    process.stderr.write(`vigil: ${err.message}\n`);
-    process.exitCode = 1;
-  } finally {
-    await db.destroy();
-  }
 }
 
 const print = (json: boolean, value: object, text: string) =>
@@ -138,28 +122,8 @@ export function adminCommand(): Command {
         print(o.json, { userid: o.userid, apikey }, `apikey: ${apikey}`);
       }),
     );
-  admin
-    .command('domain')
-    .description('domains')
-    .command('release')
-    .description('lift the hold on a newly added domain so that it can be published')
-    .argument('<domain>', 'the domain name')
-    .addOption(dataOption())
-    .addOption(dbOption())
-    .option('--force', "release even when the domain nests with another account's domain")
-    .action((domain: string, o) =>
-      withStore(o, async (db) => {
-        const { Domains } = await import('../dns/domains.ts');
-        const domains = new Domains(db, systemClock, buildConfig({ dataDir: o.data }));
-        const d = await domains.summary(domain);
-        if (!d) throw new AccountInputError(`no domain ${domain}`);
-        // Once published, a nested zone answers for (or hides) names of the other account.
-        for (const n of d.nestedWith) process.stderr.write(`warning: ${d.name} (account ${d.userid}) nests with ${n.name} of account ${n.userid}\n`);
-        if (d.nestedWith.length && !o.force) throw new AccountInputError(`not released: ${d.name} nests with another account's domain; check it, then release with --force`);
-        await domains.release(d.name);
-        process.stdout.write(`released ${d.name} (${d.type}, account ${d.userid})\n`);
-      }),
-    );
+  admin.addCommand(domainCommand());
+  admin.addCommand(distributeCommand());
   admin.addCommand(throttleCommand());
   return admin;
 }

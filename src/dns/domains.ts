@@ -30,6 +30,17 @@ export interface DomainSummary {
   nestedWith: { name: string; userid: string }[];
 }
 
+/** One line of `admin domain list`. */
+export interface DomainListing {
+  name: string;
+  userid: string;
+  type: string;
+  state: number;
+  onHold: boolean;
+  /** The serial the name servers answer with; null while the zone is not served. */
+  servedSerial: number | null;
+}
+
 /**
  * Domains of an account: lookup, add, delete, release. Every change that
  * touches a zone goes through `change`, which runs in one transaction and
@@ -178,5 +189,25 @@ export class Domains {
     const r = await this.db.updateTable('domains').set({ on_hold: 0 }).where('name', '=', zone).executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
-}
 
+  /** Operator: every domain (or only those on hold) with its account and served serial, by name. */
+  async list(options: { held?: boolean } = {}): Promise<DomainListing[]> {
+    let query = this.db
+      .selectFrom('domains')
+      .innerJoin('accounts', 'accounts.id', 'domains.account_id')
+      // By name: what the name servers answer for it (a deleted zone stays served until the next cycle).
+      .leftJoin('zone_publications', 'zone_publications.zone', 'domains.name')
+      .select(['domains.name', 'accounts.userid', 'domains.type', 'domains.state', 'domains.on_hold', 'zone_publications.served_serial'])
+      .orderBy('domains.name');
+    if (options.held) query = query.where('domains.on_hold', '=', 1);
+    const rows = await query.execute();
+    return rows.map((r) => ({
+      name: r.name,
+      userid: r.userid,
+      type: r.type,
+      state: Number(r.state),
+      onHold: Number(r.on_hold) !== 0,
+      servedSerial: r.served_serial === null ? null : Number(r.served_serial),
+    }));
+  }
+}
