@@ -13,7 +13,12 @@ import { openStore } from './store/open.ts';
 import { Domains } from './dns/domains.ts';
 import { Publisher } from './dns/publish.ts';
 import { ZoneEdits } from './dns/zone-edits.ts';
-import { startDistribution } from './dns/distribute.ts';
+import { CycleLoop } from './dns/cycle-loop.ts';
+import { DnsCounters } from './dns/server/counters.ts';
+import { type NotifyStats } from './dns/server/notify.ts';
+import { Metrics } from './metrics.ts';
+import { metricsServer } from './metrics-server.ts';
+import { SCRIPTS } from './api/scripts.ts';
 import { NameServer } from './dns/server/server.ts';
 import { ServingSet } from './dns/server/serving-set.ts';
 import { notifyAll } from './dns/server/notify.ts';
@@ -69,41 +74,52 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const runner = new AuditRunner(db, clock, config.scanAllow, mailers, logger, options.engine);
   const secondaries = config.secondaries.map((s) => parsePeer(s) ?? fail(`invalid --secondaries entry '${s}'`));
   const egress = new DnsEgress(config.dnsPeersAllow, secondaries);
-  const services: Services = {
-    config,
-    clock,
-    db,
-    sessions: new Sessions(db, clock, config.sessionTtlMs),
-    dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains, egress) },
-    audits: new Audits(db, clock, config.scanAllow, () => queue.wake()),
-  };
-  await queue.start((job, signal) => runner.run(job, signal));
-  void runner.resendPending();
   const serving = new ServingSet({
     forwardAddress: config.forwardPort !== 0 ? config.forwardAddress : null,
     catalogZone: config.catalogZone,
     secondaries,
     clock,
   });
-  await serving.load(db);
-  // After each cycle: new versions into the name server, then NOTIFY (in the background).
+  const metrics = config.metricsPort !== 0 ? new Metrics(new Set(Object.keys(SCRIPTS))) : null;
+  const notifyStats: NotifyStats = { sent: 0, acknowledged: 0, unanswered: 0 };
   let workers: DnsWorkers | null = null;
-  const afterCycle = async () => {
-    const changed = await serving.load(db);
-    workers?.reload();
-    if (changed.length) void notifyAll(changed, serving.secondaries, egress, logger);
+  // Every change of what is served (our cycle, a slave copy, another process's
+  // cycle or `admin distribute`) goes through the loop's refresh: new versions
+  // into the name server, then NOTIFY (in the background) for those alone.
+  const cycles = new CycleLoop({
+    db,
+    clock,
+    intervalMs: config.publishIntervalMs,
+    logger,
+    async apply() {
+      const changed = await serving.load(db);
+      workers?.reload();
+      if (changed.length) void notifyAll(changed, serving.secondaries, egress, logger, notifyStats);
+    },
+    onCycle: (facts) => metrics?.cycle(facts),
+  });
+  const services: Services = {
+    config,
+    clock,
+    db,
+    sessions: new Sessions(db, clock, config.sessionTtlMs),
+    dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains, egress), schedule: cycles },
+    audits: new Audits(db, clock, config.scanAllow, () => queue.wake()),
+    logger,
   };
-  const stopDistribution = startDistribution(db, clock, config.publishIntervalMs, afterCycle, (err) =>
-    logger.error({ err }, 'distribution cycle failed'),
-  );
-  const slaves = new SecondaryZones(db, clock, async () => {
-    await serving.load(db);
-    workers?.reload();
-  }, logger, egress, { maxRecords: config.maxZoneRecords, maxBytes: config.maxZoneBytes }, (known) => workers?.slaves(known));
+  await queue.start((job, signal) => runner.run(job, signal));
+  void runner.resendPending();
+  await cycles.start(() => serving.load(db));
+  const stopDistribution = () => cycles.stop();
+  const slaves = new SecondaryZones(db, clock, () => cycles.refresh(), logger, egress, { maxRecords: config.maxZoneRecords, maxBytes: config.maxZoneBytes }, (known) => workers?.slaves(known));
   serving.notified = (zone, address) => slaves.notify(zone, address);
   slaves.start();
   let nameServer: NameServer | null = null;
   let forwarder: Server | null = null;
+  let metricsListener: Server | null = null;
+  const closeMetrics = () => new Promise<void>((res) => (metricsListener ? metricsListener.close(() => res()) : res()));
+  const dnsCounters = new DnsCounters();
+  metrics?.attach({ dns: dnsCounters, notify: notifyStats, slaves: slaves.stats, nextCycleAt: () => cycles.nextAt(), audits: () => queue.depth() });
   const closeForwarder = () => new Promise<void>((res) => (forwarder ? forwarder.close(() => res()) : res()));
   const servers: FastifyInstance[] = [];
   const listeners: Record<string, string> = {};
@@ -113,22 +129,22 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     if (config.httpsPort !== 0) {
       const tls = await loadCertificate(config.dataDir, config.listen, config.tlsCert, config.tlsKey);
       generatedCertificate = tls.generated;
-      api = apiServer(services, logger, tls);
+      api = apiServer(services, logger, tls, metrics ?? undefined);
       servers.push(api);
       await api.listen({ host: config.listen, port: config.httpsPort });
       listeners.https = hostPort(config.listen, (api.server.address() as AddressInfo).port);
     }
     if (config.httpPort !== 0) {
-      const plain = plainServer(logger, config);
+      const plain = plainServer(logger, config, metrics ?? undefined);
       servers.push(plain);
       await plain.listen({ host: config.listen, port: config.httpPort });
       listeners.http = hostPort(config.listen, (plain.server.address() as AddressInfo).port);
     }
     if (config.dnsPort !== 0 && config.dnsWorkers > 1) {
-      workers = await startDnsWorkers(config, config.dnsWorkers, (zone, address) => slaves.notify(zone, address), logger);
+      workers = await startDnsWorkers(config, config.dnsWorkers, (zone, address) => slaves.notify(zone, address), logger, dnsCounters);
       listeners.dns = hostPort(config.listen, workers.port);
     } else if (config.dnsPort !== 0) {
-      nameServer = new NameServer(serving, logger, config);
+      nameServer = new NameServer(serving, logger, config, dnsCounters);
       listeners.dns = hostPort(config.listen, await nameServer.listen(config.listen, config.dnsPort));
     }
     if (config.forwardPort !== 0) {
@@ -137,12 +153,19 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await new Promise<void>((res, rej) => server.once('error', rej).listen(config.forwardPort, config.listen, () => res()));
       listeners.forward = hostPort(config.listen, (server.address() as AddressInfo).port);
     }
+    if (metrics) {
+      const server = metricsServer(metrics, db, logger);
+      metricsListener = server;
+      await new Promise<void>((res, rej) => server.once('error', rej).listen(config.metricsPort, config.listen, () => res()));
+      listeners.metrics = hostPort(config.listen, (server.address() as AddressInfo).port);
+    }
   } catch (err) {
     await queue.stop();
     await slaves.stop();
     await workers?.close();
     await nameServer?.close();
     await closeForwarder();
+    await closeMetrics();
     await stopDistribution();
     await Promise.allSettled(servers.map((s) => s.close()));
     await db.destroy();
@@ -177,6 +200,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       await workers?.close();
       await nameServer?.close();
       await closeForwarder();
+      await closeMetrics();
       await stopDistribution();
       await db.destroy();
       logger.flush?.();

@@ -12,6 +12,8 @@ export interface Config {
   /** Name-server processes sharing the DNS sockets; 1 answers in the main process. */
   readonly dnsWorkers: number;
   readonly forwardPort: number;
+  /** Prometheus /metrics and /healthz over plain HTTP; 0: off. */
+  readonly metricsPort: number;
   readonly publishIntervalMs: number;
   readonly sessionTtlMs: number;
   readonly tlsCert: string | null;
@@ -57,6 +59,7 @@ export const DEFAULTS = Object.freeze({
   httpPort: 8080,
   dnsPort: 5300,
   forwardPort: 8081,
+  metricsPort: 0,
   publishInterval: '5m',
   sessionTtl: '24h',
   domainHold: 'manual',
@@ -88,6 +91,7 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     dnsPort: partial.dnsPort ?? DEFAULTS.dnsPort,
     dnsWorkers: partial.dnsWorkers ?? 1,
     forwardPort: partial.forwardPort ?? DEFAULTS.forwardPort,
+    metricsPort: partial.metricsPort ?? DEFAULTS.metricsPort,
     publishIntervalMs: partial.publishIntervalMs ?? 5 * 60_000,
     sessionTtlMs: partial.sessionTtlMs ?? 24 * 3_600_000,
     tlsCert: partial.tlsCert ?? null,

@@ -85,11 +85,15 @@ export type ReportLoadFailure = `reportLoadFailure[${string}]`;
 export type TransportCode = keyof typeof TRANSPORT_CODES;
 export type ErrorCode = SpecCode | ReportLoadFailure | TransportCode;
 
-/** A failure that the API answers with a code; never carries free text. */
+/**
+ * A failure that the API answers with a code; never carries free text.
+ * `logFields` say whom it concerned, for the transport's log line (a failed
+ * login's account); they never hold a secret and never reach the reply.
+ */
 export class ApiError extends Error {
   readonly code: ErrorCode;
 
-  constructor(code: ErrorCode) {
+  constructor(code: ErrorCode, readonly logFields: Readonly<Record<string, string>> = {}) {
     // An answer, not a fault: no stack trace to capture (it is the costly part of a throw).
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
@@ -110,9 +114,9 @@ export class RetryLaterError extends ApiError {
   constructor(
     code: ErrorCode,
     readonly retryAfterSeconds: number,
-    readonly logFields: Readonly<Record<string, string>> = {},
+    logFields: Readonly<Record<string, string>> = {},
   ) {
-    super(code);
+    super(code, logFields);
     this.name = 'RetryLaterError';
   }
 }

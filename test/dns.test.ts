@@ -43,7 +43,7 @@ describe('DNS hosting through the API', () => {
     assert.equal(typeof list.expiryjtime, 'number');
     assert.match(list.expiryreadable, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     const [entry] = Object.entries(list.domains as Record<string, any>);
-    assert.deepEqual(entry![1], { domain: 'example.com', seq: Number(entry![0]), weight: 1, state: 0, stateText: 'Unvalidated', hold: true });
+    assert.deepEqual(entry![1], { domain: 'example.com', seq: Number(entry![0]), weight: 1, state: 0, stateText: 'Unvalidated', hold: true, servedSerial: null });
     const r = await a.call('dnsGetDomainRecords.php', { domain: 'example.com' });
     assert.equal(r.domain, 'example.com');
     assert.equal(r.state, 0);

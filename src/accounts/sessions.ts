@@ -115,7 +115,8 @@ export class Sessions {
     const check = () => verifyPassword(c.password!, sameUser ? account.password_hash : DUMMY_PASSWORD_HASH);
     const passwordOk = await (slot.known ? check() : this.unknownChecks.run(check));
     // A wrong password stays counted: the reservation was its failure.
-    if (!sameUser || !passwordOk) fail('invalidLogin');
+    // The account's userid (never the typed field: people type passwords into it).
+    if (!sameUser || !passwordOk) throw new ApiError('invalidLogin', { userid, address: c.clientAddress });
     await this.throttle.succeeded(userid, c.clientAddress, slot);
     if (account.enabled !== 1) fail('invalidLogin');
     return this.issue(account);

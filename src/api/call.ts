@@ -9,6 +9,8 @@ import type { Domains } from '../dns/domains.ts';
 import type { Publisher } from '../dns/publish.ts';
 import type { ZoneEdits } from '../dns/zone-edits.ts';
 import type { Audits } from '../audit/service.ts';
+import type { Logger } from 'pino';
+import type { DistributionSchedule } from '../dns/cycle-loop.ts';
 
 /** The domain services a script may call; built once by app.ts. */
 export interface Services {
@@ -18,12 +20,16 @@ export interface Services {
   readonly sessions: Sessions;
   readonly dns: DnsServices;
   readonly audits: Audits;
+  /** For event lines of the scripts (publish); never given a secret. */
+  readonly logger: Logger;
 }
 
 export interface DnsServices {
   readonly domains: Domains;
   readonly edits: ZoneEdits;
   readonly publisher: Publisher;
+  /** When this server distributes next: what "when is my change live?" answers. */
+  readonly schedule: DistributionSchedule;
 }
 
 /** One script call, after transport rules; no HTTP in here. */

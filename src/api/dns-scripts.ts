@@ -1,6 +1,6 @@
 import type { Fields } from '../dns/records.ts';
 import type { AddableType } from '../dns/zone-edits.ts';
-import { accountFigures, domainSummaries, requireSubscription } from '../dns/subscription.ts';
+import { accountFigures, domainSummaries, readableTime, requireSubscription } from '../dns/subscription.ts';
 import { stateText } from '../dns/states.ts';
 import { params, type AliasScript, type Call, type Params, type SessionScript } from './call.ts';
 import type { Form } from './form.ts';
@@ -34,7 +34,16 @@ const setSoa = dnsCall(params(['domain'], ['admin', 'ttl']), ({ account, service
 const setOptions = dnsCall(params(['domain', 'masters'], ['allowtransferacl', 'notify', 'alsonotify']), ({ account, services }, f) =>
   services.dns.edits.setOptions(account, f),
 );
-const publish = dnsCall(DOMAIN, ({ account, services }, f) => services.dns.publisher.publish(account, f.domain) as Promise<Record<string, unknown>>);
+const publish = dnsCall(DOMAIN, async ({ account, services }, f) => {
+  const out = await services.dns.publisher.publish(account, f.domain);
+  const errors = out.reply.errors?.length ?? 0;
+  services.logger.info(
+    { userid: account.userid, domain: out.domain, serial: out.serial, outcome: errors ? 'errors' : 'ok', errors, warnings: out.reply.warnings?.length ?? 0 },
+    'publish',
+  );
+  // Extension field (issue 18): when the version waiting now goes live. Only when one waits.
+  return out.serial === null ? { ...out.reply } : { ...out.reply, nextDistribution: readableTime(services.dns.schedule.nextAt()) };
+});
 
 const has = (form: Form, ...names: string[]) => names.some((n) => form.has(n));
 
@@ -48,13 +57,16 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
       requireSubscription(account, services.clock.now());
       const domains = await domainSummaries(services.db, account.id);
       const reply: Record<string, unknown> = accountFigures(account, domains);
+      // Extension field (issue 18): the next cycle, when versions now waiting go live.
+      reply.nextDistribution = readableTime(services.dns.schedule.nextAt());
       if (domains.length) {
         // `hold` is an extension field (issue 12, item 8): the spec shows a hold only as a
         // publish error, so a user could not tell why a domain stays in state 1.
         reply.domains = Object.fromEntries(
           domains.map((d) => [
             String(d.seq),
-            { domain: d.domain, seq: d.seq, weight: d.weight, state: d.state, stateText: stateText(d.state), hold: d.hold },
+            // servedSerial (issue 18): the version the name servers answer with; null while not served.
+            { domain: d.domain, seq: d.seq, weight: d.weight, state: d.state, stateText: stateText(d.state), hold: d.hold, servedSerial: d.servedSerial },
           ]),
         );
       }

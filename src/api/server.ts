@@ -6,6 +6,7 @@ import { capHttpConnections, clientErrorHandler, serverOptions, type TransportLi
 import { parseForm } from './form.ts';
 import { codeOf, failure, success } from './reply.ts';
 import { resolveScript } from './scripts.ts';
+import type { Metrics } from '../metrics.ts';
 
 /** Large enough for a 10,000-character field percent-encoded, small enough to bound memory. */
 export const BODY_LIMIT = 256 * 1024;
@@ -30,7 +31,7 @@ const DEFAULT_LIMITS: TransportLimits = { requestTimeoutMs: 30_000, maxConnectio
  * see transport.ts), one log line per request, no 5xx, and the slow-client
  * limits: one time budget per request and per-address connection caps.
  */
-function baseServer(logger: Logger, https: { key: string; cert: string } | null, limits: TransportLimits): FastifyInstance {
+function baseServer(logger: Logger, https: { key: string; cert: string } | null, limits: TransportLimits, metrics?: Metrics): FastifyInstance {
   const options = serverOptions(limits);
   const app = (Fastify as any)({
     loggerInstance: logger,
@@ -73,6 +74,7 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null,
       { script: req.script, http: reply.statusCode, error: req.apiCode ?? undefined, client: req.ip, ms: Math.round(reply.elapsedTime) },
       'api',
     );
+    metrics?.api(req.script, req.apiCode, reply.elapsedTime / 1000);
   });
   // Drain: requests in flight at close are answered, then their connection
   // is closed rather than kept alive for the keep-alive timeout.
@@ -93,8 +95,8 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null,
 }
 
 /** The HTTPS API: the script table behind the transport rules of spec section 1. */
-export function apiServer(services: Services, logger: Logger, tls: { key: string; cert: string }): FastifyInstance {
-  const app = baseServer(logger, tls, services.config ?? DEFAULT_LIMITS);
+export function apiServer(services: Services, logger: Logger, tls: { key: string; cert: string }, metrics?: Metrics): FastifyInstance {
+  const app = baseServer(logger, tls, services.config ?? DEFAULT_LIMITS, metrics);
   // A wildcard, not a `:script` parameter: Fastify caps parameter length
   // with an error of its own shape; here any name is just looked up.
   app.route({
@@ -121,6 +123,11 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
         // Throttled, not judged: 429 and Retry-After (RFC 6585, RFC 9110 10.2.3); the body keeps the spec's shape.
         reply.code(429).header('retry-after', String(err.retryAfterSeconds));
         req.log.warn({ script: name, ...err.logFields, retryAfter: err.retryAfterSeconds }, 'throttled');
+        metrics?.login('throttled');
+      } else if (!script.session) {
+        // The throttled line above is the only one for a throttled attempt; this one is for a refused one.
+        req.log.warn({ script: name, error: code ?? script.systemError, client: req.ip, ...(err instanceof ApiError ? err.logFields : {}) }, 'login failed');
+        metrics?.login('failed');
       }
       req.apiCode = code ?? script.systemError;
       return failure(req.apiCode);
@@ -130,8 +137,8 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
 }
 
 /** Plain HTTP: every API call is answered `notSSL`, whatever it holds. */
-export function plainServer(logger: Logger, limits: TransportLimits = DEFAULT_LIMITS): FastifyInstance {
-  const app = baseServer(logger, null, limits);
+export function plainServer(logger: Logger, limits: TransportLimits = DEFAULT_LIMITS, metrics?: Metrics): FastifyInstance {
+  const app = baseServer(logger, null, limits, metrics);
   app.all('/api/*', async (req) => {
     req.script = (req.params as { '*': string })['*'];
     req.apiCode = 'notSSL';

@@ -18,6 +18,8 @@ export interface AuditQueue {
   wake(): void;
   /** Stops taking jobs, aborts the running ones and puts them back in the queue. */
   stop(): Promise<void>;
+  /** Audits waiting and running in the whole store (every process), for the metrics. */
+  depth(): Promise<{ queued: number; running: number }>;
 }
 
 export interface QueueOptions {
@@ -128,6 +130,17 @@ export class StoreQueue implements AuditQueue {
         .execute();
       return { id: next.id, attempt: next.attempts + 1 };
     });
+  }
+
+  async depth(): Promise<{ queued: number; running: number }> {
+    const rows = await this.db
+      .selectFrom('audits')
+      .select((eb) => ['state', eb.fn.countAll<number>().as('n')])
+      .where('state', 'in', ['queued', 'running'])
+      .groupBy('state')
+      .execute();
+    const of = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
+    return { queued: of('queued'), running: of('running') };
   }
 
   async stop(): Promise<void> {

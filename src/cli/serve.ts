@@ -74,6 +74,7 @@ export function serveCommand(): Command {
       return Number(t);
     }, '1'))
     .addOption(opt('--forward-port <n>', 'web-forwarding HTTP server (0: off)', 'VIGIL_FORWARD_PORT', parsePort, String(DEFAULTS.forwardPort)))
+    .addOption(opt('--metrics-port <n>', 'Prometheus /metrics and /healthz over plain HTTP (0: off)', 'VIGIL_METRICS_PORT', parsePort, String(DEFAULTS.metricsPort)))
     .addOption(opt('--publish-interval <dur>', 'distribution cycle of published zones', 'VIGIL_PUBLISH_INTERVAL', parseDuration, DEFAULTS.publishInterval))
     .addOption(opt('--session-ttl <dur>', 'session token lifetime', 'VIGIL_SESSION_TTL', parseDuration, DEFAULTS.sessionTtl))
     .addOption(opt('--tls-cert <file>', 'certificate for the API (default: generated in DATA/tls/)', 'VIGIL_TLS_CERT'))
@@ -114,6 +115,7 @@ export function serveCommand(): Command {
         dnsPort: o.dnsPort,
         dnsWorkers: o.dnsWorkers,
         forwardPort: o.forwardPort,
+        metricsPort: o.metricsPort,
         publishIntervalMs: o.publishInterval,
         sessionTtlMs: o.sessionTtl,
         tlsCert: o.tlsCert ?? null,

@@ -51,20 +51,27 @@ export async function distributionCycle(db: Db, clock: Clock): Promise<CycleResu
   });
 }
 
-/** Runs the cycle every interval until stopped (then `afterCycle`, e.g. reload the name server); a failed cycle is logged and retried next time. */
-export function startDistribution(
-  db: Db,
-  clock: Clock,
-  intervalMs: number,
-  afterCycle: () => Promise<void>,
-  onError: (err: unknown) => void,
-): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = distributionCycle(db, clock).then(afterCycle).catch(onError);
-  }, intervalMs);
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+/**
+ * A fingerprint of what the store says is served: it changes whenever a
+ * cycle (in any process, or `admin distribute`) moves a version or removes
+ * a zone, and when a slave copy arrives. One aggregate row, cheap enough to
+ * read every second. The count catches removals, the serial sum new
+ * versions even on a clock that stands still (tests), changed_at the rest
+ * (a zone removed and another added with the same serial in one cycle).
+ * changed_at counts only on rows without a pending version, so a publish
+ * alone does not move it (unless it takes out the latest such row: a
+ * reload then finds no new version and swaps nothing).
+ */
+export async function servedGeneration(db: Db): Promise<string> {
+  const row = await db
+    .selectFrom('zone_publications')
+    .select((eb) => [
+      eb.fn.count<number>('served_serial').as('n'),
+      eb.fn.sum<number>('served_serial').as('serials'),
+      eb.fn.max(eb.case().when('pending_snapshot', 'is', null).then(eb.ref('changed_at')).end()).as('at'),
+    ])
+    .where('served_snapshot', 'is not', null)
+    .executeTakeFirstOrThrow();
+  // PostgreSQL answers bigint aggregates as strings, SQLite as numbers: one form for both.
+  return `${Number(row.n)}/${Number(row.serials ?? 0)}/${Number(row.at ?? 0)}`;
 }

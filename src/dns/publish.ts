@@ -15,6 +15,15 @@ export interface PublishResult {
   errors?: string[];
 }
 
+/** A publish's reply and the facts its caller logs. */
+export interface PublishOutcome {
+  reply: PublishResult;
+  /** The domain's name as stored. */
+  domain: string;
+  /** The new serial waiting for distribution; null when nothing waits (errors, slave). */
+  serial: number | null;
+}
+
 export const SLAVE_WARNING = "a slave domain is published by its masters: Vigil transfers each new version from them";
 export const ON_HOLD_ERROR = 'the domain is on hold until the operator releases it (new domains are checked before their first publish)';
 
@@ -41,7 +50,7 @@ export class Publisher {
     return buildZone(model);
   }
 
-  async publish(account: AccountRow, field: string | undefined): Promise<PublishResult> {
+  async publish(account: AccountRow, field: string | undefined): Promise<PublishOutcome> {
     requireSubscription(account, this.domains.clock.now());
     return this.domains.db.transaction().execute(async (trx) => {
       // Locked (PostgreSQL): the serial and snapshot come from this read.
@@ -72,9 +81,9 @@ export class Publisher {
       if (errors.length) {
         await trx.updateTable('domains').set({ state: DomainState.ConfigurationErrors }).where('id', '=', domain.id).execute();
         result.errors = errors;
-        return result;
+        return { reply: result, domain: domain.name, serial: null };
       }
-      if (domain.type === 'slave') return result;
+      if (domain.type === 'slave') return { reply: result, domain: domain.name, serial: null };
       const now = this.domains.clock.now();
       await trx.updateTable('domains').set({ state: DomainState.Waiting, serial: model.serial }).where('id', '=', domain.id).execute();
       const pending = { pending_serial: model.serial, pending_snapshot: JSON.stringify(model), removing: 0, changed_at: now, domain_id: domain.id };
@@ -83,7 +92,7 @@ export class Publisher {
         .values({ zone: domain.name, served_serial: null, served_snapshot: null, ...pending })
         .onConflict((oc) => oc.column('zone').doUpdateSet(pending))
         .execute();
-      return result;
+      return { reply: result, domain: domain.name, serial: model.serial };
     });
   }
 

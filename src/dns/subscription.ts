@@ -23,12 +23,14 @@ export interface DomainSummary {
   weight: number;
   /** On operator hold (`admin domain release` lifts it). */
   hold: boolean;
+  /** The serial being served under this name; null while none is. */
+  servedSerial: number | null;
 }
 
 const summaries = new WeakMap<object, ReturnType<typeof compileSummaries>>();
 
 function compileSummaries(db: Db) {
-  return precompile<{ seq: number; domain: string; state: number; on_hold: number; forwards: number }, [number]>(
+  return precompile<{ seq: number; domain: string; state: number; on_hold: number; forwards: number; served_serial: number | null }, [number]>(
     (accountId) =>
       db
         .selectFrom('domains')
@@ -43,6 +45,11 @@ function compileSummaries(db: Db) {
             .whereRef('records.domain_id', '=', 'domains.id')
             .where('records.type', '=', 'WebForwarding')
             .as('forwards'),
+          eb
+            .selectFrom('zone_publications')
+            .select('zone_publications.served_serial')
+            .whereRef('zone_publications.zone', '=', 'domains.name')
+            .as('served_serial'),
         ])
         .where('domains.account_id', '=', accountId as unknown as number)
         .orderBy('domains.id'),
@@ -57,7 +64,7 @@ export async function domainSummaries(db: Kysely<Database>, accountId: number): 
   let query = summaries.get(db);
   if (!query) summaries.set(db, (query = compileSummaries(db as Db)));
   const rows = await query(db, accountId);
-  return rows.map((r) => ({ seq: r.seq, domain: r.domain, state: r.state, weight: Number(r.forwards) > 0 ? 2 : 1, hold: Number(r.on_hold) !== 0 }));
+  return rows.map((r) => ({ seq: r.seq, domain: r.domain, state: r.state, weight: Number(r.forwards) > 0 ? 2 : 1, hold: Number(r.on_hold) !== 0, servedSerial: r.served_serial === null ? null : Number(r.served_serial) }));
 }
 
 /** `YYYY-MM-DD HH:MM:SS UTC`, the readable form of every time Vigil shows. */

@@ -30,8 +30,16 @@ export function notifyTargets(zone: ZoneIndex, secondaries: readonly Peer[]): Pe
   return [...targets.values()];
 }
 
+/** NOTIFY messages sent (a retry counts again) and acknowledged; plain numbers the metrics read. */
+export interface NotifyStats {
+  sent: number;
+  acknowledged: number;
+  unanswered: number;
+}
+
 /** Sends NOTIFY (RFC 1996) for the zone's SOA to one peer, retrying until it answers. */
-export function sendNotify(zone: ZoneIndex, peer: Peer, logger: Logger): Promise<boolean> {
+export function sendNotify(zone: ZoneIndex, peer: Peer, logger: Logger, stats?: NotifyStats): Promise<boolean> {
+  const facts = { zone: zone.zone, serial: zone.serial, peer: peerText(peer) };
   const id = Math.floor(Math.random() * 65536);
   const message = dnsPacket.encode({
     id,
@@ -47,12 +55,17 @@ export function sendNotify(zone: ZoneIndex, peer: Peer, logger: Logger): Promise
     const done = (ok: boolean) => {
       clearTimeout(timer);
       socket.close();
-      if (!ok) logger.warn({ zone: zone.zone, peer }, 'dns: NOTIFY not acknowledged');
+      if (stats) stats[ok ? 'acknowledged' : 'unanswered']++;
+      if (ok) logger.info({ ...facts, tries }, 'dns: NOTIFY acknowledged');
+      else logger.warn({ ...facts, tries: TRIES }, 'dns: NOTIFY not acknowledged');
       resolve(ok);
     };
     const send = () => {
       if (tries++ >= TRIES) return done(false);
       socket.send(message, peer.port, peer.address);
+      if (stats) stats.sent++;
+      // The first send only: retries show in the acknowledged or not-acknowledged line.
+      if (tries === 1) logger.info(facts, 'dns: NOTIFY sent');
       timer = setTimeout(send, WAIT_MS);
     };
     socket.on('message', (msg) => {
@@ -64,11 +77,11 @@ export function sendNotify(zone: ZoneIndex, peer: Peer, logger: Logger): Promise
 }
 
 /** NOTIFY every target of every changed zone that the egress fence allows; never throws. */
-export async function notifyAll(changed: ZoneIndex[], secondaries: readonly Peer[], egress: DnsEgress, logger: Logger): Promise<void> {
+export async function notifyAll(changed: ZoneIndex[], secondaries: readonly Peer[], egress: DnsEgress, logger: Logger, stats?: NotifyStats): Promise<void> {
   const sends = changed.flatMap((zone) => {
     const { allowed, refused } = egress.split(notifyTargets(zone, secondaries));
     if (refused.length) logger.warn({ zone: zone.zone, refused: refused.map(peerText) }, 'dns: NOTIFY not sent: outside --dns-peers-allow');
-    return allowed.map((peer) => sendNotify(zone, peer, logger));
+    return allowed.map((peer) => sendNotify(zone, peer, logger, stats));
   });
   await Promise.all(sends);
 }

@@ -31,6 +31,8 @@ export class SecondaryZones {
   /** The slave zones as of the last tick, so a NOTIFY is answered without waiting on the store. */
   private known: SlaveZone[] = [];
   private running: Promise<void> = Promise.resolve();
+  /** Transfers from masters that were stored, and those that failed; read by the metrics. */
+  readonly stats = { transfers: 0, failures: 0 };
 
   constructor(
     private readonly db: Db,
@@ -105,11 +107,13 @@ export class SecondaryZones {
       try {
         const records = await axfr(master, slave.zone, this.caps);
         await this.store(slave, records.map((a, i) => fromWire(a, slave.zone, i + 1)).filter((r): r is ZoneRecord => r !== null));
-        this.logger.info({ zone: slave.zone, serial, master }, 'dns: slave zone transferred');
+        this.stats.transfers++;
+        this.logger.info({ zone: slave.zone, serial, master: peerText(master), records: records.length }, 'dns: slave zone transferred');
         await this.onNewCopy();
         return this.refreshMs({ ...slave, serial });
       } catch (err) {
-        this.logger.warn({ err, zone: slave.zone, master }, 'dns: zone transfer failed');
+        this.stats.failures++;
+        this.logger.warn({ err, zone: slave.zone, master: peerText(master) }, 'dns: zone transfer failed');
       }
     }
     return FIRST_RETRY_MS;

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { capConnections } from '../../net/connection-cap.ts';
 import { resolve, type ZoneFinder } from './resolve.ts';
 import { transferMessages } from './transfer.ts';
+import { DnsCounters } from './counters.ts';
 import { type FastUdp, fastUdpAvailable, openFastUdp } from './udp-fast.ts';
 
 const OPCODE_NOTIFY = 4;
@@ -37,9 +38,10 @@ function headerOnly(query: Buffer, rcode: RcodeName): Buffer {
  * Answers one DNS message from `client`. UDP replies fit 512 bytes or the
  * client's EDNS size; TCP replies 65535. Returns the reply messages: none
  * when no reply is due (a response, a message too short to carry an ID),
- * several for a zone transfer.
+ * several for a zone transfer. A zone transfer asked over TCP is reported
+ * in `facts` (this function has no logger; its caller logs it).
  */
-export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'udp' | 'tcp', client = ''): Buffer[] {
+export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'udp' | 'tcp', client = '', facts?: AnswerFacts): Buffer[] {
   if (message.length < 12) return [];
   let query: Packet;
   try {
@@ -69,8 +71,12 @@ export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'ud
     const zone = zones.find(q.name.toLowerCase());
     if (transport === 'udp') packet = { ...reply('NOERROR', false), flags: (reply('NOERROR', false).flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE };
     else if (zone && zone.zone === q.name.toLowerCase() && zones.transferAllowed(zone, client)) {
+      if (facts) facts.transfer = { zone: zone.zone, type: q.type, served: true };
       return transferMessages(zone, query, (message.readUInt16BE(2) & 0x7800));
-    } else packet = reply('REFUSED', false);
+    } else {
+      if (facts) facts.transfer = { zone: q.name.toLowerCase(), type: q.type, served: false };
+      packet = reply('REFUSED', false);
+    }
   } else {
     const zone = zones.find(q.name.toLowerCase().replace(/\.$/, ''));
     const key = `${q.name}|${q.type}|${message.readUInt16BE(2) & 0x0100}|${transport === 'tcp' ? 'tcp' : opt ? Math.min(opt.udpPayloadSize ?? 512, 4096) : 'udp'}`;
@@ -90,6 +96,11 @@ export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'ud
     return [out];
   }
   return [encodeWithin(packet, transport, opt)];
+}
+
+/** What answering one message did that its caller may log. */
+export interface AnswerFacts {
+  transfer?: { zone: string; type: 'AXFR' | 'IXFR'; served: boolean };
 }
 
 /** Encodes a reply within what the transport allows; too big for UDP: TC and empty sections, so the client retries over TCP. */
@@ -127,12 +138,16 @@ export class NameServer {
   private readonly sockets = new Set<TcpSocket>();
 
   private readonly limits: Required<TcpLimits>;
+  /** Replies and transfers, for the metrics (plain numbers: this is the hot path). */
+  readonly counters: DnsCounters;
 
   constructor(
     private readonly zones: ZoneFinder & { generation?: number; onReplace?(fn: () => void): void },
     private readonly logger: Logger,
     limits: TcpLimits = {},
+    counters?: DnsCounters,
   ) {
+    this.counters = counters ?? new DnsCounters();
     // Defaults: those of src/config.ts.
     this.limits = { maxConnectionsPerIp: 64, dnsTcpLifetimeMs: 60_000, dnsTcpIdleMs: TCP_IDLE_MS, ...limits };
     // The native cache answers without asking JavaScript: it must forget a replaced serving set at once.
@@ -161,9 +176,9 @@ export class NameServer {
     return out;
   }
 
-  private safeAnswer(message: Buffer, transport: 'udp' | 'tcp', client: string): Buffer[] {
+  private safeAnswer(message: Buffer, transport: 'udp' | 'tcp', client: string, facts?: AnswerFacts): Buffer[] {
     try {
-      return answerMessage(this.zones, message, transport, client);
+      return answerMessage(this.zones, message, transport, client, facts);
     } catch (err) {
       this.logger.error({ err }, 'dns: answering failed');
       return message.length >= 12 ? [headerOnly(message, 'SERVFAIL')] : [];
@@ -178,18 +193,24 @@ export class NameServer {
     const bound = (tcp.address() as { port: number }).port;
     this.tcp = tcp;
     if (fastUdpAvailable()) {
-      this.fast = openFastUdp(host, bound, 1, (msg, address, port) => {
+      const fast = openFastUdp(host, bound, 1, (msg, address, port) => {
         const out = this.answerUdp(msg, address);
         if (!out) return;
+        this.counters.reply(0, out);
         this.fast?.send(out, address, port);
         if ((msg.readUInt16BE(2) & 0xf800) === 0 && out.length >= 12) this.fast?.store(msg, out);
       });
+      this.fast = fast;
+      // Its cache hits are answered in C: counted there, read when scraped.
+      this.counters.native = () => (this.fast ? fast.stats() : null);
       return bound;
     }
     const udp = createSocket({ type: isIPv6(host) ? 'udp6' : 'udp4', recvBufferSize: 4 * 1024 * 1024 });
     udp.on('message', (msg, rinfo) => {
       const out = this.answerUdp(msg, rinfo.address);
-      if (out) udp.send(out, rinfo.port, rinfo.address);
+      if (!out) return;
+      this.counters.reply(0, out);
+      udp.send(out, rinfo.port, rinfo.address);
     });
     udp.on('error', (err) => this.logger.error({ err }, 'dns: udp socket error'));
     await new Promise<void>((res, rej) => udp.once('error', rej).bind(bound, host, () => res()));
@@ -229,8 +250,11 @@ export class NameServer {
         const size = pending.readUInt16BE(0);
         if (pending.length < 2 + size) break;
         active();
-        const replies = this.safeAnswer(pending.subarray(2, 2 + size), 'tcp', socket.remoteAddress ?? '');
+        const facts: AnswerFacts = {};
+        const replies = this.safeAnswer(pending.subarray(2, 2 + size), 'tcp', socket.remoteAddress ?? '', facts);
         pending = pending.subarray(2 + size);
+        if (replies[0]) this.counters.reply(1, replies[0]);
+        if (facts.transfer) this.transferred(facts.transfer, socket.remoteAddress ?? '');
         for (const out of replies) {
           const len = Buffer.alloc(2);
           len.writeUInt16BE(out.length);
@@ -239,6 +263,15 @@ export class NameServer {
       }
       if (socket.writableLength > TCP_MAX_QUEUED) socket.pause();
     });
+  }
+
+  /** An AXFR/IXFR over TCP: one line each, served or refused (a refusal is what an operator looks for). */
+  private transferred(t: NonNullable<AnswerFacts['transfer']>, peer: string): void {
+    if (t.served) this.counters.transfers.served++;
+    else this.counters.transfers.refused++;
+    const line = { zone: t.zone, type: t.type, peer };
+    if (t.served) this.logger.info(line, 'dns: zone transfer served');
+    else this.logger.warn(line, 'dns: zone transfer refused');
   }
 
   async close(): Promise<void> {

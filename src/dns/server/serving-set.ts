@@ -102,6 +102,9 @@ export class ServingSet implements ZoneFinder {
         changed.push(this.catalog);
       }
     }
+    // Nothing new (a reload after a poll that saw only a publish): keep the
+    // set, its generation and the reply caches.
+    if (!changed.length && next.size === this.zones.size) return changed;
     this.zones = next;
     this.forwards = forwards;
     this.generation++;

@@ -6,10 +6,13 @@ import { openStore } from '../../store/open.ts';
 import { NameServer } from './server.ts';
 import { ServingSet } from './serving-set.ts';
 import { parsePeer } from '../peers.ts';
+import { DnsCounters, type DnsCountsSnapshot } from './counters.ts';
 
 /** Messages between the main process and its name-server workers. */
 type ToWorker = { reload: true } | { slaves: [string, string[]][] };
-type FromWorker = { ready: number } | { notify: { zone: string; address: string } };
+type FromWorker = { ready: number } | { notify: { zone: string; address: string } } | { counts: DnsCountsSnapshot };
+/** How often a worker reports its counters to the main process (the metrics are this fresh). */
+const COUNTS_EVERY_MS = 1000;
 
 const CONFIG_ENV = 'VIGIL_DNS_WORKER_CONFIG';
 const BIN = resolve(import.meta.dirname, '../../../bin/vigil');
@@ -28,7 +31,13 @@ export interface DnsWorkers {
  * queries). Each worker loads the serving set from the store and reloads
  * it when told, after every distribution cycle or slave transfer.
  */
-export async function startDnsWorkers(config: Config, count: number, onNotify: (zone: string, address: string) => void, logger: Logger): Promise<DnsWorkers> {
+export async function startDnsWorkers(
+  config: Config,
+  count: number,
+  onNotify: (zone: string, address: string) => void,
+  logger: Logger,
+  counters?: DnsCounters,
+): Promise<DnsWorkers> {
   cluster.setupPrimary({ exec: BIN, args: ['dns-worker'], silent: false });
   const workers: Worker[] = [];
   const ports: Promise<number>[] = [];
@@ -41,6 +50,7 @@ export async function startDnsWorkers(config: Config, count: number, onNotify: (
         worker.on('message', (m: FromWorker) => {
           if ('ready' in m) res(m.ready);
           else if ('notify' in m) onNotify(m.notify.zone, m.notify.address);
+          else if ('counts' in m && worker.process.pid) counters?.workers.set(worker.process.pid, m.counts);
         });
       }),
     );
@@ -80,8 +90,11 @@ export async function runDnsWorker(logger: Logger): Promise<void> {
   };
   await serving.load(db);
   // The TCP limits travel in the config: each worker process caps its own connections.
-  const server = new NameServer(serving, logger, config);
+  const counters = new DnsCounters();
+  const server = new NameServer(serving, logger, config, counters);
   const port = await server.listen(config.listen, config.dnsPort);
+  // Plain numbers over IPC, once a second: the main process's metrics add them up.
+  setInterval(() => process.send?.({ counts: counters.snapshot() } satisfies FromWorker), COUNTS_EVERY_MS).unref();
   process.on('message', (m: ToWorker) => {
     if ('reload' in m) serving.load(db).catch((err) => logger.error({ err }, 'dns worker: reload failed'));
     else if ('slaves' in m) slaves = new Map(m.slaves);

@@ -1,0 +1,48 @@
+import { createServer, type Server } from 'node:http';
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { Metrics } from './metrics.ts';
+import type { Db } from './store/db.ts';
+
+/** A health check slower than this counts as a store that does not answer. */
+const HEALTH_TIMEOUT_MS = 2000;
+
+/** true when the store answers a trivial query in time (the same statement on SQLite and PostgreSQL). */
+async function storeAnswers(db: Db): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((res) => (timer = setTimeout(() => res(false), HEALTH_TIMEOUT_MS)));
+  const query = sql`select 1`.execute(db).then(() => true, () => false);
+  try {
+    return await Promise.race([query, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `--metrics-port`: plain HTTP, GET /metrics (Prometheus text) and
+ * /healthz (200 `ok`, or 503 when the store does not answer). Separate from
+ * the API so that it can be firewalled apart and scraped without TLS.
+ */
+export function metricsServer(metrics: Metrics, db: Db, logger: Logger): Server {
+  return createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/healthz') {
+      void storeAnswers(db).then((ok) => {
+        res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' }).end(ok ? 'ok\n' : 'store not answering\n');
+      });
+    } else if (path === '/metrics') {
+      metrics.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+        (err) => {
+          logger.error({ err }, 'metrics: collecting failed');
+          res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('metrics unavailable\n');
+        },
+      );
+    } else res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+  });
+}

@@ -1,0 +1,150 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CycleFacts } from './dns/cycle-loop.ts';
+import { type DnsCounters, RCODE_NAMES, TRANSPORTS } from './dns/server/counters.ts';
+import type { NotifyStats } from './dns/server/notify.ts';
+
+/** What the service counts elsewhere in plain numbers; read only when scraped. */
+export interface MetricSources {
+  dns: DnsCounters;
+  notify: NotifyStats;
+  slaves: { transfers: number; failures: number };
+  nextCycleAt: () => number;
+  audits: () => Promise<{ queued: number; running: number }>;
+}
+
+/**
+ * A counter whose total is kept elsewhere as a plain number: at each
+ * scrape it is raised by what the source gained since the last one (a
+ * Prometheus counter only goes up; the sources do too).
+ */
+function mirroredCounter(registry: Registry, name: string, help: string, labelNames: string[], read: () => [Record<string, string>, number][]) {
+  const last = new Map<string, number>();
+  return new Counter({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect() {
+      for (const [labels, value] of read()) {
+        const key = JSON.stringify(labels);
+        const gained = value - (last.get(key) ?? 0);
+        if (gained > 0) this.inc(labels, gained);
+        last.set(key, value);
+      }
+    },
+  });
+}
+
+/**
+ * The Prometheus metrics of one `serve` process (docs/operations.md,
+ * "Monitoring"), through prom-client: the text format and the process
+ * metrics (CPU, memory, event-loop lag, handles) come from it.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly apiRequests = new Counter({
+    name: 'vigil_api_requests_total',
+    help: 'API requests by script and outcome code ("0" for success, else the error code)',
+    labelNames: ['script', 'code'],
+    registers: [this.registry],
+  });
+  private readonly apiSeconds = new Histogram({
+    name: 'vigil_api_request_duration_seconds',
+    help: 'API request latency by script',
+    labelNames: ['script'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly logins = new Counter({
+    name: 'vigil_logins_refused_total',
+    help: 'auth.php calls refused: failed (wrong key, userid or password) or throttled',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  private readonly cycles = new Counter({ name: 'vigil_distribution_cycles_total', help: 'distribution cycles run by this server', registers: [this.registry] });
+  private readonly cycleSeconds = new Histogram({
+    name: 'vigil_distribution_cycle_duration_seconds',
+    help: 'duration of a distribution cycle',
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+    registers: [this.registry],
+  });
+  private readonly zones = new Counter({
+    name: 'vigil_distribution_zones_total',
+    help: 'zones distributed (new versions) and removed by this server\'s cycles',
+    labelNames: ['change'],
+    registers: [this.registry],
+  });
+
+  constructor(private readonly scripts: ReadonlySet<string>) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
+  }
+
+  /** One API request; unknown script names are one label value, so a scanner cannot grow the series. */
+  api(script: string | null, code: string | null, seconds: number): void {
+    const name = script && this.scripts.has(script) ? script : 'unknown';
+    this.apiRequests.inc({ script: name, code: code ?? '0' });
+    this.apiSeconds.observe({ script: name }, seconds);
+  }
+
+  login(outcome: 'failed' | 'throttled'): void {
+    this.logins.inc({ outcome });
+  }
+
+  cycle(facts: CycleFacts): void {
+    this.cycles.inc();
+    this.cycleSeconds.observe(facts.ms / 1000);
+    this.zones.inc({ change: 'distributed' }, facts.distributed.length);
+    this.zones.inc({ change: 'removed' }, facts.removed.length);
+  }
+
+  /** The counters kept elsewhere (the name server's hot path among them). */
+  attach(s: MetricSources): void {
+    const r = this.registry;
+    mirroredCounter(r, 'vigil_dns_responses_total', 'DNS replies answered in JavaScript, by transport and RCODE (native cache hits: vigil_dns_native_cache_total)', ['transport', 'rcode'], () => {
+      const t = s.dns.totals();
+      const out: [Record<string, string>, number][] = [];
+      t.replies.forEach((n, i) => {
+        if (n > 0) out.push([{ transport: TRANSPORTS[Math.floor(i / 16)]!, rcode: RCODE_NAMES[i % 16] ?? String(i % 16) }, n]);
+      });
+      return out;
+    });
+    mirroredCounter(r, 'vigil_dns_native_cache_total', 'UDP queries seen by the native I/O: answered from its cache (hit) or passed on (miss), and dropped', ['result'], () => {
+      const { native } = s.dns.totals();
+      return [[{ result: 'hit' }, native.hits], [{ result: 'miss' }, native.misses], [{ result: 'dropped' }, native.dropped]];
+    });
+    mirroredCounter(r, 'vigil_dns_zone_transfers_total', 'AXFR/IXFR asked of this server over TCP', ['outcome'], () => {
+      const { transfers } = s.dns.totals();
+      return [[{ outcome: 'served' }, transfers.served], [{ outcome: 'refused' }, transfers.refused]];
+    });
+    mirroredCounter(r, 'vigil_dns_notify_total', 'NOTIFY messages sent (retries included) and peers that acknowledged or never answered', ['event'], () => [
+      [{ event: 'sent' }, s.notify.sent],
+      [{ event: 'acknowledged' }, s.notify.acknowledged],
+      [{ event: 'unanswered' }, s.notify.unanswered],
+    ]);
+    mirroredCounter(r, 'vigil_dns_slave_transfers_total', 'transfers of slave zones from their masters', ['outcome'], () => [
+      [{ outcome: 'stored' }, s.slaves.transfers],
+      [{ outcome: 'failed' }, s.slaves.failures],
+    ]);
+    new Gauge({
+      name: 'vigil_distribution_next_cycle_timestamp_seconds',
+      help: 'when this server runs its next distribution cycle (Unix time)',
+      registers: [r],
+      collect() {
+        this.set(s.nextCycleAt() / 1000);
+      },
+    });
+    new Gauge({
+      name: 'vigil_audits',
+      help: 'audits queued and running in the whole store',
+      labelNames: ['state'],
+      registers: [r],
+      async collect() {
+        // A store that does not answer leaves the last values (healthz reports it).
+        const d = await s.audits().catch(() => null);
+        if (!d) return;
+        this.set({ state: 'queued' }, d.queued);
+        this.set({ state: 'running' }, d.running);
+      },
+    });
+  }
+}
