@@ -58,7 +58,7 @@ describe('issue 12: smaller defects seen through the API', () => {
     await c.call('dnsAddDomain.php', { domain: 'held.example', domaintype: 'master', aup: 'YES' });
     const entry = async () => Object.values((await c.call('dnsGetDomainList.php')).domains as Record<string, any>).find((d) => d.domain === 'held.example');
     const held = await entry();
-    assert.deepEqual(Object.keys(held), ['domain', 'seq', 'weight', 'state', 'stateText', 'hold'], 'the spec fields first, unchanged');
+    assert.deepEqual(Object.keys(held), ['domain', 'seq', 'weight', 'state', 'stateText', 'hold', 'servedSerial'], 'the spec fields first, unchanged');
     assert.equal(held.hold, true);
     assert.equal((await c.call('dnsGetDomainRecords.php', { domain: 'held.example' })).hold, true);
     assert.ok(await app.services.dns.domains.release('held.example'));
