@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { createServer as createHttp } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -55,22 +55,6 @@ const has = (cmd: string) => {
   }
 };
 
-async function daemon(cmd: string, args: string[], port: number): Promise<ChildProcess> {
-  const p = spawn(cmd, args, { stdio: 'ignore' });
-  cleanup.push(() => p.kill('SIGKILL'));
-  // Up to 20 s: on a loaded 2-core machine (the suite runs two files at once) 5 s was seen to be too short.
-  for (let i = 0; i < 400 && p.exitCode === null; i++) {
-    const up = await new Promise<boolean>((res) => {
-      const s = createServer();
-      s.once('error', () => res(true));
-      s.listen(port, ADDR, () => s.close(() => res(false)));
-    });
-    if (up) return p;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${cmd} did not start${p.exitCode === null ? '' : ` (exit ${p.exitCode})`}`);
-}
-
 const freePort = () => new Promise<number>((res) => {
   const s = createServer().listen(0, ADDR, () => {
     const p = (s.address() as { port: number }).port;
@@ -78,20 +62,39 @@ const freePort = () => new Promise<number>((res) => {
   });
 });
 
+/** Starts a daemon on a free port and waits until it listens; returns the port. */
+async function daemon(cmd: string, argsFor: (port: number) => string[]): Promise<number> {
+  // A port found free can be taken by a test running beside this one before the daemon binds it
+  // (vsftpd was seen to exit 2 so): a daemon that exits is tried again on another port.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const p = spawn(cmd, argsFor(port), { stdio: 'ignore' });
+    cleanup.push(() => p.kill('SIGKILL'));
+    // Up to 20 s: on a loaded 2-core machine (the suite runs two files at once) 5 s was seen to be too short.
+    for (let i = 0; i < 400 && p.exitCode === null; i++) {
+      const up = await new Promise<boolean>((res) => {
+        const s = createServer();
+        s.once('error', () => res(true));
+        s.listen(port, ADDR, () => s.close(() => res(false)));
+      });
+      if (up && p.exitCode === null) return port;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (p.exitCode === null || attempt === 3) throw new Error(`${cmd} did not start${p.exitCode === null ? '' : ` (exit ${p.exitCode})`}`);
+  }
+}
+
 describe('Redis, Memcached: real Debian servers when installed', () => {
   test('redis-server without a password is flagged; with requirepass it is not', { skip: !has('redis-server') && 'redis-server not installed' }, async () => {
-    const open = await freePort();
-    await daemon('redis-server', ['--port', String(open), '--bind', ADDR, '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], open);
-    const locked = await freePort();
-    await daemon('redis-server', ['--port', String(locked), '--bind', ADDR, '--save', '', '--appendonly', 'no', '--requirepass', 'x'.repeat(24)], locked);
+    const open = await daemon('redis-server', (port) => ['--port', String(port), '--bind', ADDR, '--save', '', '--appendonly', 'no', '--protected-mode', 'no']);
+    const locked = await daemon('redis-server', (port) => ['--port', String(port), '--bind', ADDR, '--save', '', '--appendonly', 'no', '--requirepass', 'x'.repeat(24)]);
     const [f] = await redisNoAuth.run(facts(open, 'redis'), net);
     assert.match(f!.detail, /redis_version \d/);
     assert.ok(!(await flagged(redisNoAuth, facts(locked, 'redis'))));
   });
 
   test('memcached is flagged (it has no authentication); a non-memcached port is not', { skip: !has('memcached') && 'memcached not installed' }, async () => {
-    const port = await freePort();
-    await daemon('memcached', ['-l', ADDR, '-p', String(port), '-U', '0', '-u', 'root'], port);
+    const port = await daemon('memcached', (p) => ['-l', ADDR, '-p', String(p), '-U', '0', '-u', 'root']);
     const [f] = await memcachedOpen.run(facts(port, 'memcached'), net);
     assert.match(f!.detail, /version \d/);
     const other = await lineServer(null, () => 'ERROR\r\n');
@@ -106,13 +109,12 @@ describe('FTP: a real vsftpd when installed', () => {
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'vigil-vsftpd-'));
     mkdirSync('/var/run/vsftpd/empty', { recursive: true });
-    const start = async (anon: boolean) => {
-      const port = await freePort();
-      const conf = join(dir, `${anon}.conf`);
-      writeFileSync(conf, [`listen=YES`, `listen_ipv6=NO`, `listen_address=${ADDR}`, `listen_port=${port}`, `anonymous_enable=${anon ? 'YES' : 'NO'}`, `local_enable=NO`, `background=NO`, `anon_root=${dir}`, `secure_chroot_dir=/var/run/vsftpd/empty`, `seccomp_sandbox=NO`, ''].join('\n'));
-      await daemon('vsftpd', [conf], port);
-      return port;
-    };
+    const start = (anon: boolean) =>
+      daemon('vsftpd', (port) => {
+        const conf = join(dir, `${anon}-${port}.conf`);
+        writeFileSync(conf, [`listen=YES`, `listen_ipv6=NO`, `listen_address=${ADDR}`, `listen_port=${port}`, `anonymous_enable=${anon ? 'YES' : 'NO'}`, `local_enable=NO`, `background=NO`, `anon_root=${dir}`, `secure_chroot_dir=/var/run/vsftpd/empty`, `seccomp_sandbox=NO`, ''].join('\n'));
+        return [conf];
+      });
     const open = await start(true);
     const closed = await start(false);
     assert.ok(await flagged(ftpAnonymous, facts(open, 'ftp')));
