@@ -65,7 +65,7 @@ async function startNamed(dir: string, config: string, port: number, probe: stri
 }
 
 /** Starts a name-server daemon in the foreground and waits for its "started" line on stderr. */
-async function daemon(cmd: string, args: string[], ready: RegExp, port: number, dir: string): Promise<Bind & { reload(): void }> {
+export async function daemon(cmd: string, args: string[], ready: RegExp, port: number, dir: string): Promise<Bind & { reload(): void }> {
   const proc: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   proc.stderr!.on('data', (d) => (log += d));
