@@ -32,7 +32,7 @@ async function publishA(c: VigilClient, domain: string, name: string, ip: string
   await c.call('dnsPublish.php', { domain });
 }
 
-describe('a stock PowerDNS secondary following the catalog zone', { skip: !hasTool('pdns_server') && 'pdns_server (pdns-server, pdns-backend-sqlite3) not installed' }, () => {
+describe('a stock PowerDNS secondary following the catalog zone', { skip: !(hasTool('pdns_server') && hasTool('sqlite3')) && 'pdns_server or sqlite3 (pdns-server, pdns-backend-sqlite3, sqlite3) not installed' }, () => {
   let vigil: Served;
   let c: VigilClient;
   let pdns: Bind;
