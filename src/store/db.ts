@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, type MigrationInfo, Migrator, SqliteDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations.ts';
+import { backupBeforeMigrations } from './backup.ts';
 
 export type Db = Kysely<Database>;
 
@@ -29,7 +30,7 @@ export async function openSqlite(file: string): Promise<Db> {
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = FULL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  await migrate(db);
+  await migrate(db, (migrations) => backupBeforeMigrations(database, file, migrations));
   return db;
 }
 
@@ -57,8 +58,10 @@ function withStatementCache(database: SqliteDatabase.Database): SqliteDatabase.D
   });
 }
 
-export async function migrate(db: Db): Promise<void> {
+/** `beforeMigrating` sees every migration (pending ones have no executedAt) before any runs. */
+export async function migrate(db: Db, beforeMigrating?: (migrations: readonly MigrationInfo[]) => Promise<unknown>): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProvider });
+  if (beforeMigrating) await beforeMigrating(await migrator.getMigrations());
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
