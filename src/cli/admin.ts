@@ -14,6 +14,7 @@ import { passwordOf } from './password.ts';
 import { throttleCommand } from './admin-throttle.ts';
 import { distributeCommand, domainCommand } from './admin-dns.ts';
 import { withStore } from './with-store.ts';
+import { backupCommands } from './admin-backup.ts';
 
 function parseDate(text: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
@@ -125,5 +126,6 @@ export function adminCommand(): Command {
   admin.addCommand(domainCommand());
   admin.addCommand(distributeCommand());
   admin.addCommand(throttleCommand());
+  for (const c of backupCommands()) admin.addCommand(c);
   return admin;
 }
