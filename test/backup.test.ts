@@ -145,7 +145,7 @@ describe('admin backup and restore refuse what they must not do', () => {
     assert.match(await fails('admin', 'backup', join(data, 'b.tar.gz'), '--data', data), new RegExp(join(data, 'vigil.sqlite')));
     const s = await serve({ dataDir: data });
     await s.stop();
-    const file = join(tempDir(), 'b.tar.gz');
+    const file = join(tempDir(), 'made', 'b.tar.gz'); // its directory is made
     await run(VIGIL, ['admin', 'backup', file, '--data', data], { env });
     const before = readFileSync(file);
     assert.match(await fails('admin', 'backup', file, '--data', data), /exists/);

@@ -40,6 +40,7 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
   // Never over an older backup: the operator names a new file each time.
   if (existsSync(file)) throw new BackupError(`${file} exists: give a new file name`);
   // Staged beside the target (same file system, not a shared /tmp); mkdtemp makes it 0700.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const stage = mkdtempSync(join(dirname(file), '.vigil-backup-'));
   const partial = `${file}.${process.pid}.partial`;
   try {
