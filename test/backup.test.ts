@@ -11,7 +11,8 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { extract } from 'tar';
 import { migrationProvider } from '../src/store/migrations.ts';
 import { udpQuery } from './helpers/dns-client.ts';
-import { TEST_DB } from './helpers/pgdb.ts';
+import { freshDatabase, TEST_DB, testDb } from './helpers/pgdb.ts';
+import { hasTool } from './helpers/tools.ts';
 import { addAccount, admin, adminJson, freePort, serve, tempDir, VIGIL } from './helpers/server.ts';
 import { eventually } from './helpers/wait.ts';
 
@@ -191,3 +192,41 @@ describe('migrations only go forward: a backup first', { skip: sqliteOnly }, () 
     assert.doesNotMatch(s.stderr(), /saved in/);
   });
 });
+
+describe('PostgreSQL: the pg_dump / pg_restore steps of docs/operations.md', { skip: !TEST_DB ? 'needs VIGIL_TEST_DB' : !hasTool('pg_dump') || !hasTool('pg_restore') ? 'needs pg_dump and pg_restore' : false }, () => {
+  test('a dump taken while serve runs, restored into a new database with DATA/tls beside it, serves the same account and certificate', async () => {
+    const s = await serve();
+    const dump = join(tempDir(), 'vigil.dump');
+    const tls = join(tempDir(), 'vigil-tls.tar.gz');
+    try {
+      const key = await addAccount(s.dataDir, 'ops', PASSWORD, '--dns-credits', '2');
+      const c = s.client();
+      await c.login(key, 'ops', PASSWORD);
+      await c.call('dnsAddDomain.php', { domain: 'kept.example', domaintype: 'master', aup: 'YES' });
+      await run('pg_dump', ['--format=custom', `--file=${dump}`, (await testDb(s.dataDir))!]);
+      await run('tar', ['czf', tls, '-C', s.dataDir, 'tls']);
+    } finally {
+      await s.stop();
+    }
+    const target = await freshDatabase(); // createdb
+    await run('pg_restore', ['--no-owner', '--exit-on-error', `--dbname=${target}`, dump]);
+    const data = tempDir();
+    await run('tar', ['xzf', tls, '-C', data]);
+    const r = await serve({ dataDir: data, args: ['--db', target] });
+    try {
+      assert.equal(r.ca, readFileSync(join(s.dataDir, 'tls', 'cert.pem'), 'utf8'));
+      const c = r.client();
+      await c.login(await rotated(data, target), 'ops', PASSWORD);
+      const list = await c.call('dnsGetDomainList.php', {});
+      assert.deepEqual(Object.values(list.domains as Record<string, any>).map((d) => d.domain), ['kept.example']);
+    } finally {
+      await r.stop();
+    }
+  });
+});
+
+/** A new API key for `ops` on the store `db` (the helpers' admin would pick the data directory's own test database). */
+async function rotated(data: string, db: string): Promise<string> {
+  const { stdout } = await run(VIGIL, ['admin', 'apikey', 'rotate', '--userid', 'ops', '--json', '--data', data, '--db', db], { env });
+  return JSON.parse(stdout).apikey;
+}
