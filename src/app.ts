@@ -2,7 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forwardServer } from './forward/server.ts';
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { serverLogger } from './log-format.ts';
 import { Sessions } from './accounts/sessions.ts';
 import type { Services } from './api/call.ts';
 import { apiServer, plainServer } from './api/server.ts';
@@ -65,7 +66,7 @@ function hostPort(host: string, port: number): string {
 /** Starts everything `vigil serve` runs, in one process. */
 export async function startApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? pino({ level: config.logLevel }, pino.destination({ dest: 2, sync: false }));
+  const logger = options.logger ?? (await serverLogger(config.logLevel));
   const db = await openStore(config);
   const domains = new Domains(db, clock, config);
   const queue: AuditQueue = new StoreQueue(db, clock, { concurrency: config.auditWorkers, perAccount: config.auditAccountLimit });
@@ -81,6 +82,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     clock,
   });
   const metrics = config.metricsPort !== 0 ? new Metrics(new Set(Object.keys(SCRIPTS))) : null;
+  if (metrics) runner.onEnded = (e) => metrics.audit(e);
   const notifyStats: NotifyStats = { sent: 0, acknowledged: 0, unanswered: 0 };
   let workers: DnsWorkers | null = null;
   // Every change of what is served (our cycle, a slave copy, another process's

@@ -1,12 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { adminCommand } from './admin.ts';
 import { serveCommand } from './serve.ts';
+import { version } from './version.ts';
 
-/** package.json's version: the same relative path from src/cli/ and dist/cli/. */
-function version(): string {
-  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
-}
 
 export async function main(argv: string[]): Promise<void> {
   const program = new Command('vigil')
@@ -18,9 +14,9 @@ export async function main(argv: string[]): Promise<void> {
     .addCommand(
       // Internal: a name-server worker that `serve --dns-workers N` starts.
       new Command('dns-worker').action(async () => {
-        const { pino } = await import('pino');
+        const { serverLogger } = await import('../log-format.ts');
         const { runDnsWorker } = await import('../dns/server/workers.ts');
-        await runDnsWorker(pino({ level: process.env.VIGIL_LOG_LEVEL ?? 'info' }, pino.destination({ dest: 2, sync: false })));
+        await runDnsWorker(await serverLogger(process.env.VIGIL_LOG_LEVEL ?? 'info'));
       }),
       { hidden: true },
     );

@@ -3,7 +3,9 @@ import { parsePattern } from '../audit/patterns.ts';
 import { ALLOW_DOMAINS, type AllowDomain, buildConfig, commaList, DEFAULTS } from '../config.ts';
 import { parseDuration } from '../duration.ts';
 import { applyConfigFile } from './config-file.ts';
+import { logFormat, serverLogger } from '../log-format.ts';
 import { checked, dataOption, dbOption, parsePort } from './options.ts';
+import { version } from './version.ts';
 
 const opt = (flags: string, help: string, env: string, parse?: (t: string) => unknown, def?: string) => {
   const o = new Option(flags, help).env(env);
@@ -100,6 +102,7 @@ export function serveCommand(): Command {
     .addOption(opt('--request-timeout <dur>', 'longest time an API request may take to arrive', 'VIGIL_REQUEST_TIMEOUT', parseDuration, DEFAULTS.requestTimeout))
     .addOption(opt('--dns-tcp-lifetime <dur>', 'longest life of one DNS-over-TCP connection', 'VIGIL_DNS_TCP_LIFETIME', parseDuration, DEFAULTS.dnsTcpLifetime))
     .addOption(opt('--log-level <level>', 'fatal|error|warn|info|debug|silent; logs go to stderr', 'VIGIL_LOG_LEVEL', undefined, DEFAULTS.logLevel))
+    .addOption(opt('--log-format <fmt>', 'json | pretty | auto (pretty when stderr is a terminal)', 'VIGIL_LOG_FORMAT', (t) => logFormat(t), 'auto'))
     // After the command line and the environment are parsed, so that the file fills in only defaults.
     .hook('preAction', (cmd) => {
       const file = cmd.opts().config;
@@ -141,7 +144,10 @@ export function serveCommand(): Command {
       });
       // Loaded here, not at the top: it pulls in every dependency, and `--help` needs none.
       const { startApp } = await import('../app.ts');
-      const app = await startApp(config);
+      // DNS worker processes inherit the environment: the same format as this one.
+      process.env.VIGIL_LOG_FORMAT = o.logFormat;
+      const logger = await serverLogger(config.logLevel, o.logFormat);
+      const app = await startApp(config, { logger });
       // Notes first: the ready line is the last line of start-up output.
       if (app.generatedCertificate) process.stdout.write(`self-signed API certificate created: ${app.generatedCertificate}\n`);
       const accounts = await app.services.db.selectFrom('accounts').select('id').limit(1).execute();
@@ -150,11 +156,17 @@ export function serveCommand(): Command {
       }
       const line = Object.entries(app.listeners).map(([k, v]) => `${k}=${v}`).join(' ');
       process.stdout.write(`vigil ready ${line}\n`);
+      logger.info({ listeners: app.listeners, version: version(), store: config.db ? 'postgresql' : 'sqlite' }, 'serve started');
       let closing = false;
-      const stop = async () => {
+      const stop = async (signal: NodeJS.Signals) => {
         if (closing) return;
         closing = true;
+        logger.info({ signal }, 'serve stopping');
+        const started = Date.now();
         await app.close();
+        // Drain: in-flight requests answered, running audits put back, listeners and store closed.
+        logger.info({ signal, drainMs: Date.now() - started }, 'serve stopped');
+        logger.flush?.();
         process.exit(0);
       };
       // Certificate renewal (e.g. certbot's deploy hook, systemd's ExecReload) without a restart.
