@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiCode: ErrorCode | null;
     script: string | null;
+    /** The account's userid once the session (token or API key) is authenticated. */
+    userid: string | null;
   }
 }
 
@@ -52,6 +54,7 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null,
   capHttpConnections(app.server, limits, logger, https ? 'https' : 'http');
   app.decorateRequest('apiCode', null);
   app.decorateRequest('script', null);
+  app.decorateRequest('userid', null);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     const type = String(req.headers['content-type'] ?? '');
@@ -71,7 +74,7 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null,
   // One line per request; bodies (passwords, keys, tokens) are never logged.
   app.addHook('onResponse', async (req, reply) => {
     req.log.info(
-      { script: req.script, http: reply.statusCode, error: req.apiCode ?? undefined, client: req.ip, ms: Math.round(reply.elapsedTime) },
+      { script: req.script, userid: req.userid ?? undefined, http: reply.statusCode, error: req.apiCode ?? undefined, client: req.ip, ms: Math.round(reply.elapsedTime) },
       'api',
     );
     metrics?.api(req.script, req.apiCode, reply.elapsedTime / 1000);
@@ -112,9 +115,13 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
     if (!script) return transportFailure(reply, 'unknownScript');
     try {
       const base = { form, clientAddress: req.ip, services };
-      const fields = script.session
-        ? await script.run({ ...base, account: await services.sessions.authenticate(form.get('apikey'), form.get('sessionToken')) })
-        : await script.run(base);
+      let fields;
+      if (script.session) {
+        const account = await services.sessions.authenticate(form.get('apikey'), form.get('sessionToken'));
+        // Set before the script runs: a call it refuses is still the account's.
+        req.userid = account.userid;
+        fields = await script.run({ ...base, account });
+      } else fields = await script.run(base);
       return success(fields);
     } catch (err) {
       const code = codeOf(err);
