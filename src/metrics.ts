@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AuditEnded } from './audit/runner.ts';
 import type { CycleFacts } from './dns/cycle-loop.ts';
 import { type DnsCounters, RCODE_NAMES, TRANSPORTS } from './dns/server/counters.ts';
 import type { NotifyStats } from './dns/server/notify.ts';
@@ -75,6 +76,15 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly auditSeconds = new Histogram({
+    name: 'vigil_audit_duration_seconds',
+    help: 'audits from start to end, by type and final state (done, failed)',
+    labelNames: ['type', 'state'],
+    // Audits run from seconds (basic, one address) to hours (advanced, a range).
+    buckets: [1, 5, 15, 60, 300, 900, 1800, 3600, 7200, 14400],
+    registers: [this.registry],
+  });
+
   constructor(private readonly scripts: ReadonlySet<string>) {
     collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
   }
@@ -95,6 +105,10 @@ export class Metrics {
     this.cycleSeconds.observe(facts.ms / 1000);
     this.zones.inc({ change: 'distributed' }, facts.distributed.length);
     this.zones.inc({ change: 'removed' }, facts.removed.length);
+  }
+
+  audit(e: AuditEnded): void {
+    this.auditSeconds.observe({ type: e.type, state: e.state }, e.seconds);
   }
 
   /** The counters kept elsewhere (the name server's hot path among them). */

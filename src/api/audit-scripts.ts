@@ -19,11 +19,12 @@ export const auditScripts: Record<string, SessionScript> = {
     systemError: 'missingScanClientsRec',
     params: params(['audittype'], ['ipaddr', 'excludedos', 'notification']),
     async run({ account, services, form, clientAddress }) {
-      await services.audits.run(
+      const q = await services.audits.run(
         account,
         { ipaddr: form.get('ipaddr'), audittype: form.get('audittype'), excludedos: form.get('excludedos'), notification: form.get('notification') },
         clientAddress,
       );
+      services.logger.info({ scanuid: q.scanuid, userid: account.userid, type: q.type, hostip: q.hostip, targets: q.targets }, 'audit queued');
       return {};
     },
   },

@@ -10,6 +10,20 @@ import { buildReport, failedReport, type AuditFacts, type Baseline, type ScanInf
 import type { AuditRow } from './service.ts';
 import type { AuditType } from './types.ts';
 
+export interface AuditEnded {
+  type: string;
+  state: 'done' | 'failed';
+  seconds: number;
+}
+
+interface LogFacts {
+  scanuid: number;
+  userid: string | null;
+  type: string;
+  hostip: string;
+  targets: number;
+}
+
 /** A run cut off this many times (crash, kill) is failed rather than tried again. */
 export const MAX_ATTEMPTS = 3;
 
@@ -30,10 +44,15 @@ export class AuditRunner {
     private readonly engine: Engine = runAudit,
   ) {}
 
+  /** Called as each audit ends (metrics); the runner itself does not know about them. */
+  onEnded: ((e: AuditEnded) => void) | null = null;
+
   async run(job: { id: number; attempt: number }, signal: AbortSignal): Promise<void> {
     const audit = await this.db.selectFrom('audits').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
     const addresses = await this.addresses(job.id);
-    if (job.attempt > MAX_ATTEMPTS) return this.finish(audit, addresses, null, 'interrupted');
+    const facts = await this.logFacts(audit, addresses);
+    if (job.attempt > MAX_ATTEMPTS) return this.finish(audit, addresses, null, 'interrupted', facts);
+    this.logger.info({ ...facts, attempt: job.attempt }, 'audit started');
     let result: AuditResult;
     try {
       result = await this.engine(
@@ -42,11 +61,21 @@ export class AuditRunner {
         { signal },
       );
     } catch (err) {
-      if (signal.aborted) throw err;
+      if (signal.aborted) {
+        // Shutdown: the queue puts the audit back and a later start runs it again.
+        this.logger.info({ ...facts, attempt: job.attempt }, 'audit interrupted');
+        throw err;
+      }
       this.logger.error({ err, scanuid: job.id }, 'audit engine failed');
-      return this.finish(audit, addresses, null, 'engineError');
+      return this.finish(audit, addresses, null, 'engineError', facts);
     }
-    await this.finish(audit, addresses, result, null);
+    await this.finish(audit, addresses, result, null, facts);
+  }
+
+  /** The facts every audit line carries; userid, not the internal account id, is what an operator knows. */
+  private async logFacts(audit: AuditRow, addresses: string[]): Promise<LogFacts> {
+    const account = await this.db.selectFrom('accounts').select('userid').where('id', '=', audit.account_id).executeTakeFirst();
+    return { scanuid: audit.id, userid: account?.userid ?? null, type: audit.type, hostip: audit.hostip, targets: addresses.length };
   }
 
   private async addresses(id: number): Promise<string[]> {
@@ -54,7 +83,7 @@ export class AuditRunner {
     return rows.map((r) => r.address);
   }
 
-  private async finish(audit: AuditRow, addresses: string[], result: AuditResult | null, reason: string | null): Promise<void> {
+  private async finish(audit: AuditRow, addresses: string[], result: AuditResult | null, reason: string | null, log: LogFacts): Promise<void> {
     const facts: AuditFacts = {
       scanuid: audit.id,
       type: audit.type,
@@ -71,6 +100,11 @@ export class AuditRunner {
       .set({ state: result ? 'done' : 'failed', reason, ended_at: facts.endedAt, report: JSON.stringify(report), lease_owner: null })
       .where('id', '=', audit.id)
       .execute();
+    // From the first start: a run put back at shutdown and resumed counts as one audit.
+    const ms = facts.endedAt - (facts.startedAt ?? facts.endedAt);
+    if (result) this.logger.info({ ...log, state: 'done', risk: report.risk, ms }, 'audit finished');
+    else this.logger.warn({ ...log, state: 'failed', reason, ms }, 'audit failed');
+    this.onEnded?.({ type: audit.type, state: result ? 'done' : 'failed', seconds: ms / 1000 });
     if (audit.notification === 1) await this.notify(audit, report, addresses);
   }
 

@@ -18,6 +18,15 @@ export interface RunFields {
   notification?: string;
 }
 
+export interface QueuedAudit {
+  scanuid: number;
+  type: string;
+  /** The target as asked (address, CIDR or range pattern). */
+  hostip: string;
+  /** Addresses it expands to. */
+  targets: number;
+}
+
 /** Spec 8: one norisk audit per address per month; we read a month as 30 days. */
 export const NORISK_WINDOW_MS = 30 * 86_400_000;
 
@@ -37,7 +46,8 @@ export class Audits {
     private readonly wake: () => void,
   ) {}
 
-  async run(account: AccountRow, f: RunFields, clientAddress: string): Promise<number> {
+  /** Queues the audit; returns what the caller logs (this class has no logger). */
+  async run(account: AccountRow, f: RunFields, clientAddress: string): Promise<QueuedAudit> {
     if (f.audittype === undefined || f.audittype === '') fail('missingAuditType');
     const type = f.audittype;
     if (!isAuditType(type)) fail('invalidAuditType');
@@ -84,7 +94,7 @@ export class Audits {
       return row.id;
     });
     this.wake();
-    return id;
+    return { scanuid: id, type, hostip, targets: addresses.length };
   }
 
   async list(account: AccountRow): Promise<{ scancount: number; scans?: Record<string, string>[] }> {
