@@ -4,6 +4,7 @@ import { systemClock } from '../clock.ts';
 import { buildConfig } from '../config.ts';
 import { dataOption, dbOption } from './options.ts';
 import { withStore } from './with-store.ts';
+import { adminEvent } from './admin-log.ts';
 
 /**
  * `admin domain release|list` and `admin distribute`: the operator's DNS
@@ -30,6 +31,7 @@ export function domainCommand(): Command {
         if (d.nestedWith.length && !o.force) throw new AccountInputError(`not released: ${d.name} nests with another account's domain; check it, then release with --force`);
         await domains.release(d.name);
         process.stdout.write(`released ${d.name} (${d.type}, account ${d.userid})\n`);
+        await adminEvent('admin: domain released', { domain: d.name, type: d.type, userid: d.userid, force: o.force === true, nestedWith: d.nestedWith.map((n) => n.name) });
       }),
     );
   domain
@@ -75,6 +77,7 @@ export function distributeCommand(): Command {
           const list = (zones: string[]) => (zones.length ? `: ${zones.join(', ')}` : '');
           process.stdout.write(`distributed ${r.distributed.length}${list(r.distributed)}; removed ${r.removed.length}${list(r.removed)} (${ms} ms)\n`);
         }
+        await adminEvent('admin: distribution cycle', { zones: r.distributed.length, removedZones: r.removed.length, distributed: r.distributed.slice(0, 20), removed: r.removed.slice(0, 20), ms });
       }),
     );
 }

@@ -3,6 +3,7 @@ import { type ThrottleEntry, LoginThrottle } from '../accounts/throttle.ts';
 import { systemClock } from '../clock.ts';
 import { buildConfig } from '../config.ts';
 import { dataOption, dbOption } from './options.ts';
+import { adminEvent } from './admin-log.ts';
 
 /**
  * `bin/vigil admin throttle list|clear`: the operator's view of the login
@@ -58,6 +59,7 @@ export function throttleCommand(): Command {
       return withThrottle(o, async (t) => {
         const cleared = await t.clear({ userid: o.userid, address: o.address, all: o.all === true });
         process.stdout.write(o.json ? `${JSON.stringify({ cleared })}\n` : `cleared ${cleared} ${cleared === 1 ? 'entry' : 'entries'}\n`);
+        await adminEvent('admin: throttle cleared', { userid: o.userid, address: o.address, all: o.all === true, cleared });
       });
     });
   return throttle;

@@ -15,6 +15,7 @@ import { throttleCommand } from './admin-throttle.ts';
 import { distributeCommand, domainCommand } from './admin-dns.ts';
 import { withStore } from './with-store.ts';
 import { backupCommands } from './admin-backup.ts';
+import { adminEvent, changedSettings } from './admin-log.ts';
 
 function parseDate(text: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
@@ -78,9 +79,11 @@ export function adminCommand(): Command {
 
   withSettings(account.command('add').description('create an account and print its API key')).action((o) =>
     withStore(o, async (db) => {
-      const { account: row, apikey } = await createAccount(db, systemClock, o.userid, await settingsOf(o, true));
+      const settings = await settingsOf(o, true);
+      const { account: row, apikey } = await createAccount(db, systemClock, o.userid, settings);
       const d = describeAccount(row);
       print(o.json, { ...d, apikey }, `${describeText(d)}\n  apikey: ${apikey}`);
+      await adminEvent('admin: account added', { userid: d.userid, auditTypes: d.auditTypes, allowIp: d.allowIp, dnsCredits: d.dnsCredits, dnsExpiry: d.dnsExpiry, enabled: d.enabled });
     }),
   );
 
@@ -103,8 +106,11 @@ export function adminCommand(): Command {
     .action((o) =>
       withStore(o, async (db) => {
         if (o.disable && o.enable) throw new AccountInputError('--disable and --enable exclude each other');
-        const d = describeAccount(await updateAccount(db, systemClock, o.userid, await settingsOf(o, false)));
+        const settings = await settingsOf(o, false);
+        const d = describeAccount(await updateAccount(db, systemClock, o.userid, settings));
         print(o.json, d, describeText(d));
+        const msg = o.disable ? 'admin: account disabled' : o.enable ? 'admin: account enabled' : 'admin: account updated';
+        await adminEvent(msg, { userid: d.userid, changed: changedSettings(settings), enabled: d.enabled });
       }),
     );
 
@@ -121,6 +127,7 @@ export function adminCommand(): Command {
       withStore(o, async (db) => {
         const apikey = await rotateApikey(db, o.userid);
         print(o.json, { userid: o.userid, apikey }, `apikey: ${apikey}`);
+        await adminEvent('admin: apikey rotated', { userid: o.userid });
       }),
     );
   admin.addCommand(domainCommand());
