@@ -121,7 +121,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   let metricsListener: Server | null = null;
   const closeMetrics = () => new Promise<void>((res) => (metricsListener ? metricsListener.close(() => res()) : res()));
   const dnsCounters = new DnsCounters();
-  metrics?.attach({ dns: dnsCounters, notify: notifyStats, slaves: slaves.stats, nextCycleAt: () => cycles.nextAt(), audits: () => queue.depth() });
+  metrics?.attach({ dns: dnsCounters, notify: notifyStats, slaves: slaves.stats, nextCycleAt: () => cycles.nextAt(), audits: () => queue.depth(), servedSerials: () => serving.serials() });
   const closeForwarder = () => new Promise<void>((res) => (forwarder ? forwarder.close(() => res()) : res()));
   const servers: FastifyInstance[] = [];
   const listeners: Record<string, string> = {};

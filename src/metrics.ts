@@ -11,6 +11,8 @@ export interface MetricSources {
   slaves: { transfers: number; failures: number };
   nextCycleAt: () => number;
   audits: () => Promise<{ queued: number; running: number }>;
+  /** Each zone this server answers for, with the serial it serves. */
+  servedSerials: () => Iterable<[string, number]>;
 }
 
 /**
@@ -145,6 +147,17 @@ export class Metrics {
       registers: [r],
       collect() {
         this.set(s.nextCycleAt() / 1000);
+      },
+    });
+    new Gauge({
+      name: 'vigil_zone_served_serial',
+      help: 'the SOA serial this server answers for each zone ("when is my change live": compare with the serial a publish gave)',
+      labelNames: ['zone'],
+      registers: [r],
+      collect() {
+        // Zones leave the set when deleted: start from nothing each scrape.
+        this.reset();
+        for (const [zone, serial] of s.servedSerials()) this.set({ zone }, serial);
       },
     });
     new Gauge({

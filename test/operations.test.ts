@@ -121,6 +121,8 @@ describe('bin/vigil serve --metrics-port, admin distribute and admin domain list
       assert.ok(value(m, 'vigil_dns_responses_total{transport="udp",rcode="NOERROR"}')! >= 1);
       assert.ok(value(m, 'vigil_distribution_next_cycle_timestamp_seconds')! > Date.now() / 1000 + 3000);
       assert.equal(value(m, 'vigil_audits{state="queued"}'), 0);
+      assert.equal(value(m, 'vigil_zone_served_serial{zone="now.example"}'), now.servedSerial, 'the serial a resolver now gets');
+      assert.equal(value(m, 'vigil_zone_served_serial{zone="held.example"}'), null, 'not served');
       assert.ok(value(m, 'vigil_process_resident_memory_bytes')! > 0);
       for (const name of ['vigil_distribution_cycles_total', 'vigil_dns_notify_total', 'vigil_dns_slave_transfers_total', 'vigil_dns_zone_transfers_total']) {
         assert.ok(m.includes(`# TYPE ${name} counter`), name);

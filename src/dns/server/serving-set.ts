@@ -60,6 +60,11 @@ export class ServingSet implements ZoneFinder {
     return transferAllowed(zone, address, this.secondaries);
   }
 
+  /** Each served zone (the catalog excluded) with its serial. */
+  *serials(): Iterable<[string, number]> {
+    for (const [zone, index] of this.zones) if (index !== this.catalog) yield [zone, index.serial];
+  }
+
   get size(): number {
     return this.zones.size - (this.catalog ? 1 : 0);
   }
