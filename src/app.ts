@@ -96,6 +96,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     async apply() {
       const changed = await serving.load(db);
       workers?.reload();
+      // "When is my change live?": the moment each new serial is answered (the catalog included).
+      if (changed.length) logger.info({ served: Object.fromEntries(changed.slice(0, 20).map((z) => [z.zone, z.serial])), zones: changed.length }, 'dns: now serving');
       if (changed.length) void notifyAll(changed, serving.secondaries, egress, logger, notifyStats);
     },
     onCycle: (facts) => metrics?.cycle(facts),

@@ -100,6 +100,11 @@ describe('bin/vigil serve --metrics-port, admin distribute and admin domain list
         name: 'now.example', userid: 'ops', type: 'master', state: 3, stateText: 'Active', onHold: false, servedSerial: 'number',
       });
       assert.equal(all.find((d: any) => d.name === 'held.example').servedSerial, null);
+      // The log says when the serial went live.
+      const nowServing = () =>
+        s.stderr().split('\n').flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } }).find((l) => l.msg === 'dns: now serving' && l.served?.['now.example']);
+      await eventually(async () => !!nowServing(), 'the now-serving log line', 5000);
+      assert.equal(nowServing().served['now.example'], now.servedSerial);
       const text = (await admin(s.dataDir, 'domain', 'list')).stdout;
       assert.match(text, /now\.example +account ops +master +Active +released +served \d{10}/);
       const list = await c.call('dnsGetDomainList.php', {});
