@@ -192,7 +192,13 @@ describe('serve --config FILE: flags > env > file > defaults', () => {
   const file = join(data, 'vigil.conf');
 
   test('each setting comes from the strongest source that gives it', async () => {
-    const [fileHttps, fileHttp, envHttp, fileForward, envForward, flagForward] = await Promise.all([1, 2, 3, 4, 5, 6].map(() => freePort()));
+    // One at a time: free ports asked for at once can come back equal (each is closed before the next is taken).
+    const ports: number[] = [];
+    while (ports.length < 6) {
+      const p = await freePort();
+      if (!ports.includes(p)) ports.push(p);
+    }
+    const [fileHttps, fileHttp, envHttp, fileForward, envForward, flagForward] = ports as [number, number, number, number, number, number];
     writeFileSync(file, [
       '# every key is a serve flag without --',
       `data = ${data}`,
