@@ -83,7 +83,7 @@ describe('bin/vigil serve --metrics-port, admin distribute and admin domain list
       for (const domain of ['now.example', 'held.example']) await c.call('dnsAddDomain.php', { domain, domaintype: 'master', aup: 'YES' });
       await admin(s.dataDir, 'domain', 'release', 'now.example');
       const held = await adminJson(s.dataDir, 'domain', 'list', '--held');
-      assert.deepEqual(held.map((d: any) => d.name), ['held.example']);
+      assert.deepEqual(held.map((d: any) => d.domain), ['held.example']);
       await c.call('dnsAddA.php', { domain: 'now.example', name: 'www', ip: '192.0.2.44' });
       const pub = await c.call('dnsPublish.php', { domain: 'now.example' });
       assert.equal(pub.errors, undefined);
@@ -95,11 +95,11 @@ describe('bin/vigil serve --metrics-port, admin distribute and admin domain list
       await eventually(async () => (await udpQuery(dnsPort, 'www.now.example', 'A')).answers?.[0]?.data === '192.0.2.44', 'served within about a second', 5000);
 
       const all = await adminJson(s.dataDir, 'domain', 'list');
-      const now = all.find((d: any) => d.name === 'now.example');
+      const now = all.find((d: any) => d.domain === 'now.example');
       assert.deepEqual({ ...now, servedSerial: typeof now.servedSerial }, {
-        name: 'now.example', userid: 'ops', type: 'master', state: 3, stateText: 'Active', onHold: false, servedSerial: 'number',
+        domain: 'now.example', account: 'ops', type: 'master', state: 3, stateText: 'Active', hold: false, servedSerial: 'number',
       });
-      assert.equal(all.find((d: any) => d.name === 'held.example').servedSerial, null);
+      assert.equal(all.find((d: any) => d.domain === 'held.example').servedSerial, null);
       // The log says when the serial went live.
       const nowServing = () =>
         s.stderr().split('\n').flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } }).find((l) => l.msg === 'dns: now serving' && l.served?.['now.example']);

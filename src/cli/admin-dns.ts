@@ -51,7 +51,7 @@ export function domainCommand(): Command {
           return;
         }
         const lines = rows.map((r) =>
-          [r.name, `account ${r.userid}`, r.type, stateText(r.state), r.onHold ? 'on hold' : 'released', `served ${r.servedSerial ?? '-'}`].join('  '),
+          [r.domain, `account ${r.account}`, r.type, stateText(r.state), r.hold ? 'on hold' : 'released', `served ${r.servedSerial ?? '-'}`].join('  '),
         );
         process.stdout.write(`${lines.join('\n') || (o.held ? 'no domains on hold' : 'no domains')}\n`);
       }),

@@ -30,13 +30,14 @@ export interface DomainSummary {
   nestedWith: { name: string; userid: string }[];
 }
 
-/** One line of `admin domain list`. */
+/** One line of `admin domain list`, in the words of INTERFACE.md and the API's domain list. */
 export interface DomainListing {
-  name: string;
-  userid: string;
+  domain: string;
+  /** The account's userid. */
+  account: string;
   type: string;
   state: number;
-  onHold: boolean;
+  hold: boolean;
   /** The serial the name servers answer with; null while the zone is not served. */
   servedSerial: number | null;
 }
@@ -202,11 +203,11 @@ export class Domains {
     if (options.held) query = query.where('domains.on_hold', '=', 1);
     const rows = await query.execute();
     return rows.map((r) => ({
-      name: r.name,
-      userid: r.userid,
+      domain: r.name,
+      account: r.userid,
       type: r.type,
       state: Number(r.state),
-      onHold: Number(r.on_hold) !== 0,
+      hold: Number(r.on_hold) !== 0,
       servedSerial: r.served_serial === null ? null : Number(r.served_serial),
     }));
   }
