@@ -4,19 +4,13 @@ import { distributionCycle } from '../src/dns/distribute.ts';
 import type { VigilClient } from '../src/client/index.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { hasTool, namedCheckzone } from './helpers/tools.ts';
+import { replyCode } from './helpers/calls.ts';
 
 const PASSWORD = 'correct horse 4';
 const HOUR = 3_600_000;
 const CHECKZONE = hasTool('named-checkzone');
 
-/** Calls a script and returns the error code, or 'ok'. */
-async function code(c: VigilClient, script: string, fields: Record<string, string | undefined>): Promise<string> {
-  const r = await c.post(script, { apikey: c.apikey, sessionToken: c.sessionToken, ...fields });
-  assert.equal(r.http, 200);
-  if (r.body.status === '0') return 'ok';
-  assert.deepEqual(Object.keys(r.body).sort(), ['error', 'status']);
-  return r.body.error;
-}
+const code = replyCode;
 
 describe('DNS hosting through the API', () => {
   let t: TestApp;

@@ -6,13 +6,11 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { startBindPrimary } from './helpers/bind.ts';
 import { freePort } from './helpers/server.ts';
 import { hasTool, namedCheckzone } from './helpers/tools.ts';
+import { replyCode } from './helpers/calls.ts';
 
 const PASSWORD = 'correct horse 12';
 
-async function code(c: VigilClient, script: string, fields: Record<string, string>): Promise<string> {
-  const r = await c.post(script, { apikey: c.apikey, sessionToken: c.sessionToken, ...fields });
-  return r.body.status === '0' ? 'ok' : r.body.error;
-}
+const code = replyCode;
 
 /** 4,000 bytes of clean TXT data, different for each i. */
 const bigText = (i: number) => `${String(i).padStart(4, '0')}${'x'.repeat(3996)}`;

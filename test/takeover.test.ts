@@ -3,14 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import type { VigilClient } from '../src/client/index.ts';
 import { admin } from './helpers/server.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { replyCode } from './helpers/calls.ts';
 
 const PASSWORD = 'correct horse 12';
 
-/** The error code of a call, or 'ok'. */
-async function code(c: VigilClient, script: string, fields: Record<string, string>): Promise<string> {
-  const r = await c.post(script, { apikey: c.apikey, sessionToken: c.sessionToken, ...fields });
-  return r.body.status === '0' ? 'ok' : r.body.error;
-}
+const code = replyCode;
 
 const add = (c: VigilClient, domain: string, domaintype = 'master') => code(c, 'dnsAddDomain.php', { domain, domaintype, aup: 'YES' });
 
