@@ -76,6 +76,8 @@ export interface Finding {
   cves?: string[];
   risk?: Risk;
   title?: string;
+  /** Quality of detection (0–100, as OpenVAS has it) when this finding differs from its check's. */
+  qod?: number;
 }
 
 /** Network access a check is given: only the audited address, only through the fence. */
@@ -109,5 +111,11 @@ export interface Check {
   readonly active: boolean;
   /** Desktop-audit checks (SMB, RDP, VNC, NetBIOS …): run by `desktop`, `standard`, `advanced`. */
   readonly desktop?: boolean;
+  /**
+   * Quality of detection (0–100, as OpenVAS has it): 99 an active
+   * confirmation, 80 a remote banner, 30 a version that distributions
+   * backport. Unset: the engine derives it from `active`.
+   */
+  readonly qod?: number;
   run(host: HostFacts, net: Net): Promise<Finding[]>;
 }
