@@ -3,10 +3,11 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
 import { type CycleResult, distributionCycle, servedGeneration } from './distribute.ts';
 import { readableTime } from './subscription.ts';
+import { claimCycle, readSchedule, type Schedule } from '../store/cycle-schedule.ts';
 
 /** What a script needs to say when a change goes live (publish reply, domain list). */
 export interface DistributionSchedule {
-  /** Epoch ms of this server's next distribution cycle. */
+  /** Epoch ms of the next distribution cycle of the set of `serve` processes on this store. */
   nextAt(): number;
 }
 
@@ -32,6 +33,17 @@ export interface CycleLoopOptions {
  * The distribution cycle on a timer, and the poll that keeps this
  * process's serving set in step with the store.
  *
+ * One cycle per interval for the whole set of `serve` processes sharing a
+ * store (issue 13): the interval counts from the set's last cycle
+ * (src/store/cycle-schedule.ts), every process arms its timer for that
+ * moment, and the one whose claim moves the cycle number runs it; the
+ * others find it moved, take the new time and arm again. The poll reads the
+ * schedule too, so every process's "next cycle" (publish reply, domain
+ * list, metrics) is the set's within a poll. Alone on its store (SQLite, the
+ * embedded default) a process always wins its claim: one cycle per interval,
+ * as before. A process that claims and then dies loses that interval's
+ * cycle; what waited goes out with the next one, one interval later.
+ *
  * Every change of what is served goes through `refresh`: it reads the
  * store's served generation (distribute.ts) and applies it only when it
  * moved since the last one applied, one refresh at a time. So this
@@ -48,20 +60,23 @@ export class CycleLoop implements DistributionSchedule {
   private applied: string | null = null;
   private refreshing: Promise<void> = Promise.resolve();
   private cycling: Promise<unknown> = Promise.resolve();
-  /** When the cycle timer last fired (or started): the schedule counts from here. */
-  private anchor: number;
-  private timers: NodeJS.Timeout[] = [];
+  /** The set's schedule as this process last saw it; the interval counts from its lastAt. */
+  private seen: Schedule;
+  private timer: NodeJS.Timeout | null = null;
+  private poller: NodeJS.Timeout | null = null;
+  private stopped = false;
   /** Plain counters, read by the metrics collector. */
   readonly stats = { cycles: 0, failures: 0, pollReloads: 0 };
 
   constructor(private readonly o: CycleLoopOptions) {
-    this.anchor = o.clock.now();
+    this.seen = { cycle: 0, lastAt: o.clock.now() };
   }
 
   nextAt(): number {
     const { clock, intervalMs } = this.o;
-    const passed = Math.max(0, clock.now() - this.anchor);
-    return this.anchor + intervalMs * (Math.floor(passed / intervalMs) + 1);
+    const anchor = this.seen.lastAt;
+    const passed = Math.max(0, clock.now() - anchor);
+    return anchor + intervalMs * (Math.floor(passed / intervalMs) + 1);
   }
 
   /** First load (no NOTIFY: nothing changed for the secondaries), then the timers. */
@@ -69,16 +84,60 @@ export class CycleLoop implements DistributionSchedule {
     // Read before the load: a change in between is applied again by the first poll, harmlessly.
     this.applied = await servedGeneration(this.o.db);
     await load();
-    this.anchor = this.o.clock.now();
-    const cycle = setInterval(() => {
-      this.anchor = this.o.clock.now();
-      this.cycling = this.cycle();
-    }, this.o.intervalMs);
-    const poll = setInterval(() => {
+    this.seen = await readSchedule(this.o.db, this.o.clock.now());
+    this.arm();
+    this.poller = setInterval(() => {
       void this.refresh(true);
+      void this.follow();
     }, this.o.pollMs ?? 1000);
-    poll.unref();
-    this.timers = [cycle, poll];
+    this.poller.unref();
+  }
+
+  /**
+   * The timer for the set's next cycle, never further than one interval
+   * (a clock moved back, or a last_at written by a clock ahead of ours) and
+   * at once when it is overdue (every process was down at the time).
+   */
+  private arm(delayMs?: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    const { intervalMs, clock } = this.o;
+    const delay = delayMs ?? Math.min(intervalMs, Math.max(0, this.seen.lastAt + intervalMs - clock.now()));
+    this.timer = setTimeout(() => {
+      this.cycling = this.fire();
+    }, delay);
+  }
+
+  /** The timer fired: claim the set's next cycle and run it, or follow whoever did. */
+  private async fire(): Promise<void> {
+    try {
+      const claimed = await claimCycle(this.o.db, this.seen, this.o.clock.now());
+      if (claimed) {
+        this.seen = claimed;
+        this.arm();
+        await this.cycle();
+      } else {
+        this.seen = await readSchedule(this.o.db, this.o.clock.now());
+        this.arm();
+      }
+    } catch (err) {
+      // The store is unreachable: try again one interval on, not in a tight loop.
+      this.stats.failures++;
+      this.o.logger.error({ err }, 'distribution cycle failed');
+      this.arm(this.o.intervalMs);
+    }
+  }
+
+  /** The poll's look at the schedule: another process's cycle moves our timer and our "next cycle". */
+  private async follow(): Promise<void> {
+    try {
+      const now = await readSchedule(this.o.db, this.o.clock.now());
+      if (now.cycle <= this.seen.cycle) return;
+      this.seen = now;
+      this.arm();
+    } catch {
+      // The refresh beside it logs the store's failure once per poll already.
+    }
   }
 
   /** One cycle by this server, logged, then applied. */
@@ -91,7 +150,7 @@ export class CycleLoop implements DistributionSchedule {
       this.stats.cycles++;
       // Names only while the line stays short; the counts always.
       const names = r.distributed.length + r.removed.length <= 20 ? { distributed: r.distributed, removed: r.removed } : {};
-      this.o.logger.info({ zones: r.distributed.length, removedZones: r.removed.length, ...names, ms, next: readableTime(nextAt) }, 'distribution cycle');
+      this.o.logger.info({ cycle: this.seen.cycle, zones: r.distributed.length, removedZones: r.removed.length, ...names, ms, next: readableTime(nextAt) }, 'distribution cycle');
       this.o.onCycle?.({ ...r, ms, nextAt });
       await this.refresh(false);
     } catch (err) {
@@ -116,7 +175,9 @@ export class CycleLoop implements DistributionSchedule {
   }
 
   async stop(): Promise<void> {
-    this.timers.forEach(clearInterval);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.poller) clearInterval(this.poller);
     await this.cycling;
     await this.refreshing;
   }

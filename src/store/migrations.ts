@@ -157,6 +157,19 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('records_owner').on('records').columns(['domain_id', 'type', 'owner']).execute();
     },
   },
+  // Issue 13: several `serve` on one store run the distribution cycle once
+  // per interval for the whole set. One row: the number of the last cycle
+  // claimed and when (src/store/cycle-schedule.ts owns it).
+  '006_distribution_schedule': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('distribution_schedule')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('cycle', 'bigint', (c) => c.notNull())
+        .addColumn('last_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -126,6 +126,15 @@ export interface AuditTargetsTable {
   position: number;
 }
 
+/** One row (id 1): the set's last distribution cycle (src/store/cycle-schedule.ts). */
+export interface DistributionScheduleTable {
+  id: number;
+  /** Number of the last cycle claimed by any process; a claim moves it by one. */
+  cycle: number;
+  /** When that cycle was claimed (epoch ms): the set's schedule counts from here. */
+  last_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -135,4 +144,5 @@ export interface Database {
   zone_publications: ZonePublicationsTable;
   audits: AuditsTable;
   audit_targets: AuditTargetsTable;
+  distribution_schedule: DistributionScheduleTable;
 }
