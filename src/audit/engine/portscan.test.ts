@@ -123,3 +123,26 @@ test('port sets per audit type and usual services', () => {
   assert.equal(usualService(3389), 'ms-wbt-server');
   assert.equal(usualService(64999), 'unknown');
 });
+
+/**
+ * The phantom ports of issue 14: in a network namespace of its own whose
+ * only ephemeral port is 40000 (net.ipv4.ip_local_port_range is per
+ * namespace), a connect to 127.0.0.1:40000 must use 40000 as its source
+ * port and meets itself (TCP simultaneous open). Without the fix both paths
+ * reported 40000 open; nothing listens there.
+ */
+test('a TCP self-connect is not an open port (fast path and Net path)', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  if (process.getuid?.() !== 0 || spawnSync('unshare', ['--help']).status !== 0) return t.skip('needs root and unshare(1) for a network namespace');
+  const engine = new URL('.', import.meta.url).pathname;
+  for (const path of ['fast', 'net']) {
+    const target = path === 'fast' ? "{ fence: f, address: '127.0.0.1' }" : "f.net('127.0.0.1')";
+    const code = `const { scanPorts } = await import('${engine}portscan.ts'); const { Fence } = await import('${engine}fence.ts');
+      const f = new Fence(['127.0.0.1'], ['127.0.0.0/8']); console.log(JSON.stringify(await scanPorts(${target}, [40000], { threads: 1 })));`;
+    const sh = `ip link set lo up && sysctl -qw net.ipv4.ip_local_port_range='40000 40000' && exec "$0" --import tsx --input-type=module -e "$1"`;
+    const r = spawnSync('unshare', ['-n', 'sh', '-c', sh, process.execPath, code], { encoding: 'utf8', timeout: 60_000 });
+    if (r.status !== 0 && /unshare failed|Operation not permitted/.test(r.stderr)) return t.skip(`no network namespace here: ${r.stderr.trim()}`);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').pop()!), [], `${path} path`);
+  }
+});

@@ -84,8 +84,20 @@ export async function scanPorts(target: ScanTarget, ports: readonly number[], op
 
 /** A connector over libuv TCP handles; `finish(probe, status)` 0 = connected. */
 export function wrapConnector(b: any) {
+  // Inside: the function is also the worker's source (no module-level names).
+  const SELF_CONNECT = -4242;
   return (finish: (probe: any, status: number) => void) => {
     const oncomplete = function (this: any, status: number) {
+      // TCP simultaneous open with itself: a connect to an unused port of
+      // our own address can be given that very port as its ephemeral source
+      // port, and then "succeeds" (RFC 793 §3.4, fig. 8; nmap -sT shows the
+      // same phantom ports). Local end == remote end: not a listener.
+      if (status === 0) {
+        const local: any = {};
+        const remote: any = {};
+        const h = this.probe.handle;
+        if (h && h.getsockname(local) === 0 && h.getpeername(remote) === 0 && local.port === remote.port && local.address === remote.address) status = SELF_CONNECT;
+      }
       finish(this.probe, status);
     };
     const v6 = (a: string) => a.includes(':');
@@ -114,8 +126,10 @@ function netConnector(net: Net) {
     connect(probe: any): number {
       net.connect(probe.port, { timeoutMs: 120_000 }).then(
         (s) => {
+          // The self-connect of wrapConnector above: local end == remote end is no listener.
+          const self = s.localPort === s.remotePort && s.localAddress === s.remoteAddress;
           s.destroy();
-          finish(probe, 0);
+          finish(probe, self ? -4242 : 0);
         },
         (e: NodeJS.ErrnoException) => finish(probe, e.code === 'ECONNREFUSED' ? -111 : e.message === 'timeout' ? -110 : -1),
       );
