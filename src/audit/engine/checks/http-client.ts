@@ -6,6 +6,8 @@ export const usesTls = (s: Service) => s.tls !== null || /^https/.test(s.name);
 export interface HttpAnswer extends HttpInfo {
   /** Body bytes read, after de-chunking, at most `maxBytes`. */
   raw: Buffer;
+  /** Each Set-Cookie line on its own: joined with ', ' they cannot be split again (Expires holds a comma). */
+  setCookies: string[];
 }
 
 const hostHeader = (address: string, port: number) => (address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`);
@@ -19,7 +21,7 @@ export async function httpRequest(
   net: Net,
   port: number,
   tls: boolean,
-  opts: { method?: string; target?: string; host?: string; headers?: Record<string, string>; timeoutMs?: number; maxBytes?: number } = {},
+  opts: { method?: string; target?: string; host?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number; maxBytes?: number } = {},
 ): Promise<HttpAnswer | null> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const maxBytes = opts.maxBytes ?? 16384;
@@ -36,6 +38,7 @@ export async function httpRequest(
     'Accept: */*',
     'Connection: close',
     ...Object.entries(opts.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+    ...(opts.body !== undefined ? [`Content-Length: ${Buffer.byteLength(opts.body)}`] : []),
   ].join('\r\n');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -58,7 +61,7 @@ export async function httpRequest(
     socket.on('end', done);
     socket.on('error', done);
     socket.on('close', done);
-    socket.write(`${head}\r\n\r\n`);
+    socket.write(`${head}\r\n\r\n${opts.body ?? ''}`);
   });
 }
 
@@ -69,17 +72,19 @@ function parse(data: Buffer, maxBytes: number): HttpAnswer | null {
   const m = /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(lines[0] ?? '');
   if (!m) return null;
   const headers: Record<string, string> = {};
+  const setCookies: string[] = [];
   for (const line of lines.slice(1)) {
     const i = line.indexOf(':');
     if (i <= 0) continue;
     const k = line.slice(0, i).trim().toLowerCase();
     const v = line.slice(i + 1).trim();
     headers[k] = headers[k] ? `${headers[k]}, ${v}` : v;
+    if (k === 'set-cookie') setCookies.push(v);
   }
   let body = data.subarray(end + 4);
   if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body);
   body = body.subarray(0, maxBytes);
-  return { status: Number(m[1]), headers, body: body.subarray(0, 4096).toString('latin1'), raw: body };
+  return { status: Number(m[1]), headers, body: body.subarray(0, 4096).toString('latin1'), raw: body, setCookies };
 }
 
 function dechunk(data: Buffer): Buffer {

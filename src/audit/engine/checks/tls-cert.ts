@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import type { TLSSocket } from 'node:tls';
 import type { Net, TlsCertificate, TlsInfo } from '../types.ts';
 
 /** Service names that speak TLS from the first byte. */
@@ -86,18 +87,26 @@ export function describeCertificate(der: Buffer): TlsCertificate {
  */
 export async function readTlsInfo(net: Net, port: number, timeoutMs = 4000): Promise<TlsInfo | null> {
   try {
-    const socket = await net.connectTls(port, { timeoutMs, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' });
+    const socket = await net.connectTls(port, { timeoutMs, ...OFFER_ALL });
     try {
-      const raw = socket.getPeerCertificate()?.raw;
-      return {
-        protocol: socket.getProtocol() ?? 'unknown',
-        cipher: socket.getCipher()?.name ?? 'unknown',
-        certificate: raw ? describeCertificate(raw) : null,
-      };
+      return describeSession(socket);
     } finally {
       socket.destroy();
     }
   } catch {
     return null;
   }
+}
+
+/** What readTlsInfo offers; STARTTLS handshakes (tls-targets.ts) offer the same. */
+export const OFFER_ALL = { minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' } as const;
+
+/** The facts of an established TLS session. */
+export function describeSession(socket: TLSSocket): TlsInfo {
+  const raw = socket.getPeerCertificate()?.raw;
+  return {
+    protocol: socket.getProtocol() ?? 'unknown',
+    cipher: socket.getCipher()?.name ?? 'unknown',
+    certificate: raw ? describeCertificate(raw) : null,
+  };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import type { Net } from '../types.ts';
 
 /**
@@ -78,15 +78,18 @@ export async function probeHello(
   port: number,
   version: number,
   suites: readonly number[],
-  opts: { servername?: string; timeoutMs?: number } = {},
+  opts: { servername?: string; timeoutMs?: number; open?: () => Promise<Socket | null> } = {},
 ): Promise<ServerHello | null> {
   const timeoutMs = opts.timeoutMs ?? 4000;
-  let socket;
+  let opened: Socket | null;
   try {
-    socket = await net.connect(port, { timeoutMs });
+    // `open` is a STARTTLS preamble (starttls.ts): the hello follows it on the same connection.
+    opened = opts.open ? await opts.open() : await net.connect(port, { timeoutMs });
   } catch {
     return null;
   }
+  if (!opened) return null;
+  const socket = opened;
   return new Promise((resolve) => {
     let buf = Buffer.alloc(0);
     const done = (v: ServerHello | null) => {

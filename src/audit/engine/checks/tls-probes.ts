@@ -1,5 +1,6 @@
 import type { Check, Finding, HostFacts, Net, Risk } from '../types.ts';
-import { isTlsService } from './tls-cert.ts';
+import { DH_CHECK } from './tls-dh.ts';
+import { tlsTargets, via } from './tls-targets.ts';
 import { COMMON_SUITES, probeHello, SSL3, TLS10, TLS11, TLS12 } from './tls-hello.ts';
 
 const NAMES: Record<number, string> = { [SSL3]: 'SSLv3', [TLS10]: 'TLS 1.0', [TLS11]: 'TLS 1.1', [TLS12]: 'TLS 1.2' };
@@ -26,10 +27,10 @@ function probeCheck(p: Probe): Check {
     description: p.description, intrusive: false, dos: false, active: true,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
-      for (const svc of host.services.filter(isTlsService)) {
-        const hello = await probeHello(net, svc.port, p.version, p.suites);
+      for (const t of await tlsTargets(host, net)) {
+        const hello = await probeHello(net, t.svc.port, p.version, p.suites, { open: t.open });
         if (hello && p.accepted(hello.version, hello.suite)) {
-          findings.push({ port: svc.port, detail: `The server accepted a ${NAMES[hello.version] ?? hex(hello.version)} handshake with cipher suite ${SUITE_NAMES[hello.suite] ?? hex(hello.suite)}.` });
+          findings.push({ port: t.svc.port, detail: `The server accepted a ${NAMES[hello.version] ?? hex(hello.version)} handshake with cipher suite ${SUITE_NAMES[hello.suite] ?? hex(hello.suite)}${via(t)}.` });
         }
       }
       return findings;
@@ -69,6 +70,7 @@ const cipher = (re: RegExp, id: string, shortid: string, title: string, risk: Ri
 };
 
 export const TLS_PROBE_CHECKS: readonly Check[] = [
+  DH_CHECK,
   version(SSL3, 'vigil.tls.sslv3', 'TLS-SSLV3', 'SSLv3 protocol enabled (POODLE)', 'medium', 'HOLE', ['CVE-2014-3566'],
     'SSLv3 is broken (POODLE padding oracle) and prohibited by RFC 7568.'),
   version(TLS10, 'vigil.tls.tls10', 'TLS-TLS10', 'Deprecated TLS 1.0 protocol enabled', 'low', 'NOTE', [],

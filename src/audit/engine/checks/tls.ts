@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
-import type { Check, Finding, HostFacts, Risk, Service, TlsCertificate } from '../types.ts';
+import type { Check, Finding, HostFacts, Net, Risk, Service, TlsCertificate } from '../types.ts';
 import { isTlsService } from './tls-cert.ts';
 import { TLS_PROBE_CHECKS } from './tls-probes.ts';
+import { tlsTargets, via } from './tls-targets.ts';
 
 /**
  * Certificate and HSTS checks are passive: they read the certificate and
@@ -30,15 +31,15 @@ function certCheck(id: string, shortid: string, title: string, risk: Risk, type:
   return {
     id, shortid, title, category: 'SSL/TLS', risk, cves: [], type, description,
     intrusive: false, dos: false, active: false,
-    async run(host: HostFacts): Promise<Finding[]> {
+    async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
       const now = Date.now();
-      for (const svc of host.services) {
-        const cert = svc.tls?.certificate;
+      for (const t of await tlsTargets(host, net)) {
+        const cert = t.info?.certificate;
         if (!cert) continue;
         try {
           const detail = test(cert, host, now);
-          if (detail) findings.push({ port: svc.port, detail: `${detail} (subject: ${cert.subject}; issuer: ${cert.issuer})` });
+          if (detail) findings.push({ port: t.svc.port, detail: `${detail}${via(t)} (subject: ${cert.subject}; issuer: ${cert.issuer})` });
         } catch {
           // an odd certificate record costs this port only
         }
@@ -48,7 +49,22 @@ function certCheck(id: string, shortid: string, title: string, risk: Risk, type:
   };
 }
 
+/**
+ * "Close to expiry": fewer than 30 days left. certbot renews a 90-day Let's
+ * Encrypt certificate when 30 days remain (the renew_before_expiry default
+ * in its renewal configuration): an automated certificate under 30 days
+ * means the renewal that should have happened did not. Past expiry the
+ * cert-expired check reports instead (left >= 0 here).
+ */
+export const EXPIRY_WARNING_DAYS = 30;
+
 const CERT_CHECKS: readonly Check[] = [
+  certCheck('vigil.tls.cert-expiring', 'TLS-CERT-EXPIRING', `TLS certificate expires within ${EXPIRY_WARNING_DAYS} days`, 'low', 'NOTE',
+    `The certificate expires in fewer than ${EXPIRY_WARNING_DAYS} days and has not been renewed: when it lapses, clients refuse the connection or users learn to click through errors. Renew it and check the renewal automation.`,
+    (c, _h, now) => {
+      const left = c.notAfter - now;
+      return Number.isFinite(left) && left >= 0 && left < EXPIRY_WARNING_DAYS * 864e5 ? `Certificate expires on ${day(c.notAfter)}, in ${Math.floor(left / 864e5)} days.` : null;
+    }),
   certCheck('vigil.tls.cert-expired', 'TLS-CERT-EXPIRED', 'TLS certificate has expired', 'medium', 'HOLE',
     'The certificate is past its expiry date: clients show errors and users learn to click through them.',
     (c, _h, now) => (Number.isFinite(c.notAfter) && c.notAfter < now ? `Certificate expired on ${day(c.notAfter)}.` : null)),

@@ -1,0 +1,50 @@
+import type { HostFacts, Net, Service, TlsInfo } from '../types.ts';
+import { describeSession, isTlsService, OFFER_ALL } from './tls-cert.ts';
+import { startPlain, startTls, upgradeFor } from './starttls.ts';
+
+/**
+ * The ports the TLS checks examine: implicit-TLS services as detection
+ * found them, and services that upgrade with STARTTLS (SMTP, IMAP, POP3,
+ * FTP, PostgreSQL, LDAP). For the latter the certificate is read here with
+ * one handshake per port, shared by every check of the audit: it is the
+ * same act as detection's handshake on an implicit-TLS port, so the
+ * certificate checks stay passive (they add nothing a client would not do).
+ */
+export interface TlsTarget {
+  svc: Service;
+  starttls: boolean;
+  info: TlsInfo | null;
+  /** A connection ready for a ClientHello: plain TCP, or the STARTTLS preamble done. */
+  open?: () => ReturnType<typeof startPlain>;
+}
+
+/** Per audited host (the HostFacts object lives as long as one host's checks); promises, since checks run concurrently. */
+const cache = new WeakMap<HostFacts, Promise<TlsTarget[]>>();
+
+export function tlsTargets(host: HostFacts, net: Net): Promise<TlsTarget[]> {
+  let p = cache.get(host);
+  if (!p) cache.set(host, (p = collect(host, net)));
+  return p;
+}
+
+async function collect(host: HostFacts, net: Net): Promise<TlsTarget[]> {
+  const out = await Promise.all(
+    host.services.map(async (svc): Promise<TlsTarget | null> => {
+      if (isTlsService(svc)) return { svc, starttls: false, info: svc.tls };
+      if (!upgradeFor(svc)) return null;
+      const socket = await startTls(net, svc, OFFER_ALL).catch(() => null);
+      if (!socket) return null;
+      try {
+        return { svc, starttls: true, info: describeSession(socket), open: () => startPlain(net, svc) };
+      } catch {
+        return null; // an odd certificate costs this port only
+      } finally {
+        socket.destroy();
+      }
+    }),
+  );
+  return out.filter((t): t is TlsTarget => t !== null);
+}
+
+/** " (after STARTTLS)" for the reports of upgraded ports. */
+export const via = (t: TlsTarget) => (t.starttls ? ` (after ${t.svc.name === 'ftp' ? 'AUTH TLS' : t.svc.name === 'postgresql' ? 'SSLRequest' : 'STARTTLS'})` : '');
