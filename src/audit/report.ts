@@ -142,9 +142,9 @@ export function buildReport(a: AuditFacts, result: AuditResult, previous: Baseli
     for (const { check, finding } of host.findings) {
       here.push({
         id: check.id, shortid: check.shortid, ip: host.address, port: String(finding.port), cat: check.category,
-        cve: (finding.cves ?? check.cves).join(','), risk: finding.risk ?? check.risk, type: check.type,
+        cve: (finding.cves ?? check.cves).join(','), risk: finding.risk ?? check.risk, type: finding.type ?? check.type,
         title: finding.title ?? check.title, static_description: check.description,
-        description: `${check.description}\n${finding.detail}`,
+        description: `${check.description}\n${finding.detail}${finding.qod === undefined ? '' : `\nQuality of detection: ${finding.qod}%`}`,
       });
     }
     const before = previous.get(host.address);

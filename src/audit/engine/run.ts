@@ -4,6 +4,7 @@ import type { Fence } from './fence.ts';
 import { scanPorts } from './portscan.ts';
 import { portsFor } from './ports.ts';
 import { checksFor } from './profiles.ts';
+import { settle } from './qod.ts';
 import type { Check, Finding, Service } from './types.ts';
 
 export interface HostResult {
@@ -77,7 +78,8 @@ async function audit(
     await eachLimited(checks, options.checkConcurrency ?? 8, async (check) => {
       options.signal?.throwIfAborted();
       const found = await withTimeout(check.run(facts, net), options.checkTimeoutMs ?? 150_000).catch(() => []);
-      for (const finding of found) findings.push({ check, finding });
+      // Every finding leaves with its QoD, and below the threshold as LOG (qod.ts).
+      for (const finding of found) findings.push({ check, finding: { ...finding, ...settle(check, finding) } });
     });
     options.signal?.throwIfAborted();
     // Stable order whatever order the checks finished in.

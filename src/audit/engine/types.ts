@@ -78,6 +78,8 @@ export interface Finding {
   title?: string;
   /** Quality of detection (0–100, as OpenVAS has it) when this finding differs from its check's. */
   qod?: number;
+  /** Entry type when it differs from the check's (e.g. a lesser sighting reported as LOG). */
+  type?: EntryType;
 }
 
 /** Network access a check is given: only the audited address, only through the fence. */
@@ -99,9 +101,20 @@ export interface Check {
   readonly cves: readonly string[];
   readonly type: EntryType;
   readonly description: string;
-  /** Sends more than a normal client would (may change state or log alarms). */
+  /**
+   * The check's class, which audit types run it (profiles.ts, docs/audits.md):
+   * - `safe` (neither flag): sends only what an ordinary client sends and
+   *   changes nothing; one login the product documents as its default
+   *   (anonymous FTP, an anonymous LDAP bind, an SMB guest session, a
+   *   superuser with an empty password) counts as safe. norisk and up.
+   * - `intrusive`: changes state on the target even when it cleans up (a
+   *   PUT, an FTP STOR, an SNMP set), or guesses passwords. advanced only.
+   * - `dos`: measures susceptibility to a denial of service (amplification
+   *   ratios, slow requests, renegotiation), a few packets at most.
+   *   standard and advanced, never with `excludedos`.
+   * A check is in one class: never both flags.
+   */
   readonly intrusive: boolean;
-  /** May disturb or stop the service. */
   readonly dos: boolean;
   /**
    * Opens connections of its own (false: it only reads HostFacts, e.g. a

@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import * as dnsPacket from 'dns-packet';
+import { QOD } from '../qod.ts';
 import type { Check, Finding, HostFacts, Net } from '../types.ts';
-import { BIND_VERSION, sightings } from './version-extract.ts';
+import { judge } from './backports.ts';
+import { BIND_VERSION, distroOf, sightings } from './version-extract.ts';
 import { inRange, parseRanges } from './version-compare.ts';
 import { VERSION_TABLE } from './version-table.ts';
 
@@ -59,17 +61,20 @@ export const VERSION_BIND_CHECK: Check = {
     for (const port of ports) {
       const text = await queryVersionBind(net, port);
       if (!text) continue;
-      findings.push({ port, detail: `version.bind (CHAOS TXT, UDP ${port}): "${text}"` });
+      findings.push({ port, detail: `version.bind (CHAOS TXT, UDP ${port}): "${text}"`, qod: QOD.active });
       const svc = host.services.find((s) => s.port === port);
       if (svc && sightings(svc).some((s) => s.product === 'bind')) continue;
       const version = BIND_VERSION.exec(text)?.[1];
       if (!version) continue;
-      const backport = /debian|ubuntu|redhat|red hat|el\d|suse/i.test(text);
+      const sighting = { product: 'bind' as const, version, seen: text, distro: distroOf(text) };
       for (const { row, ranges } of BIND_ROWS) {
         if (!inRange(version, ranges)) continue;
+        const verdict = judge('bind', sighting, row.cve.split(' '));
+        if (verdict.kind === 'fixed') continue;
         findings.push({
           port,
-          detail: `version.bind "${text}": ISC BIND ${version} is in the affected range (${row.affected}).${backport ? ' The distribution may have backported the fix without changing the version.' : ''}`,
+          detail: `version.bind "${text}": ISC BIND ${version} is in the affected range (${row.affected}).${verdict.note}`,
+          qod: verdict.qod,
           cves: row.cve.split(' '),
           risk: row.risk,
           title: `ISC BIND: ${row.title}`,

@@ -48,7 +48,7 @@ const NAMES: Record<string, string> = {
   suse: 'SUSE', raspbian: 'Raspbian', almalinux: 'AlmaLinux', rocky: 'Rocky Linux',
 };
 
-function distroOf(text: string): string | null {
+export function distroOf(text: string): string | null {
   if (!DISTRO.test(text)) return null;
   const name = DISTRO_NAME.exec(text)?.[1]?.toLowerCase().replace(' ', '');
   if (name) return NAMES[name] ?? name;

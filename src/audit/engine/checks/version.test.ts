@@ -152,12 +152,16 @@ test('odd input never throws', async () => {
   }
 });
 
-test('a distro package is flagged with a backport caveat', async () => {
+test('a distro package whose revision has the fix is not flagged; an undecidable one is LOG-grade (QoD 30)', async () => {
   const check = VERSION_CHECKS.find((c) => c.id === 'vigil.version.openssh.cve-2023-48795')!;
-  const s = svc({ port: 22, name: 'ssh', banner: 'SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3' });
-  const [f] = await check.run({ address: '127.0.0.1', openPorts: [22], services: [s] }, null as unknown as Net);
-  assert.match(f!.detail, /SSH-2\.0-OpenSSH_9\.2p1 Debian-2\+deb12u3/);
-  assert.match(f!.detail, /backported/);
+  const run = (banner: string) => check.run({ address: '127.0.0.1', openPorts: [22], services: [svc({ port: 22, name: 'ssh', banner })] }, null as unknown as Net);
+  assert.deepEqual(await run('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3'), []);
+  const [f] = await run('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u1');
+  assert.match(f!.detail, /SSH-2\.0-OpenSSH_9\.2p1 Debian-2\+deb12u1/);
+  assert.match(f!.detail, /fixed in 9\.2p1-2\+deb12u2/);
+  const [g] = await run('SSH-2.0-OpenSSH_9.2p1 Raspbian-2');
+  assert.equal(g!.qod, 30);
+  assert.match(g!.detail, /backport/);
 });
 
 test('version.bind: asks over UDP and reports the text and the affected BIND rows', async (t) => {
