@@ -69,7 +69,10 @@ export const HTTP_PROBE_CHECKS: readonly Check[] = [
     'The web root contains a .git directory: anyone can download the source code, its history and any secrets committed to it. Remove it or deny /.git.',
     async (net, svc) => {
       const a = await get(net, svc, '/.git/HEAD');
-      return a && a.status === 200 && /^(ref: refs\/\S+|[0-9a-f]{40})\s*$/m.test(a.body.slice(0, 200)) ? `/.git/HEAD: ${first(a.body.trim())}` : null;
+      if (a && a.status === 200 && /^(ref: refs\/\S+|[0-9a-f]{40})\s*$/m.test(a.body.slice(0, 200))) return `/.git/HEAD: ${first(a.body.trim())}`;
+      // HEAD denied or absent but config served (a partial copy, or a deny rule on HEAD only): git's own config format.
+      const c = await get(net, svc, '/.git/config');
+      return c && c.status === 200 && notHtml(c) && /^\[core\]\s*$/m.test(c.body) && /repositoryformatversion\s*=/.test(c.body) ? '/.git/config is readable ([core] repositoryformatversion).' : null;
     }),
   active('vigil.http.env-exposed', 'HTTP-ENV', 'Environment file exposed (/.env)', 'high', 'HOLE',
     'The web root serves a .env file, which usually holds database passwords and API keys. Move it out of the web root or deny access.',

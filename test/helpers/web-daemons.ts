@@ -1,0 +1,132 @@
+/**
+ * Real Debian daemons for the web, cleartext and TLS check tests (nginx,
+ * apache2 with mod_php / mod_dav, vsftpd, dovecot, slapd, PostgreSQL), each
+ * on its own loopback address 127.0.62.x (all of 127/8 is on lo already) and
+ * a free port, in a temporary directory, stopped when the test file ends.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after } from 'node:test';
+import { Fence } from '../../src/audit/engine/fence.ts';
+import type { HostFacts, Net, Service } from '../../src/audit/engine/types.ts';
+
+const cleanup: (() => unknown)[] = [];
+after(async () => {
+  for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => {});
+});
+
+export const ADDR = (n: number) => `127.0.62.${n}`;
+export const netFor = (address: string): Net => new Fence([address], [address]).net(address, 5000);
+
+/** Absolute path of the first candidate that exists, else null (the test skips with the reason). */
+export const binary = (...paths: string[]) => paths.find((p) => existsSync(p)) ?? null;
+
+export function tempDir(tag: string): string {
+  const d = mkdtempSync(join(tmpdir(), `vigil-${tag}-`));
+  chmodSync(d, 0o755); // daemons drop to their own users when the tests run as root
+  cleanup.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+export function writeFiles(root: string, files: Record<string, string | Buffer>): void {
+  for (const [name, body] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), body);
+  }
+}
+
+export const freePort = (addr: string) =>
+  new Promise<number>((res, rej) => {
+    const s = createServer().once('error', rej).listen(0, addr, () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
+  });
+
+const accepts = (addr: string, port: number) =>
+  new Promise<boolean>((r) => {
+    const s = connect(port, addr);
+    s.on('connect', () => (s.destroy(), r(true))).on('error', () => r(false));
+  });
+
+/**
+ * Spawn a foreground daemon and wait (≤ 15 s) until it accepts on addr:port.
+ * A port found free may be taken by a test running beside this one before
+ * the daemon binds it: then the daemon exits and we try another port.
+ */
+export async function daemon(addr: string, start: (port: number) => { cmd: string; args: string[]; log?: string; env?: NodeJS.ProcessEnv; uid?: number; gid?: number }): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort(addr);
+    const s = start(port);
+    let err = '';
+    const child: ChildProcess = spawn(s.cmd, s.args, { stdio: ['ignore', 'pipe', 'pipe'], env: s.env ?? process.env, uid: s.uid, gid: s.gid });
+    child.stdout!.on('data', (d) => (err = (err + d).slice(-3000)));
+    child.stderr!.on('data', (d) => (err = (err + d).slice(-3000)));
+    cleanup.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    for (let i = 0; i < 300 && child.exitCode === null; i++) {
+      if (await accepts(addr, port)) return port;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const log = s.log && existsSync(s.log) ? readFileSync(s.log, 'utf8').slice(-2000) : '';
+    if (child.exitCode === null) child.kill('SIGKILL');
+    if (attempt === 3) throw new Error(`${s.cmd} did not start (exit ${child.exitCode}): ${err} ${log}`);
+  }
+}
+
+/** A service record as detection would make it (checks read name, tls, http). */
+export function service(port: number, name: string, extra: Partial<Service> = {}): Service {
+  return { port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {}, ...extra };
+}
+export const hostOf = (address: string, services: Service[]): HostFacts => ({ address, openPorts: services.map((s) => s.port), services });
+
+// ---- certificates ----------------------------------------------------------------------------
+
+/** A self-signed RSA certificate for `cn` valid `days` days (openssl req), and optionally DH parameters. */
+export function certificate(dir: string, opts: { cn?: string; days?: number; bits?: number } = {}): { cert: string; key: string } {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', `rsa:${opts.bits ?? 2048}`, '-nodes', '-keyout', key, '-out', cert, '-days', String(opts.days ?? 365), '-subj', `/CN=${opts.cn ?? 'vigil.test'}`], { stdio: 'ignore' });
+  chmodSync(key, 0o644); // read by daemons that drop privileges
+  return { cert, key };
+}
+
+/** DH parameters: a 1024-bit group (DSA-style generation, instant) or RFC 7919 ffdhe2048. */
+export function dhParams(dir: string, weak: boolean): string {
+  const out = join(dir, weak ? 'dh1024.pem' : 'ffdhe2048.pem');
+  if (weak) execFileSync('openssl', ['dhparam', '-dsaparam', '-out', out, '1024'], { stdio: 'ignore' });
+  else execFileSync('openssl', ['genpkey', '-genparam', '-algorithm', 'DH', '-pkeyopt', 'group:ffdhe2048', '-out', out], { stdio: 'ignore' });
+  return out;
+}
+
+// ---- nginx -----------------------------------------------------------------------------------
+
+export const NGINX = binary('/usr/sbin/nginx');
+
+/** nginx in the foreground, one process, root `www/` holding `files`; `server` is the server block's body. */
+export async function nginx(addr: string, server: string, files: Record<string, string | Buffer> = {}, listenOpts = ''): Promise<number> {
+  const dir = tempDir('nginx');
+  mkdirSync(join(dir, 'tmp'));
+  mkdirSync(join(dir, 'www'));
+  writeFiles(join(dir, 'www'), files);
+  // dav_methods PUT writes as the worker user (nobody when root starts nginx).
+  if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'nobody', join(dir, 'www'), join(dir, 'tmp')]);
+  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `${k}_temp_path ${dir}/tmp;`).join(' ');
+  return daemon(addr, (port) => {
+    writeFileSync(join(dir, 'nginx.conf'), `
+master_process off;
+error_log ${dir}/error.log;
+pid ${dir}/nginx.pid;
+events { worker_connections 64; }
+http {
+  access_log off; ${temps}
+  default_type text/plain;
+  server { listen ${addr}:${port} ${listenOpts}; root ${dir}/www; ${server.replaceAll('$DIR', dir)} }
+}`);
+    return { cmd: NGINX!, args: ['-p', dir, '-e', `${dir}/error.log`, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'], log: `${dir}/error.log` };
+  });
+}
