@@ -12,8 +12,27 @@ const attr = (tag: string, name: string) => {
   return m ? unescape(m[1]!) : null;
 };
 
-/** Script output that reports nothing found, or a failure, is not a finding. */
-const NOTHING = /NOT VULNERABLE|ERROR: Script execution failed|^\s*$|Couldn't find any|No .* found|false positive/i;
+/**
+ * Only a script's positive verdict becomes a finding. Scripts built on
+ * nmap's vulns library (nselib/vulns.lua) say it in a `State:` line:
+ * VULNERABLE (also "(Exploitable)", "(DoS)") is a finding; LIKELY VULNERABLE
+ * is what the script could not confirm (ssl-poodle, http-vuln-cve2011-3192
+ * on a partial reply): kept, at QoD 50, so it is LOG; NOT VULNERABLE and
+ * UNKNOWN are nothing. Other scripts (http-git, http-trace, ssl-known-key …)
+ * print only what they found, so their output is the verdict, unless it is
+ * one of NSE's failure texts: "ERROR: Script execution failed", "No reply
+ * from server (TIMEOUT)" (seen from ssl-ccs-injection on a slow port),
+ * "Couldn't …", "Unable to …".
+ */
+const FAILURE = /^\s*(?:ERROR\b|TIMEOUT\b|No reply from server|Couldn't|Could not|Unable to|Failed to|No \w+ found)|\(TIMEOUT\)|NOT VULNERABLE|false positive/im;
+const STATE = /State:\s*(LIKELY VULNERABLE|NOT VULNERABLE|VULNERABLE|UNKNOWN)/g;
+
+/** QoD of a script's verdict, or null when the output is no positive verdict. */
+export function verdictQod(output: string): number | null {
+  const states = [...output.matchAll(STATE)].map((m) => m[1]!);
+  if (states.length) return states.includes('VULNERABLE') ? 99 : states.includes('LIKELY VULNERABLE') ? 50 : null;
+  return output.trim() === '' || FAILURE.test(output) ? null : 95;
+}
 
 export function parseNseXml(xml: string, keep: (port: number, script: string) => boolean = () => true): Finding[] {
   const out: Finding[] = [];
@@ -22,7 +41,9 @@ export function parseNseXml(xml: string, keep: (port: number, script: string) =>
     for (const [tag] of body!.matchAll(/<script\s[^>]*>/g)) {
       const id = attr(tag, 'id');
       const output = attr(tag, 'output');
-      if (!id || output === null || NOTHING.test(output) || !keep(Number(port), id)) continue;
+      if (!id || output === null || !keep(Number(port), id)) continue;
+      const qod = verdictQod(output);
+      if (qod === null) continue;
       const cves = [...new Set(output.match(/CVE-\d{4}-\d{4,7}/g) ?? [])];
       const text = output.replace(/\s+/g, ' ').trim().slice(0, 600);
       out.push({
@@ -31,6 +52,7 @@ export function parseNseXml(xml: string, keep: (port: number, script: string) =>
         cves,
         risk: /State: VULNERABLE/.test(output) ? 'high' : 'medium',
         title: `nmap NSE ${id}`,
+        qod,
       });
     }
   }

@@ -4,7 +4,8 @@ import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { Fence } from '../fence.ts';
 import { nseVuln } from './nse.ts';
-import { parseNseXml } from './nse-xml.ts';
+import { parseNseXml, verdictQod } from './nse-xml.ts';
+import { createServer as createTcp } from 'node:net';
 
 const hasNmap = (() => {
   try {
@@ -26,6 +27,34 @@ test('nmap XML: script outputs become findings with their CVEs; "NOT VULNERABLE"
     [80, 'nmap NSE http-git', 'medium', []],
   ]);
   assert.match(found[1]!.detail, /^nmap NSE http-git: 127\.0\.0\.1:80\/\.git\/ Git repository found!/);
+});
+
+test('nmap XML recorded from real runs: only positive verdicts become findings', () => {
+  // Outputs as nmap 7.93 wrote them (-oX), against a silent TLS port, an nginx with Range, a patched OpenSSL.
+  const xml = `<nmaprun><host><ports>
+<port protocol="tcp" portid="443"><state state="open"/><script id="tls-ticketbleed" output="ERROR: Script execution failed (use -d to debug)"/><script id="ssl-ccs-injection" output="No reply from server (TIMEOUT)"/></port>
+<port protocol="tcp" portid="8443"><script id="ssl-poodle" output="&#xa;  VULNERABLE:&#xa;  SSL POODLE information leak&#xa;    State: LIKELY VULNERABLE&#xa;    IDs:  CVE:CVE-2014-3566"/><script id="ssl-dh-params" output="&#xa;  VULNERABLE:&#xa;  Diffie-Hellman Key Exchange Insufficient Group Strength&#xa;    State: VULNERABLE&#xa;      Modulus Length: 1024"/></port>
+<port protocol="tcp" portid="80"><script id="http-vuln-cve2011-3192" output="&#xa;  Apache byterange filter DoS&#xa;    State: NOT VULNERABLE"/><script id="http-vuln-cve2014-2126" output="&#xa;    State: UNKNOWN (unable to test)"/><script id="http-trace" output="TRACE is enabled"/><script id="http-internal-ip-disclosure" output="Couldn't find any internal IP"/></port>
+</ports></host></nmaprun>`;
+  const found = parseNseXml(xml);
+  assert.deepEqual(found.map((f) => [f.port, f.title, f.qod]), [
+    [8443, 'nmap NSE ssl-poodle', 50],
+    [8443, 'nmap NSE ssl-dh-params', 99],
+    [80, 'nmap NSE http-trace', 95],
+  ]);
+  assert.equal(verdictQod('No reply from server (TIMEOUT)'), null);
+  assert.equal(verdictQod('  ERROR: Script execution failed (use -d to debug)'), null);
+  assert.equal(verdictQod('State: VULNERABLE (Exploitable)'), 99);
+});
+
+test('a real nmap run against a silent TLS port: "No reply from server (TIMEOUT)" and script errors raise nothing', { skip: !hasNmap && 'nmap not installed' }, async (t) => {
+  // ssl-ccs-injection answers "No reply from server (TIMEOUT)" here and tls-ticketbleed "ERROR: Script execution failed".
+  const address = '127.0.0.38';
+  const server = createTcp((s) => s.on('error', () => {}).on('data', () => {}));
+  await new Promise<void>((r) => server.listen(443, address, r));
+  t.after(() => server.close());
+  const found = await nseVuln.run({ address, openPorts: [443], services: [] }, new Fence([address], ['127.0.0.0/8']).net(address));
+  assert.deepEqual(found, []);
 });
 
 test('a real nmap run: an exposed .git repository is reported; a clean server is not', { skip: !hasNmap && 'nmap not installed' }, async () => {

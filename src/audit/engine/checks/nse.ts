@@ -39,6 +39,9 @@ const PRODUCT_OF: Record<string, RegExp> = {
   'http-frontpage-login': /microsoft-iis|frontpage/i,
   'http-vuln-cve2010-0738': /jboss|wildfly/i,
   'http-vmware-path-vuln': /vmware/i,
+  // MS17-010 (EternalBlue) and DoublePulsar are flaws of Windows' SMB server, never of Samba.
+  'smb-vuln-ms17-010': /windows|microsoft/i,
+  'smb-double-pulsar-backdoor': /windows|microsoft/i,
 };
 
 /** False when the script is about one product and the port is known to run another. */
