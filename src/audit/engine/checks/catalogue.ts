@@ -5,6 +5,8 @@ import { REMOTE_CHECKS } from './remote.ts';
 import { SERVICE_CHECKS } from './services.ts';
 import { TLS_CHECKS } from './tls.ts';
 import { VERSION_CHECKS } from './version.ts';
+import { AUTH_SQL_CHECKS } from './auth-sql.ts';
+import { AUTH_OPEN_CHECKS } from './auth-open.ts';
 
 /**
  * THE catalogue of checks: one file per family, each exporting an array.
@@ -17,4 +19,6 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...SERVICE_CHECKS,
   ...REMOTE_CHECKS,
   ...NSE_CHECKS,
+  ...AUTH_SQL_CHECKS,
+  ...AUTH_OPEN_CHECKS,
 ]);

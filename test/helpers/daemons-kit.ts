@@ -1,0 +1,66 @@
+/**
+ * Real Debian daemons for the detection tests, each on its own loopback
+ * address (127.0.41.x: all of 127/8 is on lo already) and a free port,
+ * stopped when the test file ends. A daemon that exits at start is tried
+ * again on another port (a port found free may be taken by a test running
+ * beside this one before the daemon binds it).
+ */
+import { execFileSync, spawn, type SpawnOptions } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+
+const cleanup: (() => unknown)[] = [];
+after(async () => {
+  for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => {});
+});
+export const onCleanup = (f: () => unknown) => cleanup.push(f);
+
+/** Path of `cmd` or null (tests skip with the reason when a daemon is missing). */
+export function which(cmd: string): string | null {
+  try {
+    return execFileSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export function tempDir(tag: string): string {
+  const d = mkdtempSync(join(tmpdir(), `vigil-${tag}-`));
+  onCleanup(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+export const freePort = (addr: string) =>
+  new Promise<number>((res, rej) => {
+    const s = createServer().once('error', rej).listen(0, addr, () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
+  });
+
+/** True once something accepts connections on addr:port. */
+export const listening = (addr: string, port: number) =>
+  new Promise<boolean>((res) => {
+    const s = createServer();
+    s.once('error', (e: NodeJS.ErrnoException) => res(e.code === 'EADDRINUSE'));
+    s.listen(port, addr, () => s.close(() => res(false)));
+  });
+
+/** Starts `cmd` (args from the port) and waits up to 20 s until it listens on addr:port. */
+export async function daemon(addr: string, cmd: string, argsFor: (port: number) => string[], opts: SpawnOptions & { port?: number } = {}): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (await freePort(addr));
+    let err = '';
+    const p = spawn(cmd, argsFor(port), { stdio: ['ignore', 'ignore', 'pipe'], ...opts });
+    p.stderr?.on('data', (d) => (err = (err + d).slice(-2000)));
+    onCleanup(() => p.kill('SIGKILL'));
+    for (let i = 0; i < 400 && p.exitCode === null; i++) {
+      if ((await listening(addr, port)) && p.exitCode === null) return port;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (p.exitCode === null || attempt === 3 || opts.port) throw new Error(`${cmd} did not start (exit ${p.exitCode}): ${err}`);
+  }
+}
