@@ -27,6 +27,8 @@ async function benchCa() {
 
 export interface LeafOptions {
   expired?: boolean;
+  /** Valid, but ends in this many days (a certificate close to expiry). */
+  expiresInDays?: number;
   selfSigned?: boolean;
   keySize?: number;
   algorithm?: 'sha256' | 'sha1';
@@ -35,7 +37,7 @@ export interface LeafOptions {
 export async function leaf(address: string, o: LeafOptions = {}): Promise<Pem> {
   const issuer = o.selfSigned ? undefined : await benchCa();
   const notBefore = o.expired ? Date.now() - 400 * DAY : Date.now() - DAY;
-  const notAfter = o.expired ? Date.now() - 35 * DAY : Date.now() + 365 * DAY;
+  const notAfter = o.expired ? Date.now() - 35 * DAY : Date.now() + (o.expiresInDays ?? 365) * DAY;
   const pems = await generate([{ name: 'commonName', value: address }], {
     keySize: o.keySize ?? 2048,
     algorithm: o.algorithm ?? 'sha256',
