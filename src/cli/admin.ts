@@ -15,6 +15,7 @@ import { throttleCommand } from './admin-throttle.ts';
 import { distributeCommand, domainCommand } from './admin-dns.ts';
 import { withStore } from './with-store.ts';
 import { backupCommands } from './admin-backup.ts';
+import { storeCommand } from './admin-store.ts';
 import { adminEvent, changedSettings } from './admin-log.ts';
 
 function parseDate(text: string): number {
@@ -134,5 +135,6 @@ export function adminCommand(): Command {
   admin.addCommand(distributeCommand());
   admin.addCommand(throttleCommand());
   for (const c of backupCommands()) admin.addCommand(c);
+  admin.addCommand(storeCommand());
   return admin;
 }
