@@ -89,6 +89,6 @@ export const HTTP_PROBE_CHECKS: readonly Check[] = [
       return a && a.status === 200 && /Apache Server Status for/i.test(a.body) ? '/server-status shows the Apache status page.' : null;
     }),
   active('vigil.http.open-proxy', 'HTTP-OPEN-PROXY', 'Web server acts as an open proxy', 'high', 'HOLE',
-    'The server forwards requests for other hosts (absolute-form GET or CONNECT), so anyone can relay traffic through it to reach internal services or hide their origin. Disable forward proxying (ProxyRequests Off).',
+    'The server forwards requests for other hosts (absolute-form GET or CONNECT), so anyone can relay traffic through it to reach internal services or hide their origin. Disable forward proxying in the proxy configuration (Apache: ProxyRequests Off; Squid: http_access deny all but local clients; nginx: no proxy_pass to the requested host).',
     proxyProbe),
 ];

@@ -50,7 +50,7 @@ const PASSIVE: readonly Check[] = [
     'The web server lists the files of a directory that has no index page, exposing file names (backups, scripts, data) an attacker can then fetch. Turn off autoindex / Options Indexes.',
     (h) => (h.status === 200 && LISTING.some((re) => re.test(h.body)) ? `GET / answers with a directory listing: "${/Index of [^<]*|Directory listing[^<]*|\[To Parent Directory\]/i.exec(h.body)?.[0] ?? 'listing'}".` : null)),
   passive('vigil.http.server-version', 'HTTP-SERVER-VERSION', 'Web server discloses its version', 'low', 'NOTE',
-    'The Server header names the software and its version, which tells an attacker which exploits to try. Hide the version (ServerTokens Prod, server_tokens off).',
+    'The Server header names the software and its version, which tells an attacker which exploits to try. Hide the version (Apache: ServerTokens Prod; nginx: server_tokens off).',
     (h) => (/\d+\.\d+/.test(h.headers['server'] ?? '') ? `Server: ${h.headers['server']!.slice(0, 200)}` : null)),
   passive('vigil.http.powered-by', 'HTTP-POWERED-BY', 'Web application platform disclosed (X-Powered-By)', 'low', 'NOTE',
     'Headers such as X-Powered-By and X-AspNet-Version name the application platform and often its version. Remove them (expose_php = Off, enableVersionHeader=false).',

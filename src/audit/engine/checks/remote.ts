@@ -44,9 +44,9 @@ const WEAK = {
   macs: /^(hmac-md5.*|hmac-sha1-96.*|umac-64.*|hmac-ripemd160.*|none)$/,
 };
 
-export const sshWeakAlgorithms: Check = portCheck(
+const sshWeakAlgorithmsProbe: Check = portCheck(
   {
-    id: 'vigil.ssh.weak-algorithms', shortid: 'SSH-WEAK-ALGO', title: 'SSH server offers weak algorithms', category: 'Remote Access', risk: 'low', cves: ['CVE-2008-5161'], type: 'NOTE',
+    id: 'vigil.ssh.weak-algorithms', shortid: 'SSH-WEAK-ALGO', title: 'SSH server offers weak algorithms', category: 'Remote Access', risk: 'low', cves: [], type: 'NOTE',
     description: 'The SSH server offers key exchange, ciphers or MACs that are broken or too weak (SHA-1 Diffie-Hellman groups, CBC-mode or RC4 ciphers, MD5 or 96-bit MACs). Remove them from KexAlgorithms, Ciphers and MACs.',
   },
   (h) => portsOf(h, ['ssh'], [22]),
@@ -63,6 +63,12 @@ export const sshWeakAlgorithms: Check = portCheck(
     return found.length ? `offered: ${shown(found.join(', '), 400)}` : null;
   },
 );
+
+/** CVE-2008-5161 is the CBC-mode plaintext recovery: attached only when a CBC cipher is offered, never for kex or MACs. */
+export const sshWeakAlgorithms: Check = {
+  ...sshWeakAlgorithmsProbe,
+  run: async (h, n) => (await sshWeakAlgorithmsProbe.run(h, n)).map((f) => (/cipher [\w.-]*-cbc\b/.test(f.detail) ? { ...f, cves: ['CVE-2008-5161'] } : f)),
+};
 
 export const rdpExposed: Check = seen(
   {
@@ -116,13 +122,24 @@ export const smbExposed: Check = seen(
   (host) => [...exposed(host, ['microsoft-ds', 'smb'], [445], 'SMB (microsoft-ds)'), ...exposed(host, ['netbios-ssn'], [139], 'NetBIOS session service')],
 );
 
-export const smbV1: Check = portCheck(
+const smbV1Probe: Check = portCheck(
   {
-    id: 'vigil.smb.v1', shortid: 'SMBV1', title: 'SMB version 1 enabled', category: 'Windows', risk: 'high', cves: ['CVE-2017-0143', 'CVE-2017-0144', 'CVE-2017-0145'], type: 'HOLE', desktop: true,
-    description: 'The server accepts the SMBv1 dialect "NT LM 0.12", the protocol of the EternalBlue/WannaCry attacks. Disable SMBv1.',
+    id: 'vigil.smb.v1', shortid: 'SMBV1', title: 'SMB version 1 enabled', category: 'Windows', risk: 'high', cves: [], type: 'HOLE', desktop: true,
+    description: 'The server accepts the SMBv1 dialect "NT LM 0.12", an obsolete protocol without modern integrity protection (on Windows, the protocol of the EternalBlue/WannaCry attacks). Disable SMBv1.',
   },
   (h) => portsOf(h, ['microsoft-ds', 'smb', 'netbios-ssn'], [445, 139]),
   async (net, port) => ((await smb1Accepted(net, port)) ? 'an SMB1 NEGOTIATE with only "NT LM 0.12" was accepted' : null),
 );
+
+/** The EternalBlue CVEs (MS17-010) are flaws of Windows' SMB server: attached only where detection saw Windows, never on Samba. */
+export const smbV1: Check = {
+  ...smbV1Probe,
+  run: async (h, n) =>
+    (await smbV1Probe.run(h, n)).map((f) => {
+      const s = h.services.find((x) => x.port === f.port);
+      const windows = /windows|microsoft/i.test(`${s?.product ?? ''} ${s?.banner ?? ''}`) && !/samba/i.test(`${s?.product ?? ''} ${s?.banner ?? ''}`);
+      return windows ? { ...f, cves: ['CVE-2017-0143', 'CVE-2017-0144', 'CVE-2017-0145'] } : f;
+    }),
+};
 
 export const REMOTE_CHECKS: readonly Check[] = [telnetOpen, sshProtocol1, sshWeakAlgorithms, rdpExposed, vncExposed, vncNoAuth, vncUnencrypted, smbExposed, smbV1];
