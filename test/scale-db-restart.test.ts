@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { VigilClient } from '../src/client/index.ts';
 import { freePort, serve, tempDir, VIGIL } from './helpers/server.ts';
+import { udpQuery } from './helpers/dns-client.ts';
 import { eventually } from './helpers/wait.ts';
 
 const run = promisify(execFile);
@@ -47,15 +48,19 @@ describe('serve while its PostgreSQL restarts', { skip: pgBin ? false : 'Postgre
     await admin.end();
     const url = Object.assign(new URL(server), { pathname: '/vigil_restart' }).toString();
     const port = new URL(url).port;
-    const metricsPort = await freePort();
+    const [metricsPort, dnsPort] = [await freePort(), await freePort()];
     try {
-      const s = await serve({ args: ['--db', url, '--metrics-port', String(metricsPort)] });
+      const s = await serve({ args: ['--db', url, '--metrics-port', String(metricsPort), '--dns-port', String(dnsPort), '--domain-hold', 'none', '--publish-interval', '300ms'] });
       try {
         const { stdout } = await run(VIGIL, ['admin', 'account', 'add', '--db', url, '--userid', 'restart', '--password', PASSWORD, '--dns-credits', '1', '--json'], { env: { ...process.env, VIGIL_DATA: s.dataDir } });
         const apikey = JSON.parse(stdout).apikey;
         const c = s.client();
         await c.login(apikey, 'restart', PASSWORD);
         await c.call('dnsAddDomain.php', { domain: 'restart.example', domaintype: 'master', aup: 'YES' });
+        await c.call('dnsAddA.php', { domain: 'restart.example', name: 'www', ip: '192.0.2.8' });
+        await c.call('dnsPublish.php', { domain: 'restart.example' });
+        const www = async () => (await udpQuery(dnsPort, 'www.restart.example', 'A')).answers?.[0]?.data;
+        await eventually(async () => (await www()) === '192.0.2.8', 'served');
         assert.equal(await healthz(metricsPort), 200);
 
         pgCtl(`-D '${dir}/data' -m fast -w stop`);
@@ -73,6 +78,8 @@ describe('serve while its PostgreSQL restarts', { skip: pgBin ? false : 'Postgre
         }
         assert.equal(await healthz(metricsPort), 503);
         assert.equal(s.proc.exitCode, null, 'serve is still running');
+        // The name server answers from its serving set in memory, database or not.
+        assert.equal(await www(), '192.0.2.8');
 
         pgCtl(`-D '${dir}/data' -w -l '${dir}/server.log' -o "-k '${dir}' -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off" start`);
         // Back: the pool opens new connections by itself; the session made before still works.
@@ -81,6 +88,7 @@ describe('serve while its PostgreSQL restarts', { skip: pgBin ? false : 'Postgre
         const again = new VigilClient({ baseUrl: s.httpsUrl, ca: s.ca });
         try {
           await again.login(apikey, 'restart', PASSWORD);
+          // Changed again (state 0): the add made after the restart landed.
           assert.equal((await again.call('dnsGetDomainRecords.php', { domain: 'restart.example' })).state, 0);
         } finally {
           again.close();
