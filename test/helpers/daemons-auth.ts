@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { daemon, freePort, listening, tempDir, which } from './daemons-kit.ts';
 
 /** rsync --daemon with one module "pub": open, or behind "auth users" and not listed. */
-export function rsyncd(addr: string, open: boolean): Promise<number> {
+export function rsyncd(addr: string, open: boolean, port?: number): Promise<number> {
   const dir = tempDir('rsyncd');
   mkdirSync(join(dir, 'pub'));
   writeFileSync(join(dir, 'pub', 'backup.tar'), 'planted\n');
   writeFileSync(join(dir, 'secrets'), 'backup:a-long-rsync-secret\n', { mode: 0o600 });
   const module = open ? ['[pub]', `path = ${dir}/pub`, 'read only = yes'] : ['[pub]', `path = ${dir}/pub`, 'auth users = backup', `secrets file = ${dir}/secrets`];
   writeFileSync(join(dir, 'rsyncd.conf'), ['use chroot = no', `pid file = ${dir}/pid`, 'uid = root', 'gid = root', ...module, ''].join('\n'));
-  return daemon(addr, 'rsync', (port) => ['--daemon', '--no-detach', `--config=${dir}/rsyncd.conf`, `--address=${addr}`, `--port=${port}`]);
+  return daemon(addr, 'rsync', (port) => ['--daemon', '--no-detach', `--config=${dir}/rsyncd.conf`, `--address=${addr}`, `--port=${port}`], { port });
 }
 
 /**
@@ -27,7 +27,7 @@ export function rsyncd(addr: string, open: boolean): Promise<number> {
  * starts with the machine's own addresses), which a loopback test is.
  */
 export async function xvfb(addr: string, anyClient: boolean): Promise<number> {
-  for (let n = 41 + Math.floor(Math.random() * 40); ; n++) {
+  for (let n = 41 + Math.floor(Math.random() * 20); ; n++) {
     if (existsSync(`/tmp/.X${n}-lock`) || (await listening('0.0.0.0', 6000 + n))) continue;
     const auth = join(tempDir('xauth'), 'Xauthority');
     writeFileSync(auth, xauthEntry(String(n)));
@@ -43,7 +43,7 @@ function xauthEntry(display: string): Buffer {
 }
 
 /** slapd with dc=example,dc=test and two people; weak: `by * read`; hardened: root DSE public, data for users only. */
-export async function slapd(addr: string, anonymousRead: boolean): Promise<number> {
+export async function slapd(addr: string, anonymousRead: boolean, port?: number): Promise<number> {
   const dir = tempDir('slapd');
   mkdirSync(join(dir, 'db'));
   const acl = anonymousRead ? ['access to * by * read'] : ['access to dn.base="" by * read', 'access to * by users read by anonymous auth'];
@@ -60,7 +60,7 @@ export async function slapd(addr: string, anonymousRead: boolean): Promise<numbe
   ].join('\n');
   writeFileSync(join(dir, 'data.ldif'), ldif);
   execFileSync('slapadd', ['-f', join(dir, 'slapd.conf'), '-l', join(dir, 'data.ldif')], { stdio: 'pipe' });
-  return daemon(addr, 'slapd', (port) => ['-f', join(dir, 'slapd.conf'), '-h', `ldap://${addr}:${port}/`, '-d', '0']);
+  return daemon(addr, 'slapd', (p) => ['-f', join(dir, 'slapd.conf'), '-h', `ldap://${addr}:${p}/`, '-d', '0'], { port });
 }
 
 export function pgBin(): string | null {

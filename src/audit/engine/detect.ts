@@ -3,8 +3,11 @@
  * port: wait briefly for a greeting (ssh, ftp, smtp, pop3, imap, mysql,
  * vnc, telnet speak first); if it stays silent, run client-first probes on
  * fresh connections (HTTP, TLS → https/smtps/…, Redis, PostgreSQL, MongoDB,
- * RDP, SMB, DNS, Memcached), the port's usual family first. Every socket
- * comes from the fence's Net; every read is bounded in bytes and time.
+ * RDP, SMB, DNS, Memcached, X11), the port's usual family first. What none of
+ * our families names goes to nmap's probe database (service-probes-run.ts):
+ * the greeting against its NULL probe, then the probes it lists for the
+ * port. Every socket comes from the fence's Net; every read is bounded in
+ * bytes and time.
  */
 import { dns } from './detect/dns.ts';
 import { ftp } from './detect/ftp.ts';
@@ -17,6 +20,8 @@ import { mysql, postgresql } from './detect/sql.ts';
 import { ssh } from './detect/ssh.ts';
 import { tls, tlsProbe } from './detect/tls.ts';
 import { rdp, smb } from './detect/windows.ts';
+import { x11 } from './detect/x11.ts';
+import { identifyByProbes, identifyGreeting, type Identified } from './service-probes-run.ts';
 import type { Net, Service } from './types.ts';
 
 export interface DetectOptions {
@@ -29,12 +34,14 @@ export interface DetectOptions {
   timeoutMs?: number;
   /** Upper bound for all probes of one port (default 12 s). */
   portBudgetMs?: number;
+  /** nmap-service-probes as the fallback for ports our families do not name (default on when the file exists). */
+  nmapProbes?: boolean;
 }
 
 /** Families that speak first, in the order their greeting is tested (ftp before smtp: it tells a bare 220 apart). */
 const GREETING: readonly Family[] = [ssh, vnc, telnet, mysql, pop3, imap, ftp, smtp];
 /** Client-first probes, default order; `tls` is the handshake probe. */
-const PROBES: readonly Family[] = [http, tls, redis, postgresql, mongodb, rdp, smb, dns, memcached];
+const PROBES: readonly Family[] = [http, tls, redis, postgresql, mongodb, rdp, smb, dns, memcached, x11];
 
 export const emptyService = (port: number): Service => ({ port, protocol: 'tcp', name: 'unknown', product: null, version: null, banner: null, tls: null, http: null, extra: {} });
 
@@ -74,6 +81,10 @@ export async function detectOne(net: Net, port: number, opts: DetectOptions = {}
         if (await f.banner!(greeting, s, conv).catch(() => false)) return s;
         if (conv.closed) break;
       }
+      // Not one of ours: nmap's NULL-probe lines (rsync's "@RSYNCD:", …).
+      const id = opts.nmapProbes === false ? null : identifyGreeting(greeting);
+      if (id && !id.soft) return named(s, id);
+      if (id) named(s, id);
     }
   } finally {
     conv.close();
@@ -116,6 +127,20 @@ export async function detectOne(net: Net, port: number, opts: DetectOptions = {}
       conv.close();
     }
   }
+  // 3. Nothing of ours answered: the probes nmap's database lists for this port.
+  if (opts.nmapProbes !== false && deadline > Date.now()) {
+    opts.signal?.throwIfAborted();
+    const id = await identifyByProbes(net, port, { waitMs: Math.min(1500, Math.max(300, deadline - Date.now())) }).catch(() => null);
+    if (id && (!id.soft || s.name === 'unknown')) named(s, id);
+  }
+  return s;
+}
+
+/** A service named by nmap's database; the probe is recorded so a report can say how it was known. */
+function named(s: Service, id: Identified): Service {
+  Object.assign(s, { name: id.service, product: id.product ?? s.product, version: id.version ?? s.version });
+  if (id.info) s.extra.info = id.info;
+  s.extra.identifiedBy = `nmap-service-probes ${id.probe}${id.soft ? ' (softmatch)' : ''}`;
   return s;
 }
 
