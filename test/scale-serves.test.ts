@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { VigilClient } from '../src/client/index.ts';
-import { addAccount, freePort, serve, tempDir } from './helpers/server.ts';
+import { testDb, TEST_DB } from './helpers/pgdb.ts';
+import { addAccount, freePort, serve, tempDir, VIGIL } from './helpers/server.ts';
 import { hasTool } from './helpers/tools.ts';
 import { eventually } from './helpers/wait.ts';
 
@@ -89,3 +92,56 @@ describe('two bin/vigil serve on one store', { skip: hasTool('dig') ? false : 'd
     }
   });
 });
+
+/** The example of docs/scaling.md, placeholders filled: the docs are what the test runs. */
+function docExample(values: Record<string, string | number>): string {
+  const doc = readFileSync(resolve(import.meta.dirname, '../docs/scaling.md'), 'utf8');
+  const m = /<!-- example: two-serves -->\n```sh\n([\s\S]*?)```/.exec(doc);
+  if (!m) throw new Error('docs/scaling.md has no two-serves example');
+  return m[1]!.replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
+    if (!(key in values)) throw new Error(`no value for {{${key}}}`);
+    return String(values[key]);
+  });
+}
+
+describe('docs/scaling.md: the two-serves example', { skip: !TEST_DB ? 'needs VIGIL_TEST_DB (a PostgreSQL server)' : !hasTool('openssl') ? 'openssl is not installed' : false }, () => {
+  test('starts two serves and a worker on one database; a session made on one works on the other', async () => {
+    const etc = tempDir();
+    const ports = { HTTPS_A: await freePort(), HTTPS_B: await freePort(), DNS_A: await freePort(), DNS_B: await freePort() };
+    const db = (await testDb(etc))!;
+    const script = `vigil() { '${VIGIL}' "$@"; }\n${docExample({ ETC: etc, DB: db, ...ports })}`;
+    // Its own process group: one signal stops the whole set, as a service manager would.
+    const set = spawn('bash', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VIGIL_LOG_LEVEL: 'warn' } });
+    let out = '';
+    let err = '';
+    set.stdout!.on('data', (d) => (out += d));
+    set.stderr!.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((res) => set.once('exit', (code) => res(code)));
+    try {
+      await eventually(async () => (out.match(/^vigil ready /gm) ?? []).length === 2 && /^vigil worker ready /m.test(out), `two ready lines and a worker's; stderr: ${err}`);
+      const apikey = await adminKey(db, etc);
+      const ca = readFileSync(join(etc, 'cert.pem'), 'utf8');
+      const a = new VigilClient({ baseUrl: `https://127.0.0.1:${ports.HTTPS_A}`, ca });
+      const b = new VigilClient({ baseUrl: `https://127.0.0.1:${ports.HTTPS_B}`, ca });
+      try {
+        await a.login(apikey, 'example', PASSWORD);
+        [b.apikey, b.sessionToken] = [a.apikey, a.sessionToken];
+        await b.call('dnsAddDomain.php', { domain: 'example-set.example', domaintype: 'master', aup: 'YES' });
+        const list = await a.call('dnsGetDomainList.php', {});
+        assert.deepEqual(Object.values<any>(list.domains).map((d) => d.domain), ['example-set.example']);
+      } finally {
+        a.close();
+        b.close();
+      }
+    } finally {
+      process.kill(-set.pid!, 'SIGTERM');
+      await exited;
+    }
+  });
+});
+
+/** An account made with `admin` on the set's database. */
+async function adminKey(db: string, dataDir: string): Promise<string> {
+  const { stdout } = await run(VIGIL, ['admin', 'account', 'add', '--db', db, '--data', dataDir, '--userid', 'example', '--password', PASSWORD, '--dns-credits', '1', '--json'], { env: { ...process.env, VIGIL_DATA: '' } });
+  return JSON.parse(stdout).apikey;
+}
