@@ -7,6 +7,7 @@ import { TLS_CHECKS } from './tls.ts';
 import { VERSION_CHECKS } from './version.ts';
 import { AUTH_SQL_CHECKS } from './auth-sql.ts';
 import { AUTH_OPEN_CHECKS } from './auth-open.ts';
+import { DOS_CHECKS } from './dos.ts';
 
 /**
  * THE catalogue of checks: one file per family, each exporting an array.
@@ -21,4 +22,5 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...NSE_CHECKS,
   ...AUTH_SQL_CHECKS,
   ...AUTH_OPEN_CHECKS,
+  ...DOS_CHECKS,
 ]);

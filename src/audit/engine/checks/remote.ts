@@ -1,6 +1,6 @@
-/** Remote access: Telnet, SSH protocol 1 and weak algorithms, RDP, VNC, SMB/NetBIOS exposure. */
+/** Remote access: Telnet, SSH protocol 1 and weak algorithms, RDP, VNC (SMB: smb.ts). */
 import type { Check, Finding, HostFacts } from '../types.ts';
-import { smb1Accepted, sshAlgorithms, vncSecurityTypes } from './remote-probes.ts';
+import { sshAlgorithms, vncSecurityTypes } from './remote-probes.ts';
 import { portCheck, portsOf, shown, talk } from './services-kit.ts';
 
 type Meta = Omit<Check, 'run' | 'active' | 'intrusive' | 'dos'>;
@@ -114,32 +114,8 @@ export const vncNoAuth: Check = portCheck(
   },
 );
 
-export const smbExposed: Check = seen(
-  {
-    id: 'vigil.smb.exposed', shortid: 'SMB-EXPOSED', title: 'SMB file sharing reachable', category: 'Windows', risk: 'medium', cves: [], type: 'NOTE', desktop: true,
-    description: 'Windows file sharing (SMB) is reachable: it exposes shares and user enumeration and has a long history of wormable flaws. Block ports 139 and 445 at the network edge.',
-  },
-  (host) => [...exposed(host, ['microsoft-ds', 'smb'], [445], 'SMB (microsoft-ds)'), ...exposed(host, ['netbios-ssn'], [139], 'NetBIOS session service')],
-);
+// vigil.smb.exposed (a generic "SMB reachable" note) and vigil.smb.v1 moved to
+// smb.ts in issue 14: SMB is judged by what the protocol answers (signing,
+// guest shares, SMBv1 with the Windows CVEs only off Samba).
 
-const smbV1Probe: Check = portCheck(
-  {
-    id: 'vigil.smb.v1', shortid: 'SMBV1', title: 'SMB version 1 enabled', category: 'Windows', risk: 'high', cves: [], type: 'HOLE', desktop: true,
-    description: 'The server accepts the SMBv1 dialect "NT LM 0.12", an obsolete protocol without modern integrity protection (on Windows, the protocol of the EternalBlue/WannaCry attacks). Disable SMBv1.',
-  },
-  (h) => portsOf(h, ['microsoft-ds', 'smb', 'netbios-ssn'], [445, 139]),
-  async (net, port) => ((await smb1Accepted(net, port)) ? 'an SMB1 NEGOTIATE with only "NT LM 0.12" was accepted' : null),
-);
-
-/** The EternalBlue CVEs (MS17-010) are flaws of Windows' SMB server: attached only where detection saw Windows, never on Samba. */
-export const smbV1: Check = {
-  ...smbV1Probe,
-  run: async (h, n) =>
-    (await smbV1Probe.run(h, n)).map((f) => {
-      const s = h.services.find((x) => x.port === f.port);
-      const windows = /windows|microsoft/i.test(`${s?.product ?? ''} ${s?.banner ?? ''}`) && !/samba/i.test(`${s?.product ?? ''} ${s?.banner ?? ''}`);
-      return windows ? { ...f, cves: ['CVE-2017-0143', 'CVE-2017-0144', 'CVE-2017-0145'] } : f;
-    }),
-};
-
-export const REMOTE_CHECKS: readonly Check[] = [telnetOpen, sshProtocol1, sshWeakAlgorithms, rdpExposed, vncExposed, vncNoAuth, vncUnencrypted, smbExposed, smbV1];
+export const REMOTE_CHECKS: readonly Check[] = [telnetOpen, sshProtocol1, sshWeakAlgorithms, rdpExposed, vncExposed, vncNoAuth, vncUnencrypted];

@@ -1,0 +1,58 @@
+/**
+ * Weak and hardened twins of real Debian network daemons: Samba (smbd),
+ * vsftpd, Postfix, snmpd, BIND. Each start function returns its port on `addr`.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { daemon, onCleanup, tempDir } from './daemons-kit.ts';
+
+/** Puts addr/32 on lo for daemons that bind only interface addresses (Samba's "interfaces"); removed at the end. */
+export function loAlias(addr: string): void {
+  try {
+    execFileSync('ip', ['addr', 'add', `${addr}/32`, 'dev', 'lo'], { stdio: 'pipe' });
+    onCleanup(() => execFileSync('ip', ['addr', 'del', `${addr}/32`, 'dev', 'lo'], { stdio: 'pipe' }));
+  } catch (e) {
+    if (!/File exists|already assigned/.test(String((e as { stderr?: Buffer }).stderr ?? e))) throw e;
+  }
+}
+
+/**
+ * smbd with one share: weak = Debian's "map to guest = bad user", a "guest ok" share, SMB1 on,
+ * signing left to its default (not required); hardened = no guest, signing mandatory, SMB2+ only.
+ */
+export function samba(addr: string, weak: boolean): Promise<number> {
+  loAlias(addr);
+  const dir = tempDir('smbd');
+  mkdirSync(join(dir, 'share'));
+  writeFileSync(join(dir, 'share', 'payroll.xlsx'), 'planted\n');
+  const global = (port: number) => [
+    '[global]', 'server role = standalone server', `interfaces = ${addr}/32`, 'bind interfaces only = yes', `smb ports = ${port}`, 'disable netbios = yes',
+    ...['pid directory', 'lock directory', 'state directory', 'cache directory', 'private dir'].map((k) => `${k} = ${dir}`), `ncalrpc dir = ${dir}/ncalrpc`, `log file = ${dir}/log`,
+    ...(weak ? ['map to guest = bad user', 'server min protocol = NT1'] : ['map to guest = never', 'restrict anonymous = 2', 'server signing = mandatory']),
+  ];
+  const share = weak ? ['[public]', `path = ${dir}/share`, 'guest ok = yes', 'read only = yes'] : ['[public]', `path = ${dir}/share`, 'valid users = backup', 'read only = yes'];
+  return daemon(addr, 'smbd', (port) => {
+    writeFileSync(join(dir, 'smb.conf'), [...global(port), ...share, ''].join('\n'));
+    return ['--foreground', '--no-process-group', '-s', join(dir, 'smb.conf')];
+  });
+}
+
+/** vsftpd with anonymous login; weak: an upload directory anonymous users may write to. */
+export function vsftpdAnon(addr: string, writable: boolean): Promise<number> {
+  const dir = tempDir('vsftpd');
+  mkdirSync('/var/run/vsftpd/empty', { recursive: true });
+  mkdirSync(join(dir, 'root', 'incoming'), { recursive: true });
+  chmodSync(join(dir, 'root'), 0o555);
+  // The upload directory belongs to the anonymous user (ftp) when writable, as vsftpd(8) asks.
+  if (writable) execFileSync('chown', ['ftp', join(dir, 'root', 'incoming')]);
+  return daemon(addr, 'vsftpd', (port) => {
+    const conf = join(dir, `vsftpd-${port}.conf`);
+    writeFileSync(conf, [
+      'listen=YES', 'listen_ipv6=NO', `listen_address=${addr}`, `listen_port=${port}`, 'anonymous_enable=YES', 'local_enable=NO', 'background=NO',
+      `anon_root=${dir}/root`, 'secure_chroot_dir=/var/run/vsftpd/empty', 'seccomp_sandbox=NO', 'pasv_enable=YES', `pasv_address=${addr}`, 'pasv_min_port=30000', 'pasv_max_port=60000',
+      ...(writable ? ['write_enable=YES', 'anon_upload_enable=YES', 'anon_other_write_enable=YES', 'anon_umask=022'] : ['write_enable=NO']), '',
+    ].join('\n'));
+    return [conf];
+  });
+}
