@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHECKS } from './checks/catalogue.ts';
-import { checksFor } from './profiles.ts';
+import { checksFor, classOf } from './profiles.ts';
 import type { Check } from './types.ts';
 
 const fake = (id: string, flags: Partial<Check>): Check =>
@@ -19,20 +19,33 @@ const catalogue = [
 const ids = (type: Parameters<typeof checksFor>[0], excludedos = false) => checksFor(type, excludedos, catalogue).map((c) => c.id);
 
 test('each audit type runs what its profile allows (ARCHITECTURE.md)', () => {
-  assert.deepEqual(ids('basic'), ['passive', 'dos-category']);
-  assert.deepEqual(ids('norisk'), ['passive', 'active', 'dos-category', 'desktop']);
-  assert.deepEqual(ids('desktop'), ['passive', 'dos-category', 'desktop']);
-  assert.deepEqual(ids('standard'), ['passive', 'active', 'dos-category', 'desktop']);
+  assert.deepEqual(ids('basic'), ['passive']);
+  assert.deepEqual(ids('norisk'), ['passive', 'active', 'desktop']);
+  assert.deepEqual(ids('desktop'), ['passive', 'desktop']);
+  // standard = norisk + the denial-of-service measurements: the two differ.
+  assert.deepEqual(ids('standard'), ['passive', 'active', 'dos', 'dos-category', 'desktop']);
   assert.deepEqual(ids('advanced'), catalogue.map((c) => c.id));
 });
 
 test('excludedos drops the denial-of-service checks from every type', () => {
   assert.deepEqual(ids('advanced', true), ['passive', 'active', 'intrusive', 'desktop', 'vigil.nse.vuln']);
+  assert.deepEqual(ids('standard', true), ids('norisk', true));
   assert.deepEqual(ids('basic', true), ['passive']);
 });
 
-test('the real catalogue: norisk never runs an intrusive or DoS check; nmap only in advanced', () => {
+test('every check of the real catalogue is in exactly one class', () => {
+  for (const c of CHECKS) {
+    assert.ok(!(c.intrusive && c.dos), `${c.id}: intrusive and dos`);
+    assert.equal(c.dos, c.category === 'Denial of Service', `${c.id}: dos flag and category disagree`);
+    assert.equal(classOf(c), c.dos ? 'dos' : c.intrusive ? 'intrusive' : 'safe');
+  }
+});
+
+test('the real catalogue: norisk never runs an intrusive or DoS check; standard adds DoS measurements; nmap only in advanced', () => {
   for (const c of checksFor('norisk', false)) assert.ok(!c.intrusive && !c.dos, c.id);
+  for (const c of checksFor('standard', false)) assert.ok(!c.intrusive, c.id);
+  assert.ok(checksFor('standard', false).length > checksFor('norisk', false).length, 'standard runs more than norisk');
+  assert.ok(checksFor('standard', true).length < checksFor('standard', false).length, 'excludedos removes something');
   for (const c of checksFor('basic', false)) assert.ok(!c.active, c.id);
   for (const type of ['basic', 'norisk', 'desktop', 'standard'] as const) assert.ok(!checksFor(type, false).some((c) => c.id.startsWith('vigil.nse.')), type);
   assert.ok(checksFor('advanced', false).some((c) => c.id === 'vigil.nse.vuln'));

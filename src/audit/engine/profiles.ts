@@ -2,24 +2,39 @@ import type { AuditType } from '../types.ts';
 import { CHECKS } from './checks/catalogue.ts';
 import type { Check } from './types.ts';
 
+export type CheckClass = 'safe' | 'intrusive' | 'dos';
+
+/** A check's class, from its table declaration (types.ts: Check.intrusive / Check.dos). */
+export function classOf(c: Check): CheckClass {
+  return c.dos || c.category === 'Denial of Service' ? 'dos' : c.intrusive ? 'intrusive' : 'safe';
+}
+
 /** nmap NSE results are the heaviest and least predictable: advanced audits only. */
 const isNse = (c: Check) => c.id.startsWith('vigil.nse.');
 
 /**
- * Which checks each audit type runs (ARCHITECTURE.md): basic reads banners
- * only; norisk never sends anything a normal client would not; desktop
- * adds workstation checks to the passive ones; standard runs all but
- * intrusive checks; advanced runs everything. `excludedos` drops the
- * denial-of-service checks from any type.
+ * Which checks each audit type runs (ARCHITECTURE.md: "norisk: only checks
+ * that cannot disturb a service", "standard: all but intrusive checks",
+ * "advanced: every check"):
+ * - basic: passive safe checks (banners and headers already read);
+ * - norisk: safe checks only, what an ordinary client sends;
+ * - desktop: passive safe checks and the safe workstation checks;
+ * - standard: safe and denial-of-service measurements (unless excludedos);
+ * - advanced: everything, intrusive writes and nmap's NSE scripts included.
+ * `excludedos` drops the dos class from any type (spec: "tests in the
+ * denial-of-service category are excluded").
  */
-const RULES: Record<AuditType, (c: Check) => boolean> = {
-  basic: (c) => !c.active && !c.intrusive && !c.dos,
-  norisk: (c) => !c.intrusive && !c.dos && !isNse(c),
-  desktop: (c) => (c.desktop === true || !c.active) && !c.intrusive && !c.dos,
-  standard: (c) => !c.intrusive && !c.dos && !isNse(c),
+const RULES: Record<AuditType, (c: Check, cls: CheckClass) => boolean> = {
+  basic: (c, cls) => !c.active && cls === 'safe',
+  norisk: (c, cls) => cls === 'safe' && !isNse(c),
+  desktop: (c, cls) => (c.desktop === true || !c.active) && cls === 'safe',
+  standard: (c, cls) => cls !== 'intrusive' && !isNse(c),
   advanced: () => true,
 };
 
 export function checksFor(type: AuditType, excludedos: boolean, catalogue: readonly Check[] = CHECKS): Check[] {
-  return catalogue.filter((c) => RULES[type](c) && !(excludedos && (c.dos || c.category === 'Denial of Service')));
+  return catalogue.filter((c) => {
+    const cls = classOf(c);
+    return RULES[type](c, cls) && !(excludedos && cls === 'dos');
+  });
 }

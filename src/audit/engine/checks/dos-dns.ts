@@ -1,0 +1,97 @@
+/**
+ * DNS amplification: an authoritative server that answers ANY for its
+ * zones with every RRset returns kilobytes for a 40-byte query (US-CERT
+ * TA14-017A: factor 28–54). RFC 8482 lets servers answer ANY minimally
+ * (BIND `minimal-any yes;`, one RRset). The zones are found the way an
+ * attacker would: names the host itself shows (its PTR as this server
+ * answers it, hostname.bind, banners, certificate names), each ancestor
+ * confirmed by an authoritative SOA answer. An open resolver is reported
+ * by the open-recursion check; offline (loopback audits) it cannot be
+ * made to fetch a large answer, so it is not measured here.
+ */
+import { randomInt } from 'node:crypto';
+import * as dnsPacket from 'dns-packet';
+import type { Check, Finding, HostFacts, Net, Service } from '../types.ts';
+import { AMPLIFICATION_MIN } from './dos-udp.ts';
+
+type Answer = { rcode: string; aa: boolean; answers: dnsPacket.Answer[]; size: number; querySize: number };
+
+async function ask(net: Net, port: number, name: string, type: string, klass: 'IN' | 'CH' = 'IN', edns = false): Promise<Answer | null> {
+  try {
+    const id = randomInt(1, 65535);
+    const query = dnsPacket.encode({
+      type: 'query', id, flags: 0, questions: [{ type: type as any, class: klass, name }],
+      additionals: edns ? [{ type: 'OPT', name: '.', udpPayloadSize: 4096 } as any] : [],
+    });
+    const reply = await net.udpRequest(port, query, { timeoutMs: 1500 });
+    if (!reply) return null;
+    const msg = dnsPacket.decode(reply);
+    if (msg.id !== id) return null;
+    return { rcode: (msg as { rcode?: string }).rcode ?? 'NOERROR', aa: ((msg.flags ?? 0) & dnsPacket.AUTHORITATIVE_ANSWER) !== 0, answers: msg.answers ?? [], size: reply.length, querySize: query.length };
+  } catch {
+    return null;
+  }
+}
+
+const HOSTNAME = /\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{1,62})\b/gi;
+
+function namesIn(s: Service): string[] {
+  const texts = [s.banner ?? '', s.http?.headers['location'] ?? '', s.tls?.certificate?.subject ?? '', ...(s.tls?.certificate?.altNames ?? [])];
+  return texts.flatMap((t) => [...t.matchAll(HOSTNAME)].map((m) => m[1]!.toLowerCase()));
+}
+
+/** Candidate zone names: every ancestor (two labels or more) of the names the host shows. */
+async function candidates(host: HostFacts, net: Net, port: number): Promise<string[]> {
+  const names = host.services.flatMap(namesIn);
+  const v4 = /^\d+\.\d+\.\d+\.\d+$/.test(host.address);
+  if (v4) {
+    const reverse = `${host.address.split('.').reverse().join('.')}.in-addr.arpa`;
+    names.push(reverse);
+    const ptr = await ask(net, port, reverse, 'PTR');
+    for (const a of ptr?.answers ?? []) if (a.type === 'PTR') names.push(String(a.data));
+  }
+  const hostname = await ask(net, port, 'hostname.bind', 'TXT', 'CH');
+  for (const a of hostname?.answers ?? []) if (a.type === 'TXT') names.push([a.data].flat().map(String).join(''));
+  const out = new Set<string>();
+  for (const n of names) {
+    const labels = n.replace(/\.$/, '').split('.');
+    for (let i = 0; i + 2 <= labels.length; i++) out.add(labels.slice(i).join('.'));
+  }
+  return [...out].filter((n) => !/^(com|net|org|in-addr\.arpa|arpa)$/.test(n)).slice(0, 16);
+}
+
+export const dnsAnyAmplification: Check = {
+  id: 'vigil.dos.dns-any-amplification',
+  shortid: 'DOS-DNS-ANY',
+  title: 'DNS server answers ANY in full (amplification)',
+  category: 'Denial of Service',
+  risk: 'medium',
+  cves: [],
+  type: 'HOLE',
+  description:
+    'The name server answers an ANY query for one of its zones with every record set, many times the size of the query: with a spoofed source address it becomes a traffic amplifier. ' +
+    'Answer ANY minimally as RFC 8482 allows (BIND: minimal-any yes; Knot and NSD do so by default) and enable response rate limiting (BIND: rate-limit { responses-per-second 10; }).',
+  intrusive: false,
+  dos: true,
+  active: true,
+  async run(host: HostFacts, net: Net): Promise<Finding[]> {
+    const ports = [...new Set([53, ...host.services.filter((s) => s.name === 'domain').map((s) => s.port)])];
+    const out: Finding[] = [];
+    for (const port of ports) {
+      const probe = await ask(net, port, '.', 'NS');
+      if (!probe) continue; // nothing answers DNS here
+      for (const zone of await candidates(host, net, port)) {
+        const soa = await ask(net, port, zone, 'SOA');
+        if (!soa?.aa || !soa.answers.some((a) => a.type === 'SOA' && a.name.toLowerCase() === zone)) continue;
+        const any = await ask(net, port, zone, 'ANY', 'IN', true);
+        if (!any || any.rcode !== 'NOERROR') continue;
+        const factor = any.size / any.querySize;
+        if (factor < AMPLIFICATION_MIN) continue;
+        const sets = new Set(any.answers.map((a) => a.type)).size;
+        out.push({ port, detail: `UDP ${port}: ANY ${zone} (a ${any.querySize}-byte query) was answered with ${any.size} bytes, ${any.answers.length} records in ${sets} record sets (factor ${factor.toFixed(1)}).` });
+        break;
+      }
+    }
+    return out;
+  },
+};
