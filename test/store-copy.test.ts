@@ -49,10 +49,11 @@ describe('admin store copy: a populated SQLite data directory into an empty Post
     let before: Record<string, unknown>;
     let serial: number;
     let scanuid: string;
+    let apikey: string;
     try {
       const add = await vigil('admin', 'account', 'add', '--data', dataDir, '--userid', 'mover', '--password', PASSWORD, '--dns-credits', '5', '--audit-types', 'basic', '--allow-ip', '127.0.5.0/24', '--json');
       assert.equal(add.code, 0, add.stderr);
-      const apikey = JSON.parse(add.stdout).apikey as string;
+      apikey = JSON.parse(add.stdout).apikey as string;
       await vigil('admin', 'account', 'add', '--data', dataDir, '--userid', 'other', '--password', PASSWORD);
       const c = source.client();
       await c.login(apikey, 'mover', PASSWORD);
