@@ -23,12 +23,12 @@ import { SLAPD } from './slapd.ts';
 import { RSYNC } from './rsync.ts';
 import { SAMBA } from './samba.ts';
 import { XVFB } from './xvfb.ts';
-import { TFTPD, SNMPD, NTPD } from './udp.ts';
+import { TFTPD, SNMPD } from './udp.ts';
 import { IMITATIONS } from './imitations.ts';
 
 export const DAEMONS: readonly Daemon[] = [
   NGINX, APACHE, TLS, POSTFIX, DOVECOT, VSFTPD, SSHD, BIND, POSTGRES, MARIADB, REDIS, MEMCACHED,
-  SLAPD, RSYNC, SAMBA, XVFB, TFTPD, SNMPD, NTPD, IMITATIONS,
+  SLAPD, RSYNC, SAMBA, XVFB, TFTPD, SNMPD, IMITATIONS,
 ];
 
 export const WEAKNESSES = DAEMONS.flatMap((d) => d.weaknesses);

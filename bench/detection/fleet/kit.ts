@@ -9,7 +9,7 @@
  * daemons bind there directly; the few that only bind interface addresses
  * (samba with `bind interfaces only`, ntpd) get the /32 added to `lo`.
  */
-import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:net';

@@ -18,3 +18,4 @@ try {
   console.error(err);
 }
 if (exitAfter) stop();
+else setInterval(() => {}, 1 << 30); // keep waiting for Ctrl-C

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { leaf } from '../certs.ts';
-import { addr, any, grep, makeDir, script, type Ctx, type Daemon } from './kit.ts';
+import { addr, any, grep, makeDir, script, type Daemon } from './kit.ts';
 
 const K = 7;
 const COMMON = (address: string, dir: string) => `listen=YES
