@@ -16,7 +16,7 @@ import { AMPLIFICATION_MIN } from './dos-udp.ts';
 
 type Answer = { rcode: string; aa: boolean; answers: dnsPacket.Answer[]; size: number; querySize: number };
 
-async function ask(net: Net, port: number, name: string, type: string, klass: 'IN' | 'CH' = 'IN', edns = false): Promise<Answer | null> {
+export async function dnsAsk(net: Net, port: number, name: string, type: string, klass: 'IN' | 'CH' = 'IN', edns = false): Promise<Answer | null> {
   try {
     const id = randomInt(1, 65535);
     const query = dnsPacket.encode({
@@ -47,10 +47,10 @@ async function candidates(host: HostFacts, net: Net, port: number): Promise<stri
   if (v4) {
     const reverse = `${host.address.split('.').reverse().join('.')}.in-addr.arpa`;
     names.push(reverse);
-    const ptr = await ask(net, port, reverse, 'PTR');
+    const ptr = await dnsAsk(net, port, reverse, 'PTR');
     for (const a of ptr?.answers ?? []) if (a.type === 'PTR') names.push(String(a.data));
   }
-  const hostname = await ask(net, port, 'hostname.bind', 'TXT', 'CH');
+  const hostname = await dnsAsk(net, port, 'hostname.bind', 'TXT', 'CH');
   for (const a of hostname?.answers ?? []) if (a.type === 'TXT') names.push([a.data].flat().map(String).join(''));
   const out = new Set<string>();
   for (const n of names) {
@@ -78,12 +78,12 @@ export const dnsAnyAmplification: Check = {
     const ports = [...new Set([53, ...host.services.filter((s) => s.name === 'domain').map((s) => s.port)])];
     const out: Finding[] = [];
     for (const port of ports) {
-      const probe = await ask(net, port, '.', 'NS');
+      const probe = await dnsAsk(net, port, '.', 'NS');
       if (!probe) continue; // nothing answers DNS here
       for (const zone of await candidates(host, net, port)) {
-        const soa = await ask(net, port, zone, 'SOA');
+        const soa = await dnsAsk(net, port, zone, 'SOA');
         if (!soa?.aa || !soa.answers.some((a) => a.type === 'SOA' && a.name.toLowerCase() === zone)) continue;
-        const any = await ask(net, port, zone, 'ANY', 'IN', true);
+        const any = await dnsAsk(net, port, zone, 'ANY', 'IN', true);
         if (!any || any.rcode !== 'NOERROR') continue;
         const factor = any.size / any.querySize;
         if (factor < AMPLIFICATION_MIN) continue;

@@ -22,6 +22,8 @@ interface Amplifier {
   /** The reply is the service's own answer, not an error or an echo. */
   answers(reply: Buffer): boolean;
   description: string;
+  /** Smallest factor reported (default AMPLIFICATION_MIN). */
+  minFactor?: number;
 }
 
 const MEMCACHED: Amplifier = {
@@ -75,6 +77,9 @@ const SSDP: Amplifier = {
   // UPnP Device Architecture 2.0, 1.3.2: a unicast M-SEARCH for every device and service.
   request: Buffer.from('M-SEARCH * HTTP/1.1\r\nHOST: 239.255.255.250:1900\r\nMAN: "ssdp:discover"\r\nMX: 1\r\nST: ssdp:all\r\n\r\n'),
   answers: (r) => /^HTTP\/1\.[01] 200/.test(r.toString('latin1', 0, 16)),
+  // A device sends one reply per device and service it offers, and only the first is measured:
+  // any unicast answer from outside the LAN is the exposure (TA14-017A: factor 30 over all replies).
+  minFactor: 2,
   description:
     'The device answers SSDP M-SEARCH requests sent to it directly from outside its network: one small request gets one reply per device and service it offers, a favourite amplifier of botnets. ' +
     'SSDP belongs to the local network: block UDP 1900 at the edge or turn UPnP off on the public interface.',
@@ -107,7 +112,7 @@ function amplifierCheck(a: Amplifier): Check {
       const out: Finding[] = [];
       for (const port of ports) {
         const m = await amplification(net, port, a.request, a.answers);
-        if (!m || m.factor < AMPLIFICATION_MIN) continue;
+        if (!m || m.factor < (a.minFactor ?? AMPLIFICATION_MIN)) continue;
         out.push({ port, detail: `UDP ${port}: a ${a.request.length}-byte request was answered with ${m.reply} bytes in its first datagram alone (factor ${m.factor.toFixed(1)}).` });
       }
       return out;
