@@ -1,12 +1,19 @@
-import type { Selectable } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
-import type { AccountsTable } from '../store/schema.ts';
+import {
+  type AccountRow,
+  accountByUserid,
+  accountIdByUserid,
+  deleteSessionsOf,
+  insertAccount,
+  listAccountRows,
+  updateAccountRow,
+} from './account-store.ts';
 import { AUDIT_TYPES, isAuditType } from '../audit/types.ts';
 import { parsePatternList } from '../audit/patterns.ts';
 import { hashPassword, newApikey, secretHash } from './secrets.ts';
 
-export type AccountRow = Selectable<AccountsTable>;
+export type { AccountRow };
 
 /** What an operator can set on an account (INTERFACE.md `admin account`). */
 export interface AccountSettings {
@@ -79,11 +86,8 @@ export async function createAccount(
   const values = await columns(settings, clock);
   const apikey = newApikey();
   return db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('accounts').select('id').where('userid', '=', userid).executeTakeFirst();
-    if (existing) throw new AccountInputError(`account ${userid} already exists`);
-    const account = await trx
-      .insertInto('accounts')
-      .values({
+    if ((await accountIdByUserid(trx, userid)) !== undefined) throw new AccountInputError(`account ${userid} already exists`);
+    const account = await insertAccount(trx, {
         userid,
         password_hash: values.password_hash!,
         apikey_hash: secretHash(apikey),
@@ -94,15 +98,13 @@ export async function createAccount(
         dns_credits: values.dns_credits ?? null,
         dns_expiry: values.dns_expiry ?? null,
         created_at: clock.now(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      });
     return { account, apikey };
   });
 }
 
 export async function findAccount(db: Db, userid: string): Promise<AccountRow> {
-  const row = await db.selectFrom('accounts').selectAll().where('userid', '=', userid).executeTakeFirst();
+  const row = await accountByUserid(db, userid);
   if (!row) throw new AccountInputError(`no account ${userid}`);
   return row;
 }
@@ -111,15 +113,10 @@ export async function updateAccount(db: Db, clock: Clock, userid: string, settin
   const current = await findAccount(db, userid);
   const values = await columns(settings, clock, current);
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('accounts')
-      .set(values)
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await updateAccountRow(trx, current.id, values);
     // A disabled account or a new password ends every session at once.
     if (settings.enabled === false || settings.password !== undefined) {
-      await trx.deleteFrom('sessions').where('account_id', '=', current.id).execute();
+      await deleteSessionsOf(trx, current.id);
     }
     return row;
   });
@@ -130,14 +127,14 @@ export async function rotateApikey(db: Db, userid: string): Promise<string> {
   const current = await findAccount(db, userid);
   const apikey = newApikey();
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('accounts').set({ apikey_hash: secretHash(apikey) }).where('id', '=', current.id).execute();
-    await trx.deleteFrom('sessions').where('account_id', '=', current.id).execute();
+    await updateAccountRow(trx, current.id, { apikey_hash: secretHash(apikey) });
+    await deleteSessionsOf(trx, current.id);
   });
   return apikey;
 }
 
 export async function listAccounts(db: Db): Promise<AccountRow[]> {
-  return db.selectFrom('accounts').selectAll().orderBy('userid').execute();
+  return listAccountRows(db);
 }
 
 /** The operator's view of an account: never the hashes. */

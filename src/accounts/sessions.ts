@@ -12,7 +12,7 @@ import {
   verifyPassword,
 } from './secrets.ts';
 import { LoginThrottle } from './throttle.ts';
-import { precompile } from '../store/precompiled.ts';
+import { accountByKeyHash, deleteExpiredSessions, insertSession, sessionAccount } from './account-store.ts';
 
 /** Expired tokens are kept this long so that callers learn `sessionTimeout`. */
 const EXPIRED_KEPT_MS = 7 * 86_400_000;
@@ -60,26 +60,14 @@ export interface Credentials {
 export class Sessions {
   readonly throttle: LoginThrottle;
   private readonly unknownChecks = new Gate(UNKNOWN_CHECKS_AT_ONCE);
-  /** The one query of every authenticated call: token, its account and the bound key. */
-  private readonly sessionByToken;
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly ttlMs: number) {
     this.throttle = new LoginThrottle(db, clock);
-    this.sessionByToken = precompile<AccountRow & { bound_key: string; expires_at: number }, [string]>(
-      (tokenHash) =>
-        db
-          .selectFrom('sessions')
-          .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-          .selectAll('accounts')
-          .select(['sessions.apikey_hash as bound_key', 'sessions.expires_at'])
-          .where('sessions.token_hash', '=', tokenHash!),
-      1,
-    );
   }
 
   private async accountByKey(apikey: string | undefined): Promise<AccountRow> {
     if (apikey === undefined || !APIKEY_FORMAT.test(apikey)) fail('invalid apikey format');
-    const row = await this.db.selectFrom('accounts').selectAll().where('apikey_hash', '=', secretHash(apikey)).executeTakeFirst();
+    const row = await accountByKeyHash(this.db, secretHash(apikey));
     return row ?? fail('invalid apikey - not in db');
   }
 
@@ -127,17 +115,14 @@ export class Sessions {
     const token = newSessionToken();
     try {
       await this.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('sessions').where('expires_at', '<', now - EXPIRED_KEPT_MS).execute();
-        await trx
-          .insertInto('sessions')
-          .values({
-            token_hash: secretHash(token),
-            account_id: account.id,
-            apikey_hash: account.apikey_hash,
-            created_at: now,
-            expires_at: now + this.ttlMs,
-          })
-          .execute();
+        await deleteExpiredSessions(trx, now - EXPIRED_KEPT_MS);
+        await insertSession(trx, {
+          token_hash: secretHash(token),
+          account_id: account.id,
+          apikey_hash: account.apikey_hash,
+          created_at: now,
+          expires_at: now + this.ttlMs,
+        });
       });
     } catch (err) {
       if (err instanceof ApiError) throw err;
@@ -152,7 +137,7 @@ export class Sessions {
     const keyHash = secretHash(apikey);
     if (token !== undefined && TOKEN_FORMAT.test(token)) {
       // Fast path: one query finds the token, its account and the bound key.
-      const [row] = await this.sessionByToken(this.db, secretHash(token));
+      const row = await sessionAccount(this.db, secretHash(token));
       if (row && sameHash(row.apikey_hash, keyHash) && sameHash(row.bound_key, keyHash)) {
         if (row.enabled !== 1) fail('sessionAuthenticationFailure');
         if (Number(row.expires_at) <= this.clock.now()) fail('sessionTimeout');

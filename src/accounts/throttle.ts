@@ -1,7 +1,19 @@
 import type { Clock } from '../clock.ts';
 import { parseIP } from '../ip.ts';
 import type { Db } from '../store/db.ts';
-import type { LoginThrottleTable, ThrottleScope } from '../store/schema.ts';
+import type { ThrottleScope } from '../store/schema.ts';
+import {
+  clearFailures,
+  failingRows,
+  giveBackFailure,
+  pairSucceeded,
+  pruneRows,
+  setFailures,
+  type ThrottleKey as Key,
+  type ThrottleRow as Row,
+  throttleRows,
+  touchRows,
+} from './throttle-store.ts';
 
 /**
  * Failed-login throttling, kept in the store so that every server process
@@ -97,9 +109,6 @@ export interface ClearSelection {
   all?: boolean;
 }
 
-type Row = LoginThrottleTable;
-type Key = Pick<Row, 'scope' | 'userid' | 'address'>;
-
 function isKnown(rows: Row[], now: number): boolean {
   const pair = rows.find((r) => r.scope === 'pair')!;
   return pair.last_success !== null && now - Number(pair.last_success) < KNOWN_ADDRESS_MS;
@@ -145,11 +154,7 @@ export class LoginThrottle {
     // no guess through); under a burst almost every attempt ends here, and a
     // write transaction for each cost ~1 ms and queued the real user behind
     // them (bench/hostile/guessing.ts).
-    const seen = await this.db
-      .selectFrom('login_throttle')
-      .selectAll()
-      .where((eb) => eb.or(keys.map((k) => eb.and({ scope: k.scope, userid: k.userid, address: k.address }))))
-      .execute();
+    const seen = await throttleRows(this.db, keys);
     const early = seen.length === 3 ? refusal(seen, now) : null;
     if (early) return early;
     const verdict = await this.db.transaction().execute(async (trx) => {
@@ -157,16 +162,8 @@ export class LoginThrottle {
       // anything is read (a read first would let two processes read the same
       // count, and the later writer fails with SQLITE_BUSY_SNAPSHOT); on
       // PostgreSQL it locks the three rows (a no-op update still locks).
-      await trx
-        .insertInto('login_throttle')
-        .values(keys.map((k) => ({ ...k, failures: 0, last_failure: 0, locked_until: 0, last_success: null })))
-        .onConflict((oc) => oc.columns(['scope', 'userid', 'address']).doUpdateSet((eb) => ({ failures: eb.ref('login_throttle.failures') })))
-        .execute();
-      const rows = await trx
-        .selectFrom('login_throttle')
-        .selectAll()
-        .where((eb) => eb.or(keys.map((k) => eb.and({ scope: k.scope, userid: k.userid, address: k.address }))))
-        .execute();
+      await touchRows(trx, keys);
+      const rows = await throttleRows(trx, keys);
       const refused = refusal(rows, now);
       if (refused) return refused;
       const known = isKnown(rows, now);
@@ -174,13 +171,7 @@ export class LoginThrottle {
         const fresh = now - Number(r.last_failure) > POLICY[r.scope].windowMs;
         const failures = fresh ? 1 : r.failures + 1;
         const wait = delayMs(r.scope, failures);
-        await trx
-          .updateTable('login_throttle')
-          .set({ failures, last_failure: now, locked_until: wait ? now + wait : 0 })
-          .where('scope', '=', r.scope)
-          .where('userid', '=', r.userid)
-          .where('address', '=', r.address)
-          .execute();
+        await setFailures(trx, r, failures, now, wait ? now + wait : 0);
       }
       return { allowed: true, known } as const;
     });
@@ -201,27 +192,12 @@ export class LoginThrottle {
     const now = this.clock.now();
     const address = throttleAddress(ip);
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('login_throttle')
-        .set({ failures: 0, locked_until: 0, last_success: now })
-        .where('scope', '=', 'pair')
-        .where('userid', '=', userid)
-        .where('address', '=', address)
-        .execute();
+      await pairSucceeded(trx, userid, address, now);
       if (reservation.known) return;
       for (const key of [{ scope: 'user', userid, address: '' }, { scope: 'address', userid: '', address }] as const) {
         // The lock this slot set (if any) goes too, unless others' failures
         // since still call for one (then it is kept: a longer wait is safe).
-        await trx
-          .updateTable('login_throttle')
-          .set((eb) => ({
-            failures: eb.case().when('failures', '>', 0).then(eb('failures', '-', 1)).else(0).end(),
-            locked_until: eb.case().when('failures', '<=', POLICY[key.scope].free).then(0).else(eb.ref('locked_until')).end(),
-          }))
-          .where('scope', '=', key.scope)
-          .where('userid', '=', key.userid)
-          .where('address', '=', key.address)
-          .execute();
+        await giveBackFailure(trx, key, POLICY[key.scope].free);
       }
     });
   }
@@ -229,13 +205,7 @@ export class LoginThrottle {
   /** Rows with failures, most recently locked first. */
   async list(): Promise<ThrottleEntry[]> {
     const now = this.clock.now();
-    const rows = await this.db
-      .selectFrom('login_throttle')
-      .selectAll()
-      .where('failures', '>', 0)
-      .orderBy('locked_until', 'desc')
-      .orderBy('last_failure', 'desc')
-      .execute();
+    const rows = await failingRows(this.db);
     return rows.map((r) => {
       const left = Number(r.locked_until) - now;
       return {
@@ -258,27 +228,11 @@ export class LoginThrottle {
   async clear(sel: ClearSelection): Promise<number> {
     if (!sel.all && sel.userid === undefined && sel.address === undefined) throw new Error('nothing selected');
     const address = sel.address === undefined ? undefined : throttleAddress(sel.address);
-    let q = this.db.updateTable('login_throttle').set({ failures: 0, locked_until: 0 }).where('failures', '>', 0);
-    if (!sel.all) {
-      q = q.where((eb) => {
-        if (sel.userid !== undefined && address !== undefined) {
-          return eb.and({ scope: 'pair', userid: sel.userid, address });
-        }
-        if (sel.userid !== undefined) return eb.and([eb('scope', 'in', ['pair', 'user']), eb('userid', '=', sel.userid)]);
-        return eb.and([eb('scope', 'in', ['pair', 'address']), eb('address', '=', address!)]);
-      });
-    }
-    const [result] = await q.execute();
-    return Number(result?.numUpdatedRows ?? 0);
+    return clearFailures(this.db, sel.all ? {} : { userid: sel.userid, address });
   }
 
   /** Drops rows that hold nothing any more: no failure in the longest window, no recent success. */
   private async prune(now: number): Promise<void> {
-    await this.db
-      .deleteFrom('login_throttle')
-      .where('locked_until', '<', now)
-      .where('last_failure', '<', now - POLICY.pair.windowMs)
-      .where((eb) => eb.or([eb('last_success', 'is', null), eb('last_success', '<', now - KNOWN_ADDRESS_MS)]))
-      .execute();
+    await pruneRows(this.db, now, now - POLICY.pair.windowMs, now - KNOWN_ADDRESS_MS);
   }
 }

@@ -150,8 +150,8 @@ export function serveCommand(): Command {
       const app = await startApp(config, { logger });
       // Notes first: the ready line is the last line of start-up output.
       if (app.generatedCertificate) process.stdout.write(`self-signed API certificate created: ${app.generatedCertificate}\n`);
-      const accounts = await app.services.db.selectFrom('accounts').select('id').limit(1).execute();
-      if (accounts.length === 0) {
+      const { anyAccount } = await import('../accounts/account-store.ts'); // the accounts store owns the query
+      if (!(await anyAccount(app.services.db))) {
         process.stdout.write(firstAccountHint(config.dataDir, config.db));
       }
       const line = Object.entries(app.listeners).map(([k, v]) => `${k}=${v}`).join(' ');

@@ -1,20 +1,34 @@
 import type { AccountRow } from '../accounts/accounts.ts';
+import { useridsOf } from '../accounts/account-store.ts';
 import type { Clock } from '../clock.ts';
 import { fail } from '../errors.ts';
 import type { Db } from '../store/db.ts';
-import { forUpdate, lockAccount, serialize } from '../store/dialect.ts';
-import type { Selectable, Transaction } from 'kysely';
-import type { Database, DomainsTable } from '../store/schema.ts';
+import { lockAccount } from '../store/dialect.ts';
 import { normalizeDomain } from './names.ts';
 import type { ZoneCaps } from './limits.ts';
 import { ancestors, type NamePolicySettings, REFUSAL_CODE, refusal } from './name-policy.ts';
-import { defaultSoa, type Fields, type RecordTypeName } from './records.ts';
+import { defaultSoa, type Fields } from './records.ts';
 import { accountFigures, domainSummaries, requireSubscription } from './subscription.ts';
 import { DomainState } from './states.ts';
 import { nextSerial, type ZoneModel } from './zone.ts';
+import {
+  accountDomainNames,
+  deleteOwnDomain,
+  type DomainRow,
+  domainByName,
+  domainsAround,
+  insertDomain,
+  listDomains,
+  lockNames,
+  nameTaken,
+  ownDomain,
+  releaseDomain,
+  setDomainState,
+  type Trx,
+} from './zone-store/domains.ts';
+import { insertRecords, zoneRecords } from './zone-store/records.ts';
 
-export type DomainRow = Selectable<DomainsTable>;
-export type Trx = Transaction<Database>;
+export type { DomainRow, Trx };
 
 export interface DnsSettings extends NamePolicySettings, ZoneCaps {
   readonly domainHold: 'manual' | 'none';
@@ -45,7 +59,8 @@ export interface DomainListing {
 /**
  * Domains of an account: lookup, add, delete, release. Every change that
  * touches a zone goes through `change`, which runs in one transaction and
- * returns the domain to Unvalidated (spec section 3).
+ * returns the domain to Unvalidated (spec section 3). The rows are the zone
+ * store's (src/dns/zone-store/); this class decides, the store queries.
  */
 export class Domains {
   constructor(readonly db: Db, readonly clock: Clock, readonly settings: DnsSettings) {}
@@ -54,9 +69,7 @@ export class Domains {
   async own(account: AccountRow, field: string | undefined, db: Db | Trx = this.db, lock = false): Promise<DomainRow> {
     const name = field === undefined ? null : normalizeDomain(field);
     if (name === null) fail('syntaxInvalidDomain');
-    const query = db.selectFrom('domains').selectAll().where('name', '=', name).where('account_id', '=', account.id);
-    const row = await (lock ? forUpdate(db, query) : query).executeTakeFirst();
-    return row ?? fail('noSuchDomain');
+    return (await ownDomain(db, account.id, name, lock)) ?? fail('noSuchDomain');
   }
 
   async add(account: AccountRow, fields: Fields): Promise<void> {
@@ -69,42 +82,32 @@ export class Domains {
     const refused = refusal(name, this.settings);
     if (refused) fail(REFUSAL_CODE[refused]);
     await this.db.transaction().execute(async (trx) => {
-      // PostgreSQL: the credits check and the name checks below read before
-      // they write; the account's row lock and the name-claim lock keep two
-      // adds (any process) from both passing them. No-ops on SQLite.
+      // The credits check and the name checks below read before they write:
+      // the account's row lock and the name-claim lock (PostgreSQL), or the
+      // write lock taken first (SQLite), keep two adds in any processes from
+      // both passing them (src/store/races.test.ts).
       await lockAccount(trx, account.id);
-      await serialize(trx, 'domainNames');
-      const taken = await trx.selectFrom('domains').select('account_id').where('name', '=', name).executeTakeFirst();
-      if (taken) fail('unableToAddDuplicate');
+      await lockNames(trx);
+      if (await nameTaken(trx, name)) fail('unableToAddDuplicate');
       // A name inside or above another account's domain would hide or be hidden by it (docs/security.md).
-      if (!this.settings.allowDomains.includes('nested') && (await this.nestedWith(trx, name)).some((d) => d.account_id !== account.id)) {
+      if (!this.settings.allowDomains.includes('nested') && (await domainsAround(trx, name, ancestors(name))).some((d) => d.account_id !== account.id)) {
         fail(REFUSAL_CODE.nested);
       }
       const used = (await domainSummaries(trx, account.id)).reduce((sum, d) => sum + d.weight, 0);
       if (used + 1 > Number(account.dns_credits)) fail('dnsEntitlementsOrCreditsMissing');
-      const domain = await trx
-        .insertInto('domains')
-        .values({
-          account_id: account.id,
-          name,
-          type,
-          state: DomainState.Unvalidated,
-          on_hold: this.settings.domainHold === 'manual' ? 1 : 0,
-          serial: 0,
-          created_at: this.clock.now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await insertDomain(trx, {
+        account_id: account.id,
+        name,
+        type,
+        state: DomainState.Unvalidated,
+        on_hold: this.settings.domainHold === 'manual' ? 1 : 0,
+        serial: 0,
+        created_at: this.clock.now(),
+      });
       // A slave zone's records come from its masters, so it starts empty.
       if (type === 'master') {
-        const ns = [1, 2, 3, 4].map((n) => ({ name: '', data: `ns${n}.${this.settings.nsDomain}.` }));
-        await trx
-          .insertInto('records')
-          .values([
-            { domain_id: domain.id, type: 'SOA', data: JSON.stringify(defaultSoa(name, this.settings.nsDomain)) },
-            ...ns.map((d) => ({ domain_id: domain.id, type: 'NS', data: JSON.stringify(d) })),
-          ])
-          .execute();
+        const ns = [1, 2, 3, 4].map((n) => ({ type: 'NS', data: { name: '', data: `ns${n}.${this.settings.nsDomain}.` } }));
+        await insertRecords(trx, id, [{ type: 'SOA', data: defaultSoa(name, this.settings.nsDomain) }, ...ns]);
       }
     });
   }
@@ -114,15 +117,8 @@ export class Domains {
     requireSubscription(account, this.clock.now());
     const name = field === undefined ? null : normalizeDomain(field);
     if (name === null) fail('syntaxInvalidDomain');
-    await this.db.transaction().execute(async (trx) => {
-      // Locked (PostgreSQL) before its publication, in the order a publish
-      // takes them; a second delete at once then finds nothing.
-      const query = trx.selectFrom('domains').select('id').where('name', '=', name).where('account_id', '=', account.id);
-      const row = await forUpdate(trx, query).executeTakeFirst();
-      if (!row) fail('domainNotDeleted');
-      await trx.updateTable('zone_publications').set({ removing: 1, changed_at: this.clock.now() }).where('zone', '=', name).execute();
-      await trx.deleteFrom('domains').where('id', '=', row.id).execute();
-    });
+    const deleted = await this.db.transaction().execute((trx) => deleteOwnDomain(trx, account.id, name, this.clock.now()));
+    if (!deleted) fail('domainNotDeleted');
     return accountFigures(account, await domainSummaries(this.db, account.id));
   }
 
@@ -133,78 +129,50 @@ export class Domains {
       // Locked (PostgreSQL): the zone's checks (record caps, sets) read before they write.
       const domain = await this.own(account, field, trx, true);
       const result = await work(trx, domain);
-      await trx.updateTable('domains').set({ state: DomainState.Unvalidated }).where('id', '=', domain.id).execute();
+      await setDomainState(trx, domain.id, DomainState.Unvalidated);
       return result;
     });
   }
 
   /** The zone as a publish now would produce it: stored records and the next serial. */
   async model(domain: DomainRow, db: Db | Trx = this.db): Promise<ZoneModel> {
-    const rows = await db.selectFrom('records').select(['id', 'type', 'data']).where('domain_id', '=', domain.id).orderBy('id').execute();
     return {
       zone: domain.name,
       serial: nextSerial(Number(domain.serial) || null, new Date(this.clock.now())),
-      records: rows.map((r) => ({ seq: r.id, type: r.type as RecordTypeName, data: JSON.parse(r.data) })),
+      records: await zoneRecords(db, domain.id),
     };
   }
 
-  /** Domains (of any account) at, above or below `name`, the name itself excluded. */
-  private async nestedWith(db: Db | Trx, name: string) {
-    const above = ancestors(name);
-    return db
-      .selectFrom('domains')
-      .select(['name', 'account_id'])
-      .where((eb) => {
-        // Names hold only [a-z0-9-.] (normalizeDomain), so LIKE's wildcards cannot occur in them.
-        const below = eb('name', 'like', `%.${name}`);
-        return above.length ? eb.or([below, eb('name', 'in', above)]) : below;
-      })
-      .execute();
+  /** The names of the account's domains (dnsAddSRV without a domain). */
+  names(account: AccountRow): Promise<string[]> {
+    return accountDomainNames(this.db, account.id);
   }
 
   /** Operator: what a domain is and what it nests with, before a release. */
   async summary(name: string): Promise<DomainSummary | null> {
     const zone = normalizeDomain(name);
     if (zone === null) return null;
-    const row = await this.db
-      .selectFrom('domains')
-      .innerJoin('accounts', 'accounts.id', 'domains.account_id')
-      .select(['domains.name', 'domains.type', 'domains.on_hold', 'accounts.userid', 'domains.account_id'])
-      .where('domains.name', '=', zone)
-      .executeTakeFirst();
+    const row = await domainByName(this.db, zone);
     if (!row) return null;
-    const around = await this.nestedWith(this.db, zone);
-    const users = around.length
-      ? await this.db.selectFrom('accounts').select(['id', 'userid']).where('id', 'in', around.map((d) => d.account_id)).execute()
-      : [];
-    const nestedWith = around
-      .filter((d) => d.account_id !== row.account_id)
-      .map((d) => ({ name: d.name, userid: users.find((u) => u.id === d.account_id)?.userid ?? '?' }));
-    return { name: row.name, userid: row.userid, type: row.type, onHold: row.on_hold === 1, nestedWith };
+    const around = (await domainsAround(this.db, zone, ancestors(zone))).filter((d) => d.account_id !== row.account_id);
+    const users = await useridsOf(this.db, [row.account_id, ...around.map((d) => d.account_id)]);
+    const nestedWith = around.map((d) => ({ name: d.name, userid: users.get(d.account_id) ?? '?' }));
+    return { name: row.name, userid: users.get(row.account_id) ?? '?', type: row.type, onHold: row.on_hold === 1, nestedWith };
   }
 
   /** Operator: lifts the hold on a newly added domain. */
   async release(name: string): Promise<boolean> {
     const zone = normalizeDomain(name);
-    if (zone === null) return false;
-    const r = await this.db.updateTable('domains').set({ on_hold: 0 }).where('name', '=', zone).executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return zone !== null && releaseDomain(this.db, zone);
   }
 
   /** Operator: every domain (or only those on hold) with its account and served serial, by name. */
   async list(options: { held?: boolean } = {}): Promise<DomainListing[]> {
-    let query = this.db
-      .selectFrom('domains')
-      .innerJoin('accounts', 'accounts.id', 'domains.account_id')
-      // By name: what the name servers answer for it (a deleted zone stays served until the next cycle).
-      .leftJoin('zone_publications', 'zone_publications.zone', 'domains.name')
-      .select(['domains.name', 'accounts.userid', 'domains.type', 'domains.state', 'domains.on_hold', 'zone_publications.served_serial'])
-      .orderBy('domains.name');
-    if (options.held) query = query.where('domains.on_hold', '=', 1);
-    const rows = await query.execute();
+    const rows = await listDomains(this.db, options.held === true);
+    const users = await useridsOf(this.db, rows.map((r) => r.account_id));
     return rows.map((r) => ({
       domain: r.name,
-      account: r.userid,
+      account: users.get(r.account_id) ?? '?',
       type: r.type,
       state: Number(r.state),
       hold: Number(r.on_hold) !== 0,

@@ -4,6 +4,7 @@ import type { Trx } from './domains.ts';
 import type { RecordTypeName, StoredData } from './records.ts';
 import { recordAnswers, type ZoneIndex } from './server/zone-index.ts';
 import type { ZoneModel } from './zone.ts';
+import { countsByType, recordSet, setOwner, storedBytes } from './zone-store/records.ts';
 
 /** dns-packet exports its per-part codecs (index.js `exports.name`, `exports.answer`); @types/dns-packet omits them. */
 const codec = dnsPacket as unknown as {
@@ -62,44 +63,24 @@ const ownerOf = (type: string, data: StoredData, zone: string) => recordAnswers(
  * Returns the owner to store with the record (records.owner).
  */
 export async function checkAdd(trx: Trx, caps: ZoneCaps, domain: { id: number; name: string }, type: RecordTypeName, data: StoredData): Promise<string> {
-  // Counts by type come from the (domain_id, type) index alone.
-  const counts = await trx
-    .selectFrom('records')
-    .select((eb) => ['type', eb.fn.countAll<number>().as('n')])
-    .where('domain_id', '=', domain.id)
-    .groupBy('type')
-    .execute();
+  const counts = await countsByType(trx, domain.id);
   const json = JSON.stringify(data);
   // "The record was not added": the spec's code for an add the service cannot take.
-  if (counts.reduce((sum, c) => sum + Number(c.n), 1) > caps.maxZoneRecords) fail('unspecifiedError');
-  const bound = counts.reduce((sum, c) => sum + Number(c.n) * (STORED_BOUND[c.type as RecordTypeName] ?? Infinity), json.length);
-  if (bound > caps.maxZoneBytes) {
-    const stored = await trx
-      .selectFrom('records')
-      .select((eb) => eb.fn.sum<number>(eb.fn('length', ['data'])).as('bytes'))
-      .where('domain_id', '=', domain.id)
-      .executeTakeFirstOrThrow();
-    if (Number(stored.bytes ?? 0) + json.length > caps.maxZoneBytes) fail('unspecifiedError');
-  }
+  if (counts.reduce((sum, c) => sum + c.n, 1) > caps.maxZoneRecords) fail('unspecifiedError');
+  const bound = counts.reduce((sum, c) => sum + c.n * (STORED_BOUND[c.type as RecordTypeName] ?? Infinity), json.length);
+  if (bound > caps.maxZoneBytes && (await storedBytes(trx, domain.id)) + json.length > caps.maxZoneBytes) fail('unspecifiedError');
 
   const mine = recordAnswers(type, data, domain.name);
   const owner = mine[0]?.name ?? '';
   if (!mine.length) return owner;
   const limit = maxRrsetBytes(owner);
   let bytes = mine.reduce((sum, a) => sum + codec.answer.encodingLength(a), 0);
-  const rows = await trx
-    .selectFrom('records')
-    .select(['id', 'data', 'owner'])
-    .where('domain_id', '=', domain.id)
-    .where('type', '=', type)
-    .where((eb) => eb.or([eb('owner', '=', owner), eb('owner', 'is', null)]))
-    .execute();
-  for (const r of rows) {
+  for (const r of await recordSet(trx, domain.id, type, owner)) {
     const parsed = JSON.parse(r.data);
     if (r.owner === null) {
       // Written before records.owner existed: fill it in once.
       const theirs = ownerOf(type, parsed, domain.name);
-      await trx.updateTable('records').set({ owner: theirs }).where('id', '=', r.id).execute();
+      await setOwner(trx, r.id, theirs);
       if (theirs !== owner) continue;
     }
     for (const a of recordAnswers(type, parsed, domain.name)) bytes += codec.answer.encodingLength(a);

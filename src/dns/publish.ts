@@ -9,6 +9,8 @@ import { type DnsEgress, peerText } from './egress.ts';
 import { capErrors, oversizedSets } from './limits.ts';
 import { notifyTargets } from './server/notify.ts';
 import { parsePeer, type Peer } from './peers.ts';
+import { setDomainState } from './zone-store/domains.ts';
+import { writePublication } from './zone-store/publications.ts';
 
 export interface PublishResult {
   warnings?: string[];
@@ -79,19 +81,13 @@ export class Publisher {
       const result: PublishResult = {};
       if (warnings.length) result.warnings = warnings;
       if (errors.length) {
-        await trx.updateTable('domains').set({ state: DomainState.ConfigurationErrors }).where('id', '=', domain.id).execute();
+        await setDomainState(trx, domain.id, DomainState.ConfigurationErrors);
         result.errors = errors;
         return { reply: result, domain: domain.name, serial: null };
       }
       if (domain.type === 'slave') return { reply: result, domain: domain.name, serial: null };
-      const now = this.domains.clock.now();
-      await trx.updateTable('domains').set({ state: DomainState.Waiting, serial: model.serial }).where('id', '=', domain.id).execute();
-      const pending = { pending_serial: model.serial, pending_snapshot: JSON.stringify(model), removing: 0, changed_at: now, domain_id: domain.id };
-      await trx
-        .insertInto('zone_publications')
-        .values({ zone: domain.name, served_serial: null, served_snapshot: null, ...pending })
-        .onConflict((oc) => oc.column('zone').doUpdateSet(pending))
-        .execute();
+      // The domain waits (2) for the next cycle to serve this version.
+      await writePublication(trx, domain, model, 'pending', this.domains.clock.now());
       return { reply: result, domain: domain.name, serial: model.serial };
     });
   }

@@ -1,9 +1,8 @@
 import type { AccountRow } from '../accounts/accounts.ts';
 import { fail } from '../errors.ts';
 import type { Kysely } from 'kysely';
-import type { Db } from '../store/db.ts';
 import type { Database } from '../store/schema.ts';
-import { precompile } from '../store/precompiled.ts';
+import { domainSummaryRows } from './zone-store/domains.ts';
 
 /**
  * The DNS subscription: a credit total and an expiry. Reading and deleting
@@ -27,43 +26,9 @@ export interface DomainSummary {
   servedSerial: number | null;
 }
 
-const summaries = new WeakMap<object, ReturnType<typeof compileSummaries>>();
-
-function compileSummaries(db: Db) {
-  return precompile<{ seq: number; domain: string; state: number; on_hold: number; forwards: number; served_serial: number | null }, [number]>(
-    (accountId) =>
-      db
-        .selectFrom('domains')
-        .select((eb) => [
-          'domains.id as seq',
-          'domains.name as domain',
-          'domains.state',
-          'domains.on_hold',
-          eb
-            .selectFrom('records')
-            .select((r) => r.fn.countAll<number>().as('n'))
-            .whereRef('records.domain_id', '=', 'domains.id')
-            .where('records.type', '=', 'WebForwarding')
-            .as('forwards'),
-          eb
-            .selectFrom('zone_publications')
-            .select('zone_publications.served_serial')
-            .whereRef('zone_publications.zone', '=', 'domains.name')
-            .as('served_serial'),
-        ])
-        .where('domains.account_id', '=', accountId as unknown as number)
-        .orderBy('domains.id'),
-    1,
-  );
-}
-
 /** The account's domains with their credit weight: 2 with web forwarding, else 1. */
 export async function domainSummaries(db: Kysely<Database>, accountId: number): Promise<DomainSummary[]> {
-  // Compiled once per store (the domain list is on every client's hot path);
-  // a transaction compiles its own.
-  let query = summaries.get(db);
-  if (!query) summaries.set(db, (query = compileSummaries(db as Db)));
-  const rows = await query(db, accountId);
+  const rows = await domainSummaryRows(db, accountId);
   return rows.map((r) => ({ seq: r.seq, domain: r.domain, state: r.state, weight: Number(r.forwards) > 0 ? 2 : 1, hold: Number(r.on_hold) !== 0, servedSerial: r.served_serial === null ? null : Number(r.served_serial) }));
 }
 

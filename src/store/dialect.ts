@@ -34,9 +34,18 @@ export type LockTopic = keyof typeof LOCK_TOPICS;
 /** Arbitrary, fixed: the first key of Vigil's two-key advisory locks. */
 const VIGIL_LOCK_SPACE = 0x5616;
 
-/** Held until the transaction ends; a no-op on SQLite. */
+/** The table each topic's checks read, where SQLite takes its write lock (writeFirst). */
+const TOPIC_TABLES: Record<LockTopic, string> = { domainNames: 'domains', norisk: 'audit_targets', auditClaim: 'audits' };
+
+/**
+ * Held until the transaction ends; call it before the checks read. On
+ * SQLite the write lock (writeFirst): the checks of two processes on one
+ * file then run one after the other as well; without it the second one's
+ * write failed ("database is locked", SQLITE_BUSY_SNAPSHOT) instead of
+ * waiting (src/store/races.test.ts, two worker threads, two connections).
+ */
 export async function serialize(trx: Kysely<any>, topic: LockTopic): Promise<void> {
-  if (!isPostgres(trx)) return;
+  if (!isPostgres(trx)) return writeFirst(trx, TOPIC_TABLES[topic]);
   await sql`select pg_advisory_xact_lock(${sql.lit(VIGIL_LOCK_SPACE)}, ${sql.lit(LOCK_TOPICS[topic])})`.execute(trx);
 }
 
@@ -44,4 +53,19 @@ export async function serialize(trx: Kysely<any>, topic: LockTopic): Promise<voi
 export async function lockAccount(trx: Kysely<any>, accountId: number): Promise<void> {
   if (!isPostgres(trx)) return;
   await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+}
+
+/**
+ * SQLite: takes the database's write lock now, with a write to `table`
+ * that changes nothing (`where 0` still takes it: checked with two
+ * connections and busy_timeout 0). In WAL mode a transaction that reads
+ * first and writes later fails with SQLITE_BUSY_SNAPSHOT when another
+ * connection (another `serve` or `admin` on the same file) committed in
+ * between; one that writes first waits for the other (busy_timeout) and
+ * then reads what it wrote. A no-op on PostgreSQL, where row locks
+ * (`forUpdate`, `lockAccount`) order the racing transactions.
+ */
+export async function writeFirst(trx: Kysely<any>, table: string): Promise<void> {
+  if (isPostgres(trx)) return;
+  await sql`update ${sql.table(table)} set rowid = rowid where 0`.execute(trx);
 }

@@ -170,6 +170,14 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  // Issue 13: a version of each domain's records, raised in the transaction
+  // of every record write, so that a process caching a zone's records reply
+  // learns of a write by any other process from the domain row it reads anyway.
+  '007_records_version': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('domains').addColumn('records_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

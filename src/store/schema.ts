@@ -62,6 +62,8 @@ export interface DomainsTable {
   /** SOA serial of the last successful publish (YYYYMMDDnn), 0 before. */
   serial: number;
   created_at: number;
+  /** Raised with every write of the domain's records (src/dns/zone-store/records.ts): the records reply cache's key. */
+  records_version: Generated<number>;
 }
 
 export interface RecordsTable {

@@ -3,7 +3,9 @@ import type { Clock } from '../../clock.ts';
 import type { Db } from '../../store/db.ts';
 import { type DnsEgress, peerText } from '../egress.ts';
 import { parsePeer, type Peer } from '../peers.ts';
-import { DomainState } from '../states.ts';
+import { slaveDomains } from '../zone-store/domains.ts';
+import { writePublication } from '../zone-store/publications.ts';
+import { recordOfType, replaceTransferred, zoneRecords } from '../zone-store/records.ts';
 import type { ZoneModel, ZoneRecord } from '../zone.ts';
 import { fromWire } from './from-wire.ts';
 import { axfr, querySoaSerial, type TransferCaps } from './wire-client.ts';
@@ -68,20 +70,11 @@ export class SecondaryZones {
   }
 
   private async slaves(): Promise<SlaveZone[]> {
-    const rows = await this.db
-      .selectFrom('domains')
-      .innerJoin('records', 'records.domain_id', 'domains.id')
-      .select(['domains.id', 'domains.name', 'domains.serial', 'records.data'])
-      .where('domains.type', '=', 'slave')
-      // A slave domain on hold is not asked for anything: the operator has not looked at its masters yet.
-      .where('domains.on_hold', '=', 0)
-      .where('records.type', '=', 'Options')
-      .execute();
-    return rows.map((r) => ({
+    return (await slaveDomains(this.db)).map((r) => ({
       id: r.id,
       zone: r.name,
       serial: Number(r.serial),
-      masters: String(JSON.parse(r.data).masters ?? '').split(',').filter(Boolean).map((m) => parsePeer(m)).filter((p): p is Peer => p !== null),
+      masters: String(JSON.parse(r.options).masters ?? '').split(',').filter(Boolean).map((m) => parsePeer(m)).filter((p): p is Peer => p !== null),
     }));
   }
 
@@ -120,28 +113,23 @@ export class SecondaryZones {
   }
 
   private async refreshMs(slave: SlaveZone): Promise<number> {
-    const row = await this.db
-      .selectFrom('records')
-      .select('data')
-      .where('domain_id', '=', slave.id)
-      .where('type', '=', 'SOA')
-      .executeTakeFirst();
-    return Math.max(5, row ? JSON.parse(row.data).refresh : 3600) * 1000;
+    const soa = await recordOfType(this.db, slave.id, 'SOA');
+    return Math.max(5, soa ? Number(soa.data.refresh) : 3600) * 1000;
   }
 
-  /** The transferred copy replaces the zone's records and is served at once, in one transaction. */
+  /**
+   * The transferred copy replaces the zone's records and is served at once,
+   * in one transaction, through the publication path a publish takes
+   * (writePublication): the copy is this zone's published version.
+   */
   private async store(slave: SlaveZone, records: ZoneRecord[]): Promise<void> {
     const soa = records.find((r) => r.type === 'SOA');
     if (!soa) throw new Error('transfer without SOA');
     const serial = Number(soa.data.serial);
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('records').where('domain_id', '=', slave.id).where('type', '!=', 'Options').execute();
-      await trx.insertInto('records').values(records.map((r) => ({ domain_id: slave.id, type: r.type, data: JSON.stringify(r.data) }))).execute();
-      const rows = await trx.selectFrom('records').select(['id', 'type', 'data']).where('domain_id', '=', slave.id).orderBy('id').execute();
-      const model: ZoneModel = { zone: slave.zone, serial, records: rows.map((r) => ({ seq: r.id, type: r.type as ZoneRecord['type'], data: JSON.parse(r.data) })) };
-      await trx.updateTable('domains').set({ serial, state: DomainState.Active }).where('id', '=', slave.id).execute();
-      const served = { domain_id: slave.id, served_serial: serial, served_snapshot: JSON.stringify(model), pending_serial: null, pending_snapshot: null, removing: 0, changed_at: this.clock.now() };
-      await trx.insertInto('zone_publications').values({ zone: slave.zone, ...served }).onConflict((oc) => oc.column('zone').doUpdateSet(served)).execute();
+      await replaceTransferred(trx, slave.id, records.map((r) => ({ type: r.type, data: r.data })));
+      const model: ZoneModel = { zone: slave.zone, serial, records: await zoneRecords(trx, slave.id) };
+      await writePublication(trx, { id: slave.id, name: slave.zone }, model, 'served', this.clock.now());
     });
   }
 }

@@ -6,6 +6,7 @@ import { buildCatalog } from './catalog.ts';
 import type { ZoneFinder } from './resolve.ts';
 import { type Peer, transferAllowed } from './transfer.ts';
 import { buildZoneIndex, type ZoneIndex } from './zone-index.ts';
+import { servedModels } from '../zone-store/publications.ts';
 
 export interface Forward {
   target: string;
@@ -119,7 +120,6 @@ export class ServingSet implements ZoneFinder {
 
   /** Loads the served versions from the store (after each distribution cycle). */
   async load(db: Db): Promise<ZoneIndex[]> {
-    const rows = await db.selectFrom('zone_publications').select('served_snapshot').where('served_snapshot', 'is not', null).execute();
-    return this.replace(rows.map((r) => JSON.parse(r.served_snapshot!) as ZoneModel));
+    return this.replace(await servedModels(db));
   }
 }

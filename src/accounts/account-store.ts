@@ -1,0 +1,93 @@
+import type { Kysely, Selectable } from 'kysely';
+import { precompile } from '../store/precompiled.ts';
+import type { AccountsTable, Database, SessionsTable } from '../store/schema.ts';
+
+/**
+ * The accounts store: the one owner of the tables `accounts` and
+ * `sessions` (issue 13). Every query on them is here; accounts.ts and
+ * sessions.ts decide, this file queries (`login_throttle` is
+ * throttle-store.ts's). Callers pass the executor: the store or the
+ * transaction they run in.
+ */
+type Executor = Kysely<Database>;
+export type AccountRow = Selectable<AccountsTable>;
+export type NewAccount = Omit<AccountRow, 'id'>;
+
+export async function accountIdByUserid(db: Executor, userid: string): Promise<number | undefined> {
+  return (await db.selectFrom('accounts').select('id').where('userid', '=', userid).executeTakeFirst())?.id;
+}
+
+export async function accountByUserid(db: Executor, userid: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('userid', '=', userid).executeTakeFirst();
+}
+
+export async function accountByKeyHash(db: Executor, apikeyHash: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('apikey_hash', '=', apikeyHash).executeTakeFirst();
+}
+
+export async function insertAccount(trx: Executor, values: NewAccount): Promise<AccountRow> {
+  return trx.insertInto('accounts').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateAccountRow(trx: Executor, id: number, values: Partial<AccountRow>): Promise<AccountRow> {
+  return trx.updateTable('accounts').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function listAccountRows(db: Executor): Promise<AccountRow[]> {
+  return db.selectFrom('accounts').selectAll().orderBy('userid').execute();
+}
+
+/** True once any account exists (serve's first-start hint). */
+export async function anyAccount(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('accounts').select('id').limit(1).execute()).length > 0;
+}
+
+/** Userids by account id, for lists that show whose a row is (e.g. `admin domain list`). */
+export async function useridsOf(db: Executor, ids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db.selectFrom('accounts').select(['id', 'userid']).where('id', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.id, r.userid]));
+}
+
+export type SessionRow = Selectable<SessionsTable>;
+
+export async function insertSession(trx: Executor, session: SessionRow): Promise<void> {
+  await trx.insertInto('sessions').values(session).execute();
+}
+
+export async function deleteExpiredSessions(trx: Executor, before: number): Promise<void> {
+  await trx.deleteFrom('sessions').where('expires_at', '<', before).execute();
+}
+
+/** Ends every session of the account (a new password or key, a disabled account). */
+export async function deleteSessionsOf(trx: Executor, accountId: number): Promise<void> {
+  await trx.deleteFrom('sessions').where('account_id', '=', accountId).execute();
+}
+
+/** A session token's account, with the key the token was made with and its expiry. */
+export type SessionAccount = AccountRow & { bound_key: string; expires_at: number };
+
+const sessionQueries = new WeakMap<Executor, (db: Executor, tokenHash: string) => Promise<SessionAccount[]>>();
+
+/**
+ * The one query of every authenticated call: token, its account and the
+ * bound key. Compiled once per store (src/store/precompiled.ts).
+ */
+export async function sessionAccount(db: Executor, tokenHash: string): Promise<SessionAccount | undefined> {
+  let query = sessionQueries.get(db);
+  if (!query) {
+    query = precompile<SessionAccount, [string]>(
+      (hash) =>
+        db
+          .selectFrom('sessions')
+          .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+          .selectAll('accounts')
+          .select(['sessions.apikey_hash as bound_key', 'sessions.expires_at'])
+          .where('sessions.token_hash', '=', hash!),
+      1,
+    );
+    sessionQueries.set(db, query);
+  }
+  return (await query(db, tokenHash))[0];
+}

@@ -1,0 +1,117 @@
+import type { RecordTypeName, StoredData } from '../records.ts';
+import type { ZoneRecord } from '../zone.ts';
+import { writeFirst } from '../../store/dialect.ts';
+import type { Executor } from './domains.ts';
+
+/**
+ * The zone store's `records` rows (see domains.ts for the store as a
+ * whole). Every write here also raises its domain's `records_version` in
+ * the same statement's transaction: the records reply cache
+ * (src/dns/records-cache.ts) keys on it, so a reply cached by any process
+ * is never used after a write by any other (they all read the version
+ * with the domain row, committed with the records it counts).
+ */
+async function bumpVersion(trx: Executor, domainId: number): Promise<void> {
+  await trx
+    .updateTable('domains')
+    .set((eb) => ({ records_version: eb('records_version', '+', 1) }))
+    .where('id', '=', domainId)
+    .execute();
+}
+
+/** The domain's records in the order they were added, data parsed. */
+export async function zoneRecords(db: Executor, domainId: number): Promise<ZoneRecord[]> {
+  const rows = await db.selectFrom('records').select(['id', 'type', 'data']).where('domain_id', '=', domainId).orderBy('id').execute();
+  return rows.map((r) => ({ seq: r.id, type: r.type as RecordTypeName, data: JSON.parse(r.data) }));
+}
+
+export interface NewRecord {
+  type: string;
+  data: StoredData;
+  /** The owner name on the wire (records.owner); null when the path never needs it. */
+  owner?: string | null;
+}
+
+export async function insertRecords(trx: Executor, domainId: number, records: NewRecord[]): Promise<void> {
+  if (records.length) {
+    await trx
+      .insertInto('records')
+      .values(records.map((r) => ({ domain_id: domainId, type: r.type, data: JSON.stringify(r.data), owner: r.owner ?? null })))
+      .execute();
+  }
+  await bumpVersion(trx, domainId);
+}
+
+/** The domain's record counts by type (from the (domain_id, type) index alone). */
+export async function countsByType(trx: Executor, domainId: number): Promise<{ type: string; n: number }[]> {
+  const rows = await trx
+    .selectFrom('records')
+    .select((eb) => ['type', eb.fn.countAll<number>().as('n')])
+    .where('domain_id', '=', domainId)
+    .groupBy('type')
+    .execute();
+  return rows.map((r) => ({ type: r.type, n: Number(r.n) }));
+}
+
+/** Bytes of the domain's stored record data. */
+export async function storedBytes(trx: Executor, domainId: number): Promise<number> {
+  const row = await trx
+    .selectFrom('records')
+    .select((eb) => eb.fn.sum<number>(eb.fn('length', ['data'])).as('bytes'))
+    .where('domain_id', '=', domainId)
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes ?? 0);
+}
+
+/** Records of one type at `owner`, and those of the type whose owner was never stored. */
+export async function recordSet(trx: Executor, domainId: number, type: string, owner: string) {
+  return trx
+    .selectFrom('records')
+    .select(['id', 'data', 'owner'])
+    .where('domain_id', '=', domainId)
+    .where('type', '=', type)
+    .where((eb) => eb.or([eb('owner', '=', owner), eb('owner', 'is', null)]))
+    .execute();
+}
+
+/** Fills in the owner of a record written before records.owner existed (no change to what it answers). */
+export async function setOwner(trx: Executor, id: number, owner: string): Promise<void> {
+  await trx.updateTable('records').set({ owner }).where('id', '=', id).execute();
+}
+
+/**
+ * The record `seq` if it is in one of the account's domains, with that
+ * domain's id and type; read under the write lock (SQLite), as its delete follows.
+ */
+export async function ownRecord(trx: Executor, accountId: number, seq: number) {
+  await writeFirst(trx, 'records');
+  return trx
+    .selectFrom('records')
+    .innerJoin('domains', 'domains.id', 'records.domain_id')
+    .select(['records.id', 'records.type', 'domains.id as domain_id', 'domains.type as domain_type'])
+    .where('records.id', '=', seq)
+    .where('domains.account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function deleteRecord(trx: Executor, domainId: number, id: number): Promise<void> {
+  await trx.deleteFrom('records').where('id', '=', id).where('domain_id', '=', domainId).execute();
+  await bumpVersion(trx, domainId);
+}
+
+/** The domain's (first) record of a type, e.g. its SOA or Options, data parsed. */
+export async function recordOfType(db: Executor, domainId: number, type: RecordTypeName): Promise<{ id: number; data: StoredData } | undefined> {
+  const row = await db.selectFrom('records').select(['id', 'data']).where('domain_id', '=', domainId).where('type', '=', type).orderBy('id').executeTakeFirst();
+  return row && { id: row.id, data: JSON.parse(row.data) };
+}
+
+export async function updateRecordData(trx: Executor, domainId: number, id: number, data: StoredData): Promise<void> {
+  await trx.updateTable('records').set({ data: JSON.stringify(data) }).where('id', '=', id).where('domain_id', '=', domainId).execute();
+  await bumpVersion(trx, domainId);
+}
+
+/** A slave zone's copy from its masters replaces every record but its Options (its masters' addresses). */
+export async function replaceTransferred(trx: Executor, domainId: number, records: NewRecord[]): Promise<void> {
+  await trx.deleteFrom('records').where('domain_id', '=', domainId).where('type', '!=', 'Options').execute();
+  await insertRecords(trx, domainId, records);
+}
