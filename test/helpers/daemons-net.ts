@@ -2,9 +2,11 @@
  * Weak and hardened twins of real Debian network daemons: Samba (smbd),
  * vsftpd, Postfix, snmpd, BIND. Each start function returns its port on `addr`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { snmpMessage } from '../../src/audit/engine/checks/snmp-ber.ts';
 import { daemon, onCleanup, tempDir } from './daemons-kit.ts';
 
 /** Puts addr/32 on lo for daemons that bind only interface addresses (Samba's "interfaces"); removed at the end. */
@@ -55,4 +57,26 @@ export function vsftpdAnon(addr: string, writable: boolean): Promise<number> {
     ].join('\n'));
     return [conf];
   });
+}
+
+/** snmpd on addr:161/udp: `rocommunity public`, and in the weak one `rwcommunity private` too; sysContact left writable (not set in the file). */
+export async function snmpd(addr: string, writable: boolean): Promise<void> {
+  const dir = tempDir('snmpd');
+  const conf = join(dir, 'snmpd.conf');
+  writeFileSync(conf, [`agentAddress udp:${addr}:161`, 'rocommunity public 127.0.0.0/8', ...(writable ? ['rwcommunity private 127.0.0.0/8'] : []), ''].join('\n'));
+  const p = spawn('snmpd', ['-f', '-Lo', '-C', '-c', conf, '-p', join(dir, 'pid')], { stdio: 'ignore', env: { ...process.env, SNMP_PERSISTENT_DIR: dir } });
+  onCleanup(() => p.kill('SIGKILL'));
+  // Ready when it answers a GetRequest for sysDescr.0 with "public".
+  const get = snmpMessage('public', 0xa0, 1, [1, 3, 6, 1, 2, 1, 1, 1, 0], null);
+  for (let i = 0; i < 200 && p.exitCode === null; i++) {
+    const ok = await new Promise<boolean>((res) => {
+      const s = createSocket('udp4');
+      const t = setTimeout(() => (s.close(), res(false)), 100);
+      s.on('message', () => (clearTimeout(t), s.close(), res(true)));
+      s.on('error', () => (clearTimeout(t), s.close(), res(false)));
+      s.send(get, 161, addr);
+    });
+    if (ok) return;
+  }
+  throw new Error(`snmpd did not start on ${addr}:161 (exit ${p.exitCode})`);
 }

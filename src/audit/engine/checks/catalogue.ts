@@ -8,6 +8,8 @@ import { VERSION_CHECKS } from './version.ts';
 import { AUTH_SQL_CHECKS } from './auth-sql.ts';
 import { AUTH_OPEN_CHECKS } from './auth-open.ts';
 import { DOS_CHECKS } from './dos.ts';
+import { SMB_CHECKS } from './smb.ts';
+import { WRITE_CHECKS } from './writes.ts';
 
 /**
  * THE catalogue of checks: one file per family, each exporting an array.
@@ -23,4 +25,6 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...AUTH_SQL_CHECKS,
   ...AUTH_OPEN_CHECKS,
   ...DOS_CHECKS,
+  ...SMB_CHECKS,
+  ...WRITE_CHECKS,
 ]);
