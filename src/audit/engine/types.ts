@@ -102,7 +102,7 @@ export interface Check {
   readonly type: EntryType;
   readonly description: string;
   /**
-   * The check's class, which audit types run it (profiles.ts, docs/audits.md):
+   * The check's class, which audit types run it (profiles.ts, docs/audit-checks.md):
    * - `safe` (neither flag): sends only what an ordinary client sends and
    *   changes nothing; one login the product documents as its default
    *   (anonymous FTP, an anonymous LDAP bind, an SMB guest session, a

@@ -4,7 +4,7 @@ import type { ProductKey } from './version-table.ts';
  * Distribution releases whose packages Vigil can place, and the upstream
  * version each ships per product (the version its banners show). A bare
  * banner version equal to one of these is most likely that package, whose
- * fixes are backported without a version change (docs/audits.md).
+ * fixes are backported without a version change (docs/audit-checks.md).
  */
 export type ReleaseId = 'debian11' | 'debian12' | 'debian13' | 'ubuntu2204' | 'ubuntu2404';
 
@@ -62,7 +62,7 @@ export const RELEASES: readonly Release[] = [
  * Sources: security-tracker.debian.org (the `fixed_version` of each release
  * in https://security-tracker.debian.org/tracker/data/json), checked against
  * the packages' own changelog.Debian (`zcat /usr/share/doc/openssh-server/
- * changelog.Debian.gz`), and Ubuntu's USNs. Update path: docs/audits.md.
+ * changelog.Debian.gz`), and Ubuntu's USNs. Update path: docs/audit-checks.md.
  */
 export const FIXED: Partial<Record<ProductKey, Partial<Record<ReleaseId, Readonly<Record<string, string>>>>>> = {
   openssh: {

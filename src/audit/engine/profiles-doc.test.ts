@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { test } from 'node:test';
+import type { AuditType } from '../types.ts';
+import { CHECKS } from './checks/catalogue.ts';
+import { checksFor, classOf } from './profiles.ts';
+import { checkQod } from './qod.ts';
+
+const DOC = new URL('../../../docs/audit-checks.md', import.meta.url);
+const BEGIN = '<!-- checks:begin (generated from the catalogue by src/audit/engine/profiles-doc.test.ts) -->';
+const END = '<!-- checks:end -->';
+const TYPES: readonly AuditType[] = ['basic', 'norisk', 'desktop', 'standard', 'advanced'];
+
+/** The table of docs/audit-checks.md: every check but the version-table rows, which get one line per product. */
+export function checksTable(): string {
+  const runs = new Map(TYPES.map((t) => [t, new Set(checksFor(t, false).map((c) => c.id))]));
+  const marks = (id: string) => TYPES.map((t) => (runs.get(t)!.has(id) ? '✓' : '')).join(' | ');
+  const rows: string[] = [];
+  const versions = new Map<string, { n: number; id: string }>();
+  for (const c of CHECKS) {
+    const m = /^vigil\.version\.(\w+)\.cve-/.exec(c.id);
+    if (m) {
+      const v = versions.get(m[1]!) ?? { n: 0, id: c.id };
+      v.n++;
+      versions.set(m[1]!, v);
+      continue;
+    }
+    rows.push(`| \`${c.id}\` | ${classOf(c)} | ${checkQod(c)} | ${marks(c.id)} |`);
+  }
+  for (const [product, v] of versions) rows.push(`| \`vigil.version.${product}.*\` (${v.n} CVE rows) | safe | 80 / 30 | ${marks(v.id)} |`);
+  return [
+    BEGIN,
+    '',
+    `| check | class | QoD | ${TYPES.join(' | ')} |`,
+    `|---|---|---|${TYPES.map(() => '---').join('|')}|`,
+    ...rows,
+    '',
+    `${CHECKS.length} checks. \`excludedos\` removes every check of class dos from each type.`,
+    '',
+    END,
+  ].join('\n');
+}
+
+test('docs/audit-checks.md lists every check with the audit types that run it (VIGIL_WRITE_DOCS=1 rewrites the list)', () => {
+  const doc = readFileSync(DOC, 'utf8');
+  const start = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  assert.ok(start >= 0 && end > start, 'docs/audit-checks.md has the generated block');
+  const fresh = checksTable();
+  if (process.env.VIGIL_WRITE_DOCS === '1') {
+    writeFileSync(DOC, doc.slice(0, start) + fresh + doc.slice(end + END.length));
+    return;
+  }
+  assert.equal(
+    doc.slice(start, end + END.length),
+    fresh,
+    'the catalogue changed: regenerate with VIGIL_WRITE_DOCS=1 node --import tsx --test src/audit/engine/profiles-doc.test.ts',
+  );
+});
