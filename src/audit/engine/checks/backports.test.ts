@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { QOD_THRESHOLD, settle } from '../qod.ts';
 import type { Check, Net, Service } from '../types.ts';
 import { compareDebian } from './backports-dpkg.ts';
@@ -123,6 +124,48 @@ test("the real local sshd's banner: no version-table HOLE on this host's package
   t.diagnostic(`${banner} (package ${installed}): ${found.length} findings, ${found.filter((f) => f.type === 'HOLE').length} HOLE`);
   // This host's package is current: nothing it fixed may come out as a HOLE.
   if (/Debian-2\+deb12u(\d+)/.exec(banner) && Number(/deb12u(\d+)/.exec(banner)![1]) >= 5) assert.deepEqual(found.filter((f) => f.type === 'HOLE'), []);
+});
+
+/** The Server header of a real Debian web server started on `address`, or null when its binary is missing. */
+async function realServerHeader(t: TestContext, which: 'apache2' | 'nginx', address: string): Promise<string | null> {
+  const bin = `/usr/sbin/${which}`;
+  if (!existsSync(bin)) return null;
+  const dir = mkdtempSync(join(tmpdir(), `vigil-${which}-`));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'index.html'), 'hello\n');
+  const conf = join(dir, 'server.conf');
+  if (which === 'nginx') {
+    // Debian's nginx.conf leaves server_tokens at its default (on): "nginx/1.22.1", no distribution mark.
+    writeFileSync(conf, `pid ${dir}/pid; error_log ${dir}/err; events {} http { access_log off; server { listen ${address}:80; root ${dir}; } }`);
+  } else {
+    // Debian's security.conf says ServerTokens OS: "Apache/2.4.x (Debian)".
+    writeFileSync(conf, [`ServerRoot ${dir}`, `PidFile ${dir}/pid`, `ErrorLog ${dir}/err`, 'LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so',
+      'LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so', `Listen ${address}:80`, 'User nobody', 'Group nogroup', 'ServerName localhost',
+      'ServerTokens OS', `DocumentRoot ${dir}`, `<Directory ${dir}>`, 'Require all granted', '</Directory>'].join('\n'));
+  }
+  const args = which === 'nginx' ? ['-p', dir, '-c', conf, '-g', 'daemon off;'] : ['-f', conf, '-DFOREGROUND'];
+  const child = spawn(bin, args, { stdio: 'ignore' });
+  t.after(() => child.kill('SIGKILL'));
+  for (let i = 0; i < 50; i++) {
+    const server = await new Promise<string | null>((resolve) => {
+      get({ host: address, port: 80, path: '/' }, (res) => { res.resume(); resolve(String(res.headers.server ?? '')); }).on('error', () => setTimeout(() => resolve(null), 100));
+    });
+    if (server !== null) return server;
+  }
+  throw new Error(`${which} did not start on ${address}`);
+}
+
+test('real Debian Apache and nginx banners: every version row is LOG at QoD 30, never a HOLE', async (t) => {
+  for (const [which, address] of [['apache2', '127.0.41.80'], ['nginx', '127.0.41.81']] as const) {
+    const server = await realServerHeader(t, which, address);
+    if (server === null) {
+      t.diagnostic(`${which} not installed: skipped`);
+      continue;
+    }
+    const found = await versionFindings(svc({ port: 80, name: 'http', http: { status: 200, headers: { server }, body: '' } }));
+    t.diagnostic(`${which} "${server}": ${found.length} version rows in range, ${found.filter((f) => f.type !== 'LOG').length} above LOG`);
+    for (const f of found) assert.deepEqual([f.type, f.qod], ['LOG', 30], `${which} ${server}: ${f.id}`);
+  }
 });
 
 test('settle: below the QoD threshold a finding is LOG with risk other', () => {

@@ -80,9 +80,11 @@ export const dnsAnyAmplification: Check = {
     for (const port of ports) {
       const probe = await dnsAsk(net, port, '.', 'NS');
       if (!probe) continue; // nothing answers DNS here
-      for (const zone of await candidates(host, net, port)) {
-        const soa = await dnsAsk(net, port, zone, 'SOA');
-        if (!soa?.aa || !soa.answers.some((a) => a.type === 'SOA' && a.name.toLowerCase() === zone)) continue;
+      // The SOA questions in parallel: a server that drops questions for zones it lacks costs one timeout, not sixteen.
+      const names = await candidates(host, net, port);
+      const soas = await Promise.all(names.map((zone) => dnsAsk(net, port, zone, 'SOA')));
+      const zones = names.filter((zone, i) => soas[i]?.aa && soas[i]!.answers.some((a) => a.type === 'SOA' && a.name.toLowerCase() === zone));
+      for (const zone of zones) {
         const any = await dnsAsk(net, port, zone, 'ANY', 'IN', true);
         if (!any || any.rcode !== 'NOERROR') continue;
         const factor = any.size / any.querySize;

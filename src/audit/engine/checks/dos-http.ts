@@ -47,8 +47,8 @@ export const httpRangeAmplification: Check = {
 };
 
 /** How long an unfinished request may stay open before the server is called susceptible, and the trickle interval. */
-export const SLOW_HOLD_MS = 12_000;
-const SLOW_TRICKLE_MS = 4_000;
+export const SLOW_HOLD_MS = 10_000;
+const SLOW_TRICKLE_MS = 3_000;
 
 /** True when the server still holds a request whose headers never end after `holdMs`. */
 export async function holdsSlowRequest(net: Net, port: number, tls: boolean, holdMs = SLOW_HOLD_MS): Promise<boolean> {

@@ -54,10 +54,7 @@ export const tlsClientRenegotiation: Check = {
   active: true,
   async run(host: HostFacts, net: Net): Promise<Finding[]> {
     const ports = host.services.filter((s) => s.tls !== null).map((s) => s.port).slice(0, 8);
-    const out: Finding[] = [];
-    for (const port of ports) {
-      if (await acceptsClientRenegotiation(net, port)) out.push({ port, detail: 'A TLS 1.2 renegotiation started by the client was completed by the server.' });
-    }
-    return out;
+    const accepted = await Promise.all(ports.map((port) => acceptsClientRenegotiation(net, port)));
+    return ports.filter((_, i) => accepted[i]).map((port): Finding => ({ port, detail: 'A TLS 1.2 renegotiation started by the client was completed by the server.' }));
   },
 };
