@@ -10,6 +10,7 @@ import { AUTH_OPEN_CHECKS } from './auth-open.ts';
 import { DOS_CHECKS } from './dos.ts';
 import { SMB_CHECKS } from './smb.ts';
 import { WRITE_CHECKS } from './writes.ts';
+import { SMTP_CHECKS } from './smtp-enum.ts';
 
 /**
  * THE catalogue of checks: one file per family, each exporting an array.
@@ -27,4 +28,5 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...DOS_CHECKS,
   ...SMB_CHECKS,
   ...WRITE_CHECKS,
+  ...SMTP_CHECKS,
 ]);
