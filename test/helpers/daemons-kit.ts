@@ -54,8 +54,11 @@ export async function daemon(addr: string, cmd: string, argsFor: (port: number) 
   for (let attempt = 1; ; attempt++) {
     const port = opts.port ?? (await freePort(addr));
     let err = '';
-    const p = spawn(cmd, argsFor(port), { stdio: ['ignore', 'ignore', 'pipe'], ...opts });
-    p.stderr?.on('data', (d) => (err = (err + d).slice(-2000)));
+    const p = spawn(cmd, argsFor(port), { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    // VIGIL_DAEMON_LOG=1 shows what the daemons say (debugging a test's setup).
+    const keep = (d: Buffer) => ((err = (err + d).slice(-2000)), process.env.VIGIL_DAEMON_LOG && process.stderr.write(d));
+    p.stdout?.on('data', keep);
+    p.stderr?.on('data', keep);
     onCleanup(() => p.kill('SIGKILL'));
     for (let i = 0; i < 400 && p.exitCode === null; i++) {
       if ((await listening(addr, port)) && p.exitCode === null) return port;

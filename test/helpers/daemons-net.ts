@@ -80,3 +80,26 @@ export async function snmpd(addr: string, writable: boolean): Promise<void> {
   }
   throw new Error(`snmpd did not start on ${addr}:161 (exit ${p.exitCode})`);
 }
+
+/** A Postfix instance of its own (master -d, config and queue in a temp dir) on addr:port; VRFY on or disable_vrfy_command. */
+export async function postfix(addr: string, vrfy: boolean): Promise<number> {
+  loAlias(addr); // inet_interfaces must be an interface address
+  const dir = tempDir('postfix');
+  chmodSync(dir, 0o755); // the queue must be reachable by the postfix user
+  const queue = join(dir, 'queue');
+  const owned = ['private', 'public', 'incoming', 'active', 'deferred', 'bounce', 'defer', 'trace', 'flush', 'saved', 'hold', 'corrupt', 'maildrop'];
+  for (const d of ['pid', ...owned]) mkdirSync(join(queue, d), { recursive: true });
+  mkdirSync(join(dir, 'data'));
+  execFileSync('chown', ['postfix', join(dir, 'data'), ...owned.map((d) => join(queue, d))]);
+  const services = ['pickup unix n - n 60 1 pickup', 'cleanup unix n - n - 0 cleanup', 'qmgr unix n - n 300 1 qmgr', 'rewrite unix - - n - - trivial-rewrite', 'bounce unix - - n - 0 bounce', 'defer unix - - n - 0 bounce', 'trace unix - - n - 0 bounce', 'verify unix - - n - 1 verify', 'proxymap unix - - n - - proxymap', 'error unix - - n - - error', 'local unix - n n - - local', 'anvil unix - - n - 1 anvil', 'scache unix - - n - 1 scache', 'postlog unix-dgram n - n - 1 postlogd'];
+  return daemon(addr, '/usr/lib/postfix/sbin/master', (port) => {
+    writeFileSync(join(dir, 'master.cf'), [`${addr}:${port} inet n - n - - smtpd`, ...services, ''].join('\n'));
+    writeFileSync(join(dir, 'main.cf'), [
+      'compatibility_level = 3.6', `queue_directory = ${queue}`, `data_directory = ${dir}/data`, 'mail_owner = postfix', 'myhostname = mail.example.test',
+      'mydestination = mail.example.test, example.test, localhost', `inet_interfaces = ${addr}`, 'inet_protocols = ipv4', 'alias_maps =', 'alias_database =',
+      // Without syslog here: log to stdout (/dev/log is missing and master exits at its first log line).
+      'maillog_file = /dev/stdout', `disable_vrfy_command = ${vrfy ? 'no' : 'yes'}`, '',
+    ].join('\n'));
+    return ['-d', '-c', dir];
+  }, { env: { ...process.env, MAIL_CONFIG: dir } });
+}
