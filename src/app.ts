@@ -28,9 +28,8 @@ import { type DnsWorkers, startDnsWorkers } from './dns/server/workers.ts';
 import { parsePeer } from './dns/server/transfer.ts';
 import { DnsEgress } from './dns/egress.ts';
 import { Audits } from './audit/service.ts';
-import { type AuditQueue, StoreQueue } from './audit/queue.ts';
-import { AuditRunner, type Engine } from './audit/runner.ts';
-import { outboxMailer, smtpMailer } from './audit/mailer.ts';
+import { auditWork } from './audit/queue-open.ts';
+import type { Engine } from './audit/runner.ts';
 import { join } from 'node:path';
 
 const fail = (message: string): never => {
@@ -69,10 +68,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const logger = options.logger ?? (await serverLogger(config.logLevel));
   const db = await openStore(config);
   const domains = new Domains(db, clock, config);
-  const queue: AuditQueue = new StoreQueue(db, clock, { concurrency: config.auditWorkers, perAccount: config.auditAccountLimit });
-  const outbox = outboxMailer(join(config.dataDir, 'outbox'), config.mailFrom);
-  const mailers = { primary: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outbox, outbox };
-  const runner = new AuditRunner(db, clock, config.scanAllow, mailers, logger, options.engine);
+  const work = auditWork(db, clock, config, logger, options.engine);
+  const { queue, runner } = work;
   const secondaries = config.secondaries.map((s) => parsePeer(s) ?? fail(`invalid --secondaries entry '${s}'`));
   const egress = new DnsEgress(config.dnsPeersAllow, secondaries);
   const serving = new ServingSet({
@@ -108,11 +105,10 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     db,
     sessions: new Sessions(db, clock, config.sessionTtlMs),
     dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains, egress), schedule: cycles },
-    audits: new Audits(db, clock, config.scanAllow, () => queue.wake()),
+    audits: new Audits(db, clock, config.scanAllow, () => queue.wake(), (trx, id) => queue.enqueue(trx, id)),
     logger,
   };
-  await queue.start((job, signal) => runner.run(job, signal));
-  void runner.resendPending();
+  await work.start();
   await cycles.start(() => serving.load(db));
   const stopDistribution = () => cycles.stop();
   const slaves = new SecondaryZones(db, clock, () => cycles.refresh(), logger, egress, { maxRecords: config.maxZoneRecords, maxBytes: config.maxZoneBytes }, (known) => workers?.slaves(known));
@@ -164,7 +160,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       listeners.metrics = hostPort(config.listen, (server.address() as AddressInfo).port);
     }
   } catch (err) {
-    await queue.stop();
+    await work.stop();
     await slaves.stop();
     await workers?.close();
     await nameServer?.close();
@@ -197,9 +193,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     async close() {
       // Fastify's close stops accepting and waits for in-flight requests.
       await Promise.allSettled(servers.map((s) => s.close()));
-      await queue.stop();
-      mailers.primary.close();
-      outbox.close();
+      await work.stop();
       await slaves.stop();
       await workers?.close();
       await nameServer?.close();

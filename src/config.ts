@@ -25,8 +25,10 @@ export interface Config {
   readonly forwardAddress: string;
   readonly smtpUrl: string | null;
   readonly scanAllow: readonly string[];
-  /** Audits running at once in this process. */
+  /** Audits running at once in this process; 0: none (serve --audit-workers 0: a `worker` runs them). */
   readonly auditWorkers: number;
+  /** How long a running audit stays held without a renewal (VIGIL_AUDIT_LEASE; docs/workers.md). */
+  readonly auditLeaseMs: number;
   /** Audits of one account running at once; more wait in the queue. */
   readonly auditAccountLimit: number;
   /** Sender of audit mail. */
@@ -104,6 +106,7 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     smtpUrl: partial.smtpUrl ?? null,
     scanAllow: Object.freeze([...(partial.scanAllow ?? DEFAULTS.scanAllow.split(','))]),
     auditWorkers: partial.auditWorkers ?? DEFAULTS.auditWorkers,
+    auditLeaseMs: partial.auditLeaseMs ?? 30_000,
     auditAccountLimit: partial.auditAccountLimit ?? DEFAULTS.auditAccountLimit,
     mailFrom: partial.mailFrom ?? DEFAULTS.mailFrom,
     logLevel: partial.logLevel ?? DEFAULTS.logLevel,

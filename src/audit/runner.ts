@@ -7,8 +7,9 @@ import { runAudit, type AuditResult } from './engine/run.ts';
 import type { Mailer } from './mailer.ts';
 import { completionMail } from './notify.ts';
 import { buildReport, failedReport, type AuditFacts, type Baseline, type ScanInfo } from './report.ts';
-import type { AuditRow } from './service.ts';
+import { type AuditRow, AuditStore } from './store.ts';
 import type { AuditType } from './types.ts';
+import type { AuditJob } from './queue.ts';
 
 export interface AuditEnded {
   type: string;
@@ -35,6 +36,8 @@ export type Engine = typeof runAudit;
  * state done | failed in one write, then the mail.
  */
 export class AuditRunner {
+  private readonly store: AuditStore;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -42,16 +45,19 @@ export class AuditRunner {
     private readonly mailers: { primary: Mailer; outbox: Mailer },
     private readonly logger: Logger,
     private readonly engine: Engine = runAudit,
-  ) {}
+  ) {
+    this.store = new AuditStore(db);
+  }
 
   /** Called as each audit ends (metrics); the runner itself does not know about them. */
   onEnded: ((e: AuditEnded) => void) | null = null;
 
-  async run(job: { id: number; attempt: number }, signal: AbortSignal): Promise<void> {
-    const audit = await this.db.selectFrom('audits').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
-    const addresses = await this.addresses(job.id);
+  /** `job.owner` holds the audit's lease: the result is written only while it still does. */
+  async run(job: AuditJob, signal: AbortSignal): Promise<void> {
+    const audit = await this.store.get(job.id);
+    const addresses = await this.store.addresses(job.id);
     const facts = await this.logFacts(audit, addresses);
-    if (job.attempt > MAX_ATTEMPTS) return this.finish(audit, addresses, null, 'interrupted', facts);
+    if (job.attempt > MAX_ATTEMPTS) return this.finish(audit, job.owner, addresses, null, 'interrupted', facts);
     this.logger.info({ ...facts, attempt: job.attempt }, 'audit started');
     let result: AuditResult;
     try {
@@ -67,9 +73,9 @@ export class AuditRunner {
         throw err;
       }
       this.logger.error({ err, scanuid: job.id }, 'audit engine failed');
-      return this.finish(audit, addresses, null, 'engineError', facts);
+      return this.finish(audit, job.owner, addresses, null, 'engineError', facts);
     }
-    await this.finish(audit, addresses, result, null, facts);
+    await this.finish(audit, job.owner, addresses, result, null, facts);
   }
 
   /** The facts every audit line carries; userid, not the internal account id, is what an operator knows. */
@@ -78,12 +84,7 @@ export class AuditRunner {
     return { scanuid: audit.id, userid: account?.userid ?? null, type: audit.type, hostip: audit.hostip, targets: addresses.length };
   }
 
-  private async addresses(id: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('audit_targets').select('address').where('audit_id', '=', id).orderBy('position').execute();
-    return rows.map((r) => r.address);
-  }
-
-  private async finish(audit: AuditRow, addresses: string[], result: AuditResult | null, reason: string | null, log: LogFacts): Promise<void> {
+  private async finish(audit: AuditRow, owner: string, addresses: string[], result: AuditResult | null, reason: string | null, log: LogFacts): Promise<void> {
     const facts: AuditFacts = {
       scanuid: audit.id,
       type: audit.type,
@@ -95,11 +96,12 @@ export class AuditRunner {
       endedAt: this.clock.now(),
     };
     const report = result ? buildReport(facts, result, await this.baseline(audit, addresses), usualService) : failedReport(facts, reason!);
-    await this.db
-      .updateTable('audits')
-      .set({ state: result ? 'done' : 'failed', reason, ended_at: facts.endedAt, report: JSON.stringify(report), lease_owner: null })
-      .where('id', '=', audit.id)
-      .execute();
+    const written = await this.store.finish(audit.id, owner, { state: result ? 'done' : 'failed', reason, ended_at: facts.endedAt, report: JSON.stringify(report) });
+    if (!written) {
+      // Another worker took the audit over (this one stopped renewing its lease in time): its run's result counts.
+      this.logger.warn({ ...log, attempt: audit.attempts }, 'audit result dropped: lease lost');
+      return;
+    }
     // From the first start: a run put back at shutdown and resumed counts as one audit.
     const ms = facts.endedAt - (facts.startedAt ?? facts.endedAt);
     if (result) this.logger.info({ ...log, state: 'done', risk: report.risk, ms }, 'audit finished');
@@ -112,19 +114,9 @@ export class AuditRunner {
   private async baseline(audit: AuditRow, addresses: string[]): Promise<Baseline> {
     const out = new Map<string, Set<string>>();
     for (const address of addresses) {
-      const prev = await this.db
-        .selectFrom('audits as a')
-        .innerJoin('audit_targets as t', 't.audit_id', 'a.id')
-        .select('a.report')
-        .where('a.account_id', '=', audit.account_id)
-        .where('t.address', '=', address)
-        .where('a.state', '=', 'done')
-        .where('a.id', '<', audit.id)
-        .orderBy('a.id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      if (!prev?.report) continue;
-      const info = JSON.parse(prev.report) as ScanInfo;
+      const prev = await this.store.previousReport(audit.account_id, address, audit.id);
+      if (!prev) continue;
+      const info = JSON.parse(prev) as ScanInfo;
       const keys = new Set<string>();
       for (const group of Object.values(info.entries ?? {}))
         for (const e of Object.values(group ?? {})) if (e.ip === address && e.baseline !== 'resolved') keys.add(`${e.ip}|${e.id}|${e.port}`);
@@ -146,20 +138,14 @@ export class AuditRunner {
       this.logger.warn({ err, scanuid: audit.id }, 'audit mail not accepted; kept in the outbox');
       await this.mailers.outbox.send(mail);
     }
-    await this.db.updateTable('audits').set({ notified_at: this.clock.now() }).where('id', '=', audit.id).execute();
+    await this.store.markNotified(audit.id, this.clock.now());
   }
 
   /** Mail of audits that ended while the process died before sending it. */
   async resendPending(): Promise<void> {
-    const rows = await this.db
-      .selectFrom('audits')
-      .selectAll()
-      .where('notification', '=', 1)
-      .where('notified_at', 'is', null)
-      .where('state', 'in', ['done', 'failed'])
-      .execute();
+    const rows = await this.store.unnotified();
     for (const row of rows) {
-      await this.notify(row, JSON.parse(row.report!) as ScanInfo, await this.addresses(row.id)).catch((err) =>
+      await this.notify(row, JSON.parse(row.report!) as ScanInfo, await this.store.addresses(row.id)).catch((err) =>
         this.logger.error({ err, scanuid: row.id }, 'audit mail failed'),
       );
     }

@@ -2,13 +2,11 @@ import type { AccountRow } from '../accounts/accounts.ts';
 import type { Clock } from '../clock.ts';
 import { fail, reportLoadFailure } from '../errors.ts';
 import type { Db } from '../store/db.ts';
-import { serialize } from '../store/dialect.ts';
-import type { AuditsTable } from '../store/schema.ts';
-import type { Selectable } from 'kysely';
+import { AuditStore } from './store.ts';
 import { expandTargets, permitted } from './targets.ts';
 import { isAuditType } from './types.ts';
 
-export type AuditRow = Selectable<AuditsTable>;
+export type { AuditRow } from './store.ts';
 
 /** The fields of saRunAudit as received (undefined = absent). */
 export interface RunFields {
@@ -39,12 +37,18 @@ export const listTime = (ms: number | null) => (ms === null ? '' : new Date(ms).
  * business; this only writes the row that is the job.
  */
 export class Audits {
+  private readonly store: AuditStore;
+
+  /** `enqueue` runs inside the transaction that writes the audit (the queue's job, if it keeps its own). */
   constructor(
     readonly db: Db,
     readonly clock: Clock,
     readonly scanAllow: readonly string[],
     private readonly wake: () => void,
-  ) {}
+    private readonly enqueue?: (trx: Db, id: number) => Promise<void>,
+  ) {
+    this.store = new AuditStore(db);
+  }
 
   /** Queues the audit; returns what the caller logs (this class has no logger). */
   async run(account: AccountRow, f: RunFields, clientAddress: string): Promise<QueuedAudit> {
@@ -55,55 +59,27 @@ export class Audits {
     const { hostip, addresses } = expandTargets(f.ipaddr, clientAddress);
     if (!permitted(addresses, account.allow_ip, this.scanAllow)) fail('IPPermissionsProblem');
     const now = this.clock.now();
-    const id = await this.db.transaction().execute(async (trx) => {
-      if (type === 'norisk') {
-        // PostgreSQL: two norisk requests for one address must not both pass the check.
-        await serialize(trx, 'norisk');
-        // Whoever asked: the limit protects the address's owner, not the account.
-        const recent = await trx
-          .selectFrom('audit_targets as t')
-          .innerJoin('audits as a', 'a.id', 't.audit_id')
-          .select('t.address')
-          .where('t.address', 'in', addresses)
-          .where('a.type', '=', 'norisk')
-          .where('a.state', '!=', 'failed')
-          .where('a.queued_at', '>', now - NORISK_WINDOW_MS)
-          .executeTakeFirst();
-        if (recent) fail('noriskAlreadyRun');
-      }
-      const row = await trx
-        .insertInto('audits')
-        .values({
-          account_id: account.id,
-          type,
-          hostip,
-          excludedos: f.excludedos !== undefined ? 1 : 0,
-          notification: f.notification === 'OCMP' ? 1 : 0,
-          state: 'queued',
-          queued_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      // Chunked: SQLite caps the number of bound values per statement.
-      for (let i = 0; i < addresses.length; i += 100) {
-        await trx
-          .insertInto('audit_targets')
-          .values(addresses.slice(i, i + 100).map((address, n) => ({ audit_id: row.id, address, position: i + n })))
-          .execute();
-      }
-      return row.id;
-    });
+    const id = await this.store.add(
+      {
+        account_id: account.id,
+        type,
+        hostip,
+        excludedos: f.excludedos !== undefined ? 1 : 0,
+        notification: f.notification === 'OCMP' ? 1 : 0,
+        queued_at: now,
+      },
+      addresses,
+      // Whoever asked: the limit protects the address's owner, not the account.
+      type === 'norisk' ? now - NORISK_WINDOW_MS : null,
+      this.enqueue,
+    );
+    if (id === 'norisk') fail('noriskAlreadyRun');
     this.wake();
     return { scanuid: id, type, hostip, targets: addresses.length };
   }
 
   async list(account: AccountRow): Promise<{ scancount: number; scans?: Record<string, string>[] }> {
-    const rows = await this.db
-      .selectFrom('audits')
-      .select(['id', 'state', 'hostip', 'type', 'queued_at', 'started_at', 'ended_at'])
-      .where('account_id', '=', account.id)
-      .orderBy('id', 'desc')
-      .execute();
+    const rows = await this.store.listOf(account.id);
     const scans = rows.map((r) => ({
       scanuid: String(r.id),
       folder: r.state,
@@ -120,12 +96,7 @@ export class Audits {
   async report(account: AccountRow, scanuid: string | undefined): Promise<{ scaninfo: unknown }> {
     if (scanuid === undefined || scanuid === '') fail(reportLoadFailure('missingScanuid'));
     if (!/^[1-9]\d{0,15}$/.test(scanuid)) fail(reportLoadFailure('invalidScanuid'));
-    const row = await this.db
-      .selectFrom('audits')
-      .select(['state', 'report'])
-      .where('id', '=', Number(scanuid))
-      .where('account_id', '=', account.id)
-      .executeTakeFirst();
+    const row = await this.store.reportOf(account.id, Number(scanuid));
     // Someone else's audit reads exactly like one that does not exist.
     if (!row) fail(reportLoadFailure('notFound'));
     if (row.report === null) fail(reportLoadFailure(row.state === 'queued' ? 'queued' : 'running'));

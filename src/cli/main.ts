@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { adminCommand } from './admin.ts';
 import { serveCommand } from './serve.ts';
+import { workerCommand } from './worker.ts';
 import { version } from './version.ts';
 
 
@@ -11,6 +12,7 @@ export async function main(argv: string[]): Promise<void> {
     .showHelpAfterError()
     .addCommand(serveCommand())
     .addCommand(adminCommand())
+    .addCommand(workerCommand())
     .addCommand(
       // Internal: a name-server worker that `serve --dns-workers N` starts.
       new Command('dns-worker').action(async () => {

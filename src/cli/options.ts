@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULTS } from '../config.ts';
+import { parseDuration } from '../duration.ts';
 
 /** `--data DIR` / VIGIL_DATA: every subcommand that touches state takes it. */
 export const dataOption = () =>
@@ -23,4 +24,22 @@ export function checked<T>(parse: (text: string) => T) {
       throw new InvalidArgumentError((err as Error).message);
     }
   };
+}
+
+/** `--audit-workers`: audits one process runs at once; `serve` may say 0 (a `worker` runs them), `worker` may not. */
+export const auditWorkers = (min: 0 | 1) => (t: string) => {
+  if (!/^(0|[1-9]|[1-5]\d|6[0-4])$/.test(t) || Number(t) < min) throw new Error(`must be ${min} to 64`);
+  return Number(t);
+};
+
+/**
+ * VIGIL_AUDIT_LEASE (no flag: tests and operators who know why): how long a
+ * running audit stays held without a renewal; docs/workers.md.
+ */
+export function auditLeaseMs(): number | undefined {
+  const text = process.env.VIGIL_AUDIT_LEASE;
+  if (!text) return undefined;
+  const ms = parseDuration(text);
+  if (ms < 1000) throw new Error('VIGIL_AUDIT_LEASE: at least 1s');
+  return ms;
 }

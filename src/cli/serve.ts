@@ -4,7 +4,7 @@ import { ALLOW_DOMAINS, type AllowDomain, buildConfig, commaList, DEFAULTS } fro
 import { parseDuration } from '../duration.ts';
 import { applyConfigFile } from './config-file.ts';
 import { logFormat, serverLogger } from '../log-format.ts';
-import { checked, dataOption, dbOption, parsePort } from './options.ts';
+import { auditLeaseMs, auditWorkers, checked, dataOption, dbOption, parsePort } from './options.ts';
 import { version } from './version.ts';
 
 const opt = (flags: string, help: string, env: string, parse?: (t: string) => unknown, def?: string) => {
@@ -14,7 +14,7 @@ const opt = (flags: string, help: string, env: string, parse?: (t: string) => un
   return o;
 };
 
-const cidrList = (t: string) => {
+export const cidrList = (t: string) => {
   const items = commaList(t);
   const bad = items.filter((c) => parsePattern(c) === null);
   if (bad.length) throw new Error(`not an address, CIDR or pattern: ${bad.join(', ')}`);
@@ -91,7 +91,7 @@ export function serveCommand(): Command {
     .addOption(opt('--forward-address <ip>', 'address web-forwarded hosts resolve to (default: the listen address)', 'VIGIL_FORWARD_ADDRESS'))
     .addOption(opt('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)', 'VIGIL_SMTP_URL'))
     .addOption(opt('--scan-allow <cidrs>', 'server-wide fence around every audit target', 'VIGIL_SCAN_ALLOW', cidrList, DEFAULTS.scanAllow))
-    .addOption(opt('--audit-workers <n>', 'audits running at once', 'VIGIL_AUDIT_WORKERS', count, String(DEFAULTS.auditWorkers)))
+    .addOption(opt('--audit-workers <n>', 'audits running at once in this process (0: none; `vigil worker` runs them)', 'VIGIL_AUDIT_WORKERS', auditWorkers(0), String(DEFAULTS.auditWorkers)))
     .addOption(opt('--audit-account-limit <n>', 'audits of one account running at once (more wait)', 'VIGIL_AUDIT_ACCOUNT_LIMIT', count, String(DEFAULTS.auditAccountLimit)))
     .addOption(opt('--mail-from <addr>', 'sender of audit mail', 'VIGIL_MAIL_FROM', undefined, DEFAULTS.mailFrom))
     .addOption(opt('--dns-peers-allow <cidrs>', 'the only addresses DNS traffic goes to on a tenant\'s behalf (masters, NOTIFY); --secondaries always', 'VIGIL_DNS_PEERS_ALLOW', cidrList, DEFAULTS.dnsPeersAllow))
@@ -131,6 +131,7 @@ export function serveCommand(): Command {
         smtpUrl: o.smtpUrl ?? null,
         scanAllow: o.scanAllow,
         auditWorkers: o.auditWorkers,
+        auditLeaseMs: auditLeaseMs(),
         auditAccountLimit: o.auditAccountLimit,
         mailFrom: o.mailFrom,
         logLevel: o.logLevel,

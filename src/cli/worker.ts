@@ -1,0 +1,78 @@
+import { Command, Option } from 'commander';
+import { buildConfig, DEFAULTS } from '../config.ts';
+import { auditLeaseMs, auditWorkers, checked, dataOption, dbOption } from './options.ts';
+import { cidrList } from './serve.ts';
+import { version } from './version.ts';
+
+const accountLimit = (t: string) => {
+  if (!/^([1-9]|[1-5]\d|6[0-4])$/.test(t)) throw new Error('VIGIL_AUDIT_ACCOUNT_LIMIT: must be 1 to 64');
+  return Number(t);
+};
+
+/**
+ * `vigil worker`: audits only, taken from the store's shared queue (pg-boss
+ * on PostgreSQL; the `audits` table of the data directory's SQLite file on
+ * one machine) until SIGTERM, which hands back what it holds. The flags are
+ * INTERFACE.md's list; settings every process of a set must share (the
+ * account limit, the lease) come from the environment, as for `serve`.
+ */
+export function workerCommand(): Command {
+  return new Command('worker')
+    .description('run audits from the shared queue (no API, no name server) until SIGTERM')
+    .addOption(dbOption())
+    .addOption(dataOption())
+    .addOption(
+      new Option('--audit-workers <n>', 'audits running at once in this process')
+        .env('VIGIL_AUDIT_WORKERS')
+        .argParser(checked(auditWorkers(1)))
+        .default(DEFAULTS.auditWorkers),
+    )
+    .addOption(new Option('--scan-allow <cidrs>', 'server-wide fence around every audit target').env('VIGIL_SCAN_ALLOW').argParser(checked(cidrList)).default(DEFAULTS.scanAllow.split(','), DEFAULTS.scanAllow))
+    .addOption(new Option('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)').env('VIGIL_SMTP_URL'))
+    .addOption(new Option('--mail-from <addr>', 'sender of audit mail').env('VIGIL_MAIL_FROM').default(DEFAULTS.mailFrom))
+    .action(async (o) => {
+      const config = buildConfig({
+        dataDir: o.data,
+        db: o.db ?? null,
+        auditWorkers: o.auditWorkers,
+        auditAccountLimit: process.env.VIGIL_AUDIT_ACCOUNT_LIMIT ? accountLimit(process.env.VIGIL_AUDIT_ACCOUNT_LIMIT) : undefined,
+        auditLeaseMs: auditLeaseMs(),
+        scanAllow: o.scanAllow,
+        smtpUrl: o.smtpUrl ?? null,
+        mailFrom: o.mailFrom,
+        logLevel: process.env.VIGIL_LOG_LEVEL || DEFAULTS.logLevel,
+      });
+      // Loaded here, not at the top: they pull in every dependency, and `--help` needs none.
+      const [{ serverLogger }, { openStore }, { auditWork }, { systemClock }] = await Promise.all([
+        import('../log-format.ts'),
+        import('../store/open.ts'),
+        import('../audit/queue-open.ts'),
+        import('../clock.ts'),
+      ]);
+      const logger = await serverLogger(config.logLevel);
+      // A mistyped --data must not start a worker on a fresh store nobody serves.
+      const db = await openStore(config, { create: false });
+      const work = auditWork(db, systemClock, config, logger);
+      await work.start();
+      // The queue's timers do not hold the process open (serve's listeners do); here nothing else would.
+      setInterval(() => {}, 3_600_000);
+      const store = config.db ? 'postgresql' : 'sqlite';
+      process.stdout.write(`vigil worker ready store=${store} audit-workers=${config.auditWorkers} lease=${config.auditLeaseMs % 1000 ? `${config.auditLeaseMs}ms` : `${config.auditLeaseMs / 1000}s`}\n`);
+      logger.info({ version: version(), store, auditWorkers: config.auditWorkers, accountLimit: config.auditAccountLimit, leaseMs: config.auditLeaseMs }, 'worker started');
+      let closing = false;
+      const stop = async (signal: NodeJS.Signals) => {
+        if (closing) return;
+        closing = true;
+        logger.info({ signal }, 'worker stopping');
+        const started = Date.now();
+        // Running audits are aborted and handed back (their attempt not counted): another worker takes them.
+        await work.stop();
+        await db.destroy();
+        logger.info({ signal, drainMs: Date.now() - started }, 'worker stopped');
+        logger.flush?.();
+        process.exit(0);
+      };
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+    });
+}
