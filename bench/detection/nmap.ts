@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 export interface NmapPort {
   port: number;
+  proto?: 'tcp' | 'udp';
   /** "name product version (extrainfo)", e.g. "ftp vsftpd 2.3.4". */
   service: string;
   scripts: { id: string; output: string }[];
@@ -46,7 +47,8 @@ export function parseNmapXml(xml: string): Map<string, NmapPort[]> {
       const extra = attr(svc, 'extrainfo');
       const service = [attr(svc, 'name'), attr(svc, 'product'), attr(svc, 'version'), extra && `(${extra})`].filter(Boolean).join(' ');
       const scripts = [...p.matchAll(/<script [^>]*>/g)].map((s) => ({ id: attr(s[0], 'id'), output: attr(s[0], 'output') }));
-      ports.push({ port: Number(attr(/<port [^>]*>/.exec(p)![0], 'portid')), service, scripts });
+      const tag = /<port [^>]*>/.exec(p)![0];
+      ports.push({ port: Number(attr(tag, 'portid')), proto: attr(tag, 'protocol') === 'udp' ? 'udp' : 'tcp', service, scripts });
     }
     if (address) hosts.set(address, ports);
   }
@@ -86,17 +88,20 @@ export async function runNmap(args: string[], limitMs: number): Promise<NmapRun>
  * host whose scripts hang costs its own result, not everyone's. Same
  * parallelism as Vigil's audits (four addresses at a time).
  */
-export async function runNmapPerHost(args: string[], addresses: readonly string[], limitMs: number, parallel = 4): Promise<NmapRun> {
+export async function runNmapPerHost(args: (address: string) => string[], addresses: readonly string[], limitMs: number, parallel = 4): Promise<NmapRun> {
   const t0 = performance.now();
   const runs: NmapRun[] = [];
   let next = 0;
   const lane = async () => {
-    while (next < addresses.length) runs.push(await runNmap([...args, addresses[next++]!], limitMs));
+    while (next < addresses.length) {
+      const address = addresses[next++]!;
+      runs.push(await runNmap([...args(address), address], limitMs));
+    }
   };
   await Promise.all(Array.from({ length: parallel }, lane));
   const failed = runs.filter((r) => r.exitCode !== 0);
   return {
-    args: [...args, '<address>'],
+    args: [...args('<address>'), '<address>'],
     ms: performance.now() - t0,
     timedOut: runs.some((r) => r.timedOut),
     exitCode: failed.length ? failed[0]!.exitCode : 0,

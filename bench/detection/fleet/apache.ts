@@ -1,6 +1,6 @@
 /**
  * Debian Apache httpd: the weaknesses that are Apache's own (server-status,
- * TRACE, mod_dav PUT, no request-read timeout, many ranges) each on its own
+ * TRACE, mod_dav PUT, no request-read timeout) each on its own
  * virtual host. Two processes, because ServerTokens is server-wide: the
  * first says "Apache" only; the second is a patched Debian Apache that
  * shows "Apache/2.4.x (Debian)" (backported fixes: no version HOLE may
@@ -35,7 +35,6 @@ const WEAK: (Weakness & { conf: string })[] = [
     conf: '<Location />\n Dav On\n</Location>' },
   { ...w(4, 'dos-slow-apache', 'dos', 'no request-read timeout (slowloris-style slow headers held for minutes)', /slow|slowloris|timeout/i, any(script('http-slowloris-check', /VULNERABLE/))),
     conf: 'RequestReadTimeout handshake=0 header=0 body=0\nTimeout 300' },
-  { ...w(5, 'dos-range-apache', 'dos', 'MaxRanges default (200 ranges per request)', /range/i, script('http-vuln-cve2011-3192', /VULNERABLE/)), conf: 'MaxRanges 200' },
 ];
 
 export const APACHE: Daemon = {

@@ -5,7 +5,7 @@
  * interfaces). They run in the fleet's own process.
  */
 import { createSocket } from 'node:dgram';
-import { mongoTarget } from '../stores.ts';
+import { mongoTarget } from './mongo.ts';
 import { listen, bindUdp } from '../net.ts';
 import { addr, any, script, svc, type Daemon } from './kit.ts';
 

@@ -21,8 +21,6 @@ interface Site {
   label: string;
   files: Record<string, string | Buffer>;
   conf?: string;
-  /** Replaces LIMITS (the Range-weak site). */
-  limits?: string;
   vigil: VigilMatch;
   nmap: (p: NmapPort) => string | null;
 }
@@ -69,8 +67,9 @@ const SITES: Site[] = [
     vigil: t(/listing|autoindex|index of/i), nmap: any(script('http-ls', /Volume/), grep(/w\/ listing|Index of/i)) },
   { n: 17, id: 'web-nginx-status', family: 'web', label: 'nginx stub_status page (/nginx_status, /server-status)', files: {}, conf: 'location = /nginx_status { stub_status; } location = /server-status { stub_status; }',
     vigil: t(/status/i), nmap: grep(/nginx_status|server-status/) },
-  { n: 18, id: 'dos-range-nginx', family: 'dos', label: 'many-range requests answered in full (nginx max_ranges unlimited)', files: { 'big.bin': Buffer.alloc(256 * 1024, 7) }, limits: 'client_header_timeout 10s; client_body_timeout 10s; keepalive_timeout 15s;',
-    vigil: t(/range/i), nmap: script('http-vuln-cve2011-3192', /VULNERABLE/) },
+  // No Range-amplification site: nginx answers the whole resource (200) when the ranges asked for add up to more
+  // than it (ngx_http_range_filter_module), whatever max_ranges says; Apache merges overlapping ranges (since 2.2.20).
+  // No Debian web server can be configured into the "Apache Killer" any more; the twins still carry the check.
 ];
 
 const TWINS = [
@@ -93,7 +92,7 @@ export const NGINX: Daemon = {
     const users = ctx.write(join(root, 'htpasswd.users'), 'admin:$apr1$bench$0uEJq3A1mzK4FqN1vnBfV.\n');
     const site = (n: number) => {
       const dir = ctx.dir(`www-${n}`);
-      ctx.write(join(dir, 'index.html'), INDEX);
+      if (n !== 16) ctx.write(join(dir, 'index.html'), INDEX); // the listing site lists its root
       return dir;
     };
     for (const s of SITES) {
@@ -106,7 +105,7 @@ export const NGINX: Daemon = {
         ctx.write(join(dir, '.git/config'), '[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = https://deploy:bench-not-a-secret@git.example.test/shop.git\n');
       }
       const dots = s.conf?.startsWith('location ~ /\\.(') ? '' : /^web-(git|svn|hg|bzr|env|htpasswd|ds-store|aws)/.test(s.id) ? '' : noDots;
-      servers.push(`server { listen ${addr(K, s.n)}:80; root ${dir}; index index.php index.html; ${HEADERS} ${s.limits ?? LIMITS} ${dots} ${s.conf ?? ''} ${php(sock)} }`.replace(/htpasswd\.users/, users));
+      servers.push(`server { listen ${addr(K, s.n)}:80; root ${dir}; index index.php index.html; ${HEADERS} ${LIMITS} ${dots} ${s.conf ?? ''} ${php(sock)} }`.replace(/htpasswd\.users/, users));
     }
     const hardened = site(100);
     ctx.write(join(hardened, 'index.php'), '<?php echo "<!doctype html><title>Shop</title><h1>Shop</h1>";\n');
