@@ -53,6 +53,30 @@ const accepts = (addr: string, port: number) =>
   });
 
 /**
+ * SIGTERM first: apache's parent stops its prefork children only on a
+ * signal it can catch (SIGKILL would orphan them, and their inherited
+ * pipes would keep this test process alive). SIGKILL after 5 s.
+ */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    const group = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, sig);
+      } catch {
+        child.kill(sig);
+      }
+    };
+    group('SIGTERM');
+    const timer = setTimeout(() => group('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+}
+
+/**
  * Spawn a foreground daemon and wait (≤ 15 s) until it accepts on addr:port.
  * A port found free may be taken by a test running beside this one before
  * the daemon binds it: then the daemon exits and we try another port.
@@ -62,18 +86,17 @@ export async function daemon(addr: string, start: (port: number) => { cmd: strin
     const port = await freePort(addr);
     const s = start(port);
     let err = '';
-    const child: ChildProcess = spawn(s.cmd, s.args, { stdio: ['ignore', 'pipe', 'pipe'], env: s.env ?? process.env, uid: s.uid, gid: s.gid });
+    // Own process group: apache's prefork signals its whole group when it stops (unixd_killpg), which must not reach this test.
+    const child: ChildProcess = spawn(s.cmd, s.args, { stdio: ['ignore', 'pipe', 'pipe'], env: s.env ?? process.env, uid: s.uid, gid: s.gid, detached: true });
     child.stdout!.on('data', (d) => (err = (err + d).slice(-3000)));
     child.stderr!.on('data', (d) => (err = (err + d).slice(-3000)));
-    cleanup.push(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
+    cleanup.push(() => stop(child));
     for (let i = 0; i < 300 && child.exitCode === null; i++) {
       if (await accepts(addr, port)) return port;
       await new Promise((r) => setTimeout(r, 50));
     }
     const log = s.log && existsSync(s.log) ? readFileSync(s.log, 'utf8').slice(-2000) : '';
-    if (child.exitCode === null) child.kill('SIGKILL');
+    await stop(child);
     if (attempt === 3) throw new Error(`${s.cmd} did not start (exit ${child.exitCode}): ${err} ${log}`);
   }
 }
@@ -128,5 +151,53 @@ http {
   server { listen ${addr}:${port} ${listenOpts}; root ${dir}/www; ${server.replaceAll('$DIR', dir)} }
 }`);
     return { cmd: NGINX!, args: ['-p', dir, '-e', `${dir}/error.log`, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'], log: `${dir}/error.log` };
+  });
+}
+
+// ---- apache2 ---------------------------------------------------------------------------------
+
+export const APACHE = binary('/usr/sbin/apache2');
+const MODULES = '/usr/lib/apache2/modules';
+
+/**
+ * apache2 in the foreground (prefork, as mod_php wants) with its own
+ * ServerRoot; `conf` is appended to a minimal configuration. Children run
+ * as www-data when root starts it, so `writable` dirs are given to it.
+ */
+export async function apache(addr: string, conf: string, files: Record<string, string | Buffer> = {}, writable: string[] = []): Promise<number> {
+  const dir = tempDir('apache');
+  mkdirSync(join(dir, 'www'));
+  mkdirSync(join(dir, 'run'));
+  writeFiles(join(dir, 'www'), files);
+  for (const w of writable) mkdirSync(join(dir, 'www', w), { recursive: true });
+  const root = process.getuid?.() === 0;
+  if (root) {
+    for (const w of [...writable.map((x) => join(dir, 'www', x)), join(dir, 'run')]) execFileSync('chown', ['-R', 'www-data:www-data', w]);
+  }
+  const mods = ['mpm_prefork', 'authz_core', 'authz_host', 'authz_user', 'authn_core', 'authn_file', 'auth_basic', 'dir', 'mime', 'status', 'info', 'dav', 'dav_fs', 'headers', 'alias', 'setenvif', 'autoindex']
+    .map((m) => `LoadModule ${m}_module ${MODULES}/mod_${m}.so`).join('\n');
+  const php = existsSync(`${MODULES}/libphp8.2.so`) ? `LoadModule php_module ${MODULES}/libphp8.2.so\n<FilesMatch "\\.php$">\n SetHandler application/x-httpd-php\n</FilesMatch>` : '';
+  return daemon(addr, (port) => {
+    writeFileSync(join(dir, 'httpd.conf'), `
+ServerRoot ${dir}
+ServerName vigil.test
+Listen ${addr}:${port}
+PidFile ${dir}/run/httpd.pid
+Mutex file:${dir}/run
+ErrorLog ${dir}/error.log
+LogLevel warn
+${mods}
+${php}
+${root ? 'User www-data\nGroup www-data' : ''}
+TypesConfig /etc/mime.types
+DocumentRoot ${dir}/www
+DavLockDB ${dir}/run/davlock
+<Directory ${dir}/www>
+  Require all granted
+  AllowOverride None
+</Directory>
+${conf.replaceAll('$DIR', dir)}
+`);
+    return { cmd: APACHE!, args: ['-f', join(dir, 'httpd.conf'), '-DFOREGROUND'], log: `${dir}/error.log`, env: { ...process.env, APACHE_RUN_DIR: `${dir}/run`, APACHE_LOCK_DIR: `${dir}/run` } };
   });
 }

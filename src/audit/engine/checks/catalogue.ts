@@ -5,12 +5,14 @@ import { REMOTE_CHECKS } from './remote.ts';
 import { SERVICE_CHECKS } from './services.ts';
 import { TLS_CHECKS } from './tls.ts';
 import { VERSION_CHECKS } from './version.ts';
+import { WEB_CONTENT_CHECKS } from './web-content.ts';
+import { HTTP_POLICY_CHECKS } from './http-policy.ts';
+import { HTTP_WRITE_CHECKS } from './http-write.ts';
+import { CLEARTEXT_CHECKS } from './cleartext.ts';
 import { AUTH_SQL_CHECKS } from './auth-sql.ts';
 import { AUTH_OPEN_CHECKS } from './auth-open.ts';
-import { DOS_CHECKS } from './dos.ts';
 import { SMB_CHECKS } from './smb.ts';
-import { WRITE_CHECKS } from './writes.ts';
-import { SMTP_CHECKS } from './smtp-enum.ts';
+import { DOS_CHECKS } from './dos.ts';
 
 /**
  * THE catalogue of checks: one file per family, each exporting an array.
@@ -23,10 +25,12 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...SERVICE_CHECKS,
   ...REMOTE_CHECKS,
   ...NSE_CHECKS,
+  ...WEB_CONTENT_CHECKS,
+  ...HTTP_POLICY_CHECKS,
+  ...HTTP_WRITE_CHECKS,
+  ...CLEARTEXT_CHECKS,
   ...AUTH_SQL_CHECKS,
   ...AUTH_OPEN_CHECKS,
-  ...DOS_CHECKS,
   ...SMB_CHECKS,
-  ...WRITE_CHECKS,
-  ...SMTP_CHECKS,
+  ...DOS_CHECKS,
 ]);

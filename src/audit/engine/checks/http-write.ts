@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { Check, Finding, HostFacts, Net, Service } from '../types.ts';
+import { httpRequest, isHttpService, usesTls } from './http-client.ts';
+
+/**
+ * Writes over HTTP: PUT and WebDAV. The proof is the write itself (a
+ * unique file PUT, read back, deleted), so that check is intrusive and
+ * runs in `advanced` audits only; the read-only PROPFIND check tells
+ * `standard` audits that WebDAV answers without authentication.
+ */
+
+/** Where servers commonly enable WebDAV or uploads (nginx dav_methods and mod_dav are usually set on one location). */
+const DAV_PATHS = ['/', '/uploads/', '/upload/', '/webdav/', '/dav/', '/files/'];
+
+async function putProbe(net: Net, svc: Service): Promise<string | null> {
+  const tls = usesTls(svc);
+  for (const dir of DAV_PATHS) {
+    const name = `vigil-put-${randomBytes(8).toString('hex')}.txt`;
+    const mark = `vigil write probe ${randomBytes(12).toString('hex')}\n`;
+    const target = `${dir}${name}`;
+    const put = await httpRequest(net, svc.port, tls, { method: 'PUT', target, body: mark, headers: { 'Content-Type': 'text/plain' }, timeoutMs: 4000 });
+    if (!put || put.status < 200 || put.status >= 300) continue;
+    // 2xx alone is not proof (some frameworks answer 200 to anything): read it back.
+    const back = await httpRequest(net, svc.port, tls, { target, timeoutMs: 4000 });
+    const del = await httpRequest(net, svc.port, tls, { method: 'DELETE', target, timeoutMs: 4000 });
+    const deleted = !!del && del.status >= 200 && del.status < 300;
+    if (back?.status === 200 && back.body.includes(mark.trim())) {
+      return `PUT ${target} answered HTTP ${put.status} and GET returned the content we wrote; ${deleted ? 'DELETE removed it' : `DELETE failed (HTTP ${del?.status ?? 'no answer'}): remove ${target} by hand`}.`;
+    }
+  }
+  return null;
+}
+
+const PROPFIND = '<?xml version="1.0" encoding="utf-8"?>\n<D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/></D:prop></D:propfind>\n';
+
+async function propfindProbe(net: Net, svc: Service): Promise<string | null> {
+  for (const dir of DAV_PATHS) {
+    const a = await httpRequest(net, svc.port, usesTls(svc), {
+      method: 'PROPFIND', target: dir, body: PROPFIND, headers: { Depth: '0', 'Content-Type': 'application/xml' }, timeoutMs: 4000,
+    });
+    // RFC 4918 §9.1: a PROPFIND answered 207 Multi-Status with a DAV: multistatus body.
+    if (a?.status === 207 && /<(?:\w+:)?multistatus\b[^>]*DAV:/i.test(a.body)) {
+      const allow = a.headers['allow'] ? `; Allow: ${a.headers['allow'].slice(0, 100)}` : '';
+      return `PROPFIND ${dir} answered 207 Multi-Status without authentication${allow}.`;
+    }
+  }
+  return null;
+}
+
+function writeCheck(id: string, shortid: string, title: string, risk: 'high' | 'medium', type: 'HOLE' | 'NOTE', intrusive: boolean, description: string, probe: (net: Net, svc: Service) => Promise<string | null>): Check {
+  return {
+    id, shortid, title, category: 'Web Servers', risk, cves: [], type, description, intrusive, dos: false, active: true, qod: 99,
+    async run(host: HostFacts, net: Net): Promise<Finding[]> {
+      const findings: Finding[] = [];
+      for (const svc of host.services.filter(isHttpService)) {
+        const detail = await probe(net, svc).catch(() => null);
+        if (detail) findings.push({ port: svc.port, detail });
+      }
+      return findings;
+    },
+  };
+}
+
+export const HTTP_WRITE_CHECKS: readonly Check[] = [
+  writeCheck('vigil.http.put-write', 'HTTP-PUT', 'Web server accepts file uploads with PUT (no authentication)', 'high', 'HOLE', true,
+    'Anyone can create files on the server with HTTP PUT (WebDAV or dav_methods without authentication): an attacker can deface the site, plant malware for visitors or, where scripts run, upload a web shell. Require authentication for write methods or disable them.',
+    putProbe),
+  writeCheck('vigil.http.webdav-open', 'HTTP-WEBDAV', 'WebDAV answers without authentication', 'medium', 'NOTE', false,
+    'WebDAV answers PROPFIND without asking for credentials: anyone can list the collection and its properties, and write methods are often enabled with it. Require authentication for the WebDAV location.',
+    propfindProbe),
+];
