@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { test } from 'node:test';
+import { createServer as createHttp } from 'node:http';
 import { wildcardListeners } from '../../../test/helpers/targets.ts';
+import { buildReport } from '../report.ts';
 import { Fence } from './fence.ts';
 import { portsFor } from './ports.ts';
 import { runAudit } from './run.ts';
@@ -26,5 +28,29 @@ test('several addresses audited at once: each host keeps its own ports, in the o
     assert.deepEqual(result.hosts.map((h) => h.services.map((s) => s.port).filter((p) => !busy.has(p))), ports.map((p, i) => (i === 4 ? [] : [p])));
   } finally {
     servers.forEach((s) => s.close());
+  }
+});
+
+test('end to end: findings carry their QoD into the report; a Debian package judged by its revision; undecidable backports are LOG', async (t) => {
+  const address = '127.0.47.22';
+  // An sshd of Debian 12 at revision deb12u2 (fixed: Terrapin, CVE-2023-38408; not yet: regreSSHion, CVE-2025-26465) and an Apache that says only "(Debian)".
+  const ssh = createServer((s) => s.on('error', () => {}).end('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u2\r\n'));
+  const web = createHttp((_, res) => res.writeHead(200, { server: 'Apache/2.4.62 (Debian)' }).end('<html>hello</html>'));
+  await new Promise<void>((r) => ssh.listen(22, address, r));
+  await new Promise<void>((r) => web.listen(80, address, r));
+  t.after(() => { ssh.close(); web.close(); });
+  const result = await runAudit({ type: 'basic', excludedos: true, addresses: [address] }, new Fence([address], ['127.0.0.0/8']));
+  const now = Date.now();
+  const report = buildReport({ scanuid: 1, type: 'basic', hostip: address, excludedos: true, notification: false, queuedAt: now, startedAt: now, endedAt: now }, result, new Map(), () => '');
+  const entries = Object.values(report.entries ?? {}).flatMap((byKey) => Object.values(byKey!));
+  const on = (port: number, cve: string) => entries.filter((e) => e.port === String(port) && e.cve.split(',').includes(cve));
+  assert.deepEqual(on(22, 'CVE-2024-6387').map((e) => [e.type, e.risk]), [['HOLE', 'high']]);
+  assert.match(on(22, 'CVE-2024-6387')[0]!.description, /fixed in 9\.2p1-2\+deb12u3\)\.\nQuality of detection: 80%$/);
+  assert.deepEqual(on(22, 'CVE-2023-48795'), []);
+  const apache = entries.filter((e) => e.port === '80' && e.id.startsWith('vigil.version.apache.'));
+  assert.ok(apache.length > 0);
+  for (const e of apache) {
+    assert.deepEqual([e.type, e.risk], ['LOG', 'other'], e.id);
+    assert.match(e.description, /Quality of detection: 30%$/);
   }
 });

@@ -13,6 +13,9 @@ import { AUTH_SQL_CHECKS } from './auth-sql.ts';
 import { AUTH_OPEN_CHECKS } from './auth-open.ts';
 import { SMB_CHECKS } from './smb.ts';
 import { DOS_CHECKS } from './dos.ts';
+import { WRITE_CHECKS } from './writes.ts';
+import { SMTP_CHECKS } from './smtp-enum.ts';
+import { DNS_CHECKS } from './dns-axfr.ts';
 
 /**
  * THE catalogue of checks: one file per family, each exporting an array.
@@ -33,4 +36,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...AUTH_OPEN_CHECKS,
   ...SMB_CHECKS,
   ...DOS_CHECKS,
+  ...WRITE_CHECKS,
+  ...SMTP_CHECKS,
+  ...DNS_CHECKS,
 ]);
