@@ -103,3 +103,28 @@ export async function postfix(addr: string, vrfy: boolean): Promise<number> {
     return ['-d', '-c', dir];
   }, { env: { ...process.env, MAIL_CONFIG: dir } });
 }
+
+/**
+ * BIND authoritative for example.test and the reverse zone of `addr` (its PTR names ns1.example.test):
+ * allow-transfer { any; } (weak) or { none; }.
+ */
+export function namedAuthoritative(addr: string, transfers: boolean): Promise<number> {
+  loAlias(addr); // named listens only on interface addresses
+  const dir = tempDir('named');
+  const last = addr.split('.').reverse();
+  const rev = `${last.slice(1).join('.')}.in-addr.arpa`;
+  const soa = '@ 3600 IN SOA ns1.example.test. hostmaster.example.test. 1 3600 600 86400 300\n@ IN NS ns1.example.test.\n';
+  writeFileSync(join(dir, 'example.test.zone'), `$ORIGIN example.test.\n${soa}ns1 IN A ${addr}\nwww IN A ${addr}\nintranet IN A 10.1.2.3\nvpn IN A 10.1.2.4\n`);
+  writeFileSync(join(dir, 'rev.zone'), `$ORIGIN ${rev}.\n${soa}${last[0]} IN PTR ns1.example.test.\n`);
+  return daemon(addr, 'named', (port) => {
+    writeFileSync(join(dir, 'named.conf'), `
+options { directory "${dir}"; pid-file "${dir}/named.pid"; session-keyfile "${dir}/session.key"; managed-keys-directory "${dir}";
+  listen-on port ${port} { ${addr}; }; listen-on-v6 { none; }; recursion no; dnssec-validation no;
+  allow-transfer { ${transfers ? 'any' : 'none'}; }; };
+controls { };
+zone "example.test" { type primary; file "${dir}/example.test.zone"; };
+zone "${rev}" { type primary; file "${dir}/rev.zone"; };
+`);
+    return ['-g', '-c', join(dir, 'named.conf'), '-n', '1'];
+  });
+}
