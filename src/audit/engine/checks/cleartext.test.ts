@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ADDR, certificate, DOVECOT, dovecot, hostOf, netFor, service, tempDir, VSFTPD, vsftpd } from '../../../../test/helpers/web-daemons.ts';
+import type { HostFacts } from '../types.ts';
+import { CLEARTEXT_CHECKS } from './cleartext.ts';
+
+async function flagged(address: string, host: HostFacts): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const c of CLEARTEXT_CHECKS) {
+    const f = await c.run(host, netFor(address));
+    if (f.length) out.set(c.id, f.map((x) => `${x.port}: ${x.detail}`).join(' | '));
+  }
+  return out;
+}
+
+test('real vsftpd: local logins without TLS, and with AUTH TLS offered but not required, are flagged; force_local_logins_ssl and an anonymous-only server are not', { skip: VSFTPD ? false : 'vsftpd is not installed (apt-get install vsftpd)' }, async () => {
+  const a = ADDR(30);
+  const { cert, key } = certificate(tempDir('ftp-cert'));
+  const plain = await vsftpd(a, ['local_enable=YES']);
+  const optional = await vsftpd(a, ['local_enable=YES', 'ssl_enable=YES', `rsa_cert_file=${cert}`, `rsa_private_key_file=${key}`, 'force_local_logins_ssl=NO', 'force_local_data_ssl=NO']);
+  const required = await vsftpd(a, ['local_enable=YES', 'ssl_enable=YES', `rsa_cert_file=${cert}`, `rsa_private_key_file=${key}`, 'force_local_logins_ssl=YES', 'force_local_data_ssl=YES']);
+  const anonOnly = await vsftpd(a, ['local_enable=NO', 'anonymous_enable=YES', 'anon_root=/var/run/vsftpd/empty']);
+  const found = await flagged(a, hostOf(a, [plain, optional, required, anonOnly].map((p) => service(p, 'ftp'))));
+  const ftp = found.get('vigil.ftp.cleartext-login') ?? '';
+  assert.match(ftp, new RegExp(`${plain}: USER before any TLS answered "331.*FEAT offers no AUTH TLS`));
+  assert.match(ftp, new RegExp(`${optional}: .*AUTH TLS is offered but not required`));
+  assert.doesNotMatch(ftp, new RegExp(`\\b(${required}|${anonOnly}):`));
+});
+
+test('real dovecot: IMAP and POP3 without TLS, and with STARTTLS/STLS optional, are flagged; ssl = required is not', { skip: DOVECOT ? false : 'dovecot is not installed (apt-get install dovecot-imapd dovecot-pop3d)' }, async () => {
+  const a = ADDR(31);
+  const { cert, key } = certificate(tempDir('mail-cert'));
+  const tls = `ssl_cert = <${cert}\nssl_key = <${key}\n`;
+  const plain = await dovecot(a, 'ssl = no\ndisable_plaintext_auth = no\n');
+  const optional = await dovecot(a, `ssl = yes\ndisable_plaintext_auth = no\n${tls}`);
+  const required = await dovecot(a, `ssl = required\ndisable_plaintext_auth = yes\n${tls}`);
+  const all = [plain, optional, required];
+  const found = await flagged(a, hostOf(a, [...all.map((d) => service(d.imap, 'imap')), ...all.map((d) => service(d.pop3, 'pop3'))]));
+  const imap = found.get('vigil.imap.cleartext-login') ?? '';
+  const pop3 = found.get('vigil.pop3.cleartext-login') ?? '';
+  assert.match(imap, new RegExp(`${plain.imap}: CAPABILITY .* lacks LOGINDISABLED \\(no STARTTLS offered\\)`));
+  assert.match(imap, new RegExp(`${optional.imap}: .*STARTTLS is offered but not required`));
+  assert.match(pop3, new RegExp(`${plain.pop3}: USER answered "\\+OK.*no STLS offered`));
+  assert.match(pop3, new RegExp(`${optional.pop3}: .*STLS is offered but not required`));
+  assert.doesNotMatch(imap + pop3, new RegExp(`\\b(${required.imap}|${required.pop3}):`));
+});
