@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { connect } from 'node:net';
@@ -11,6 +11,23 @@ import type { Check, Net, Service } from '../types.ts';
 import { compareDebian } from './backports-dpkg.ts';
 import { judge, placeRelease, revisionOf } from './backports.ts';
 import { VERSION_CHECKS } from './version.ts';
+
+
+/**
+ * SIGTERM, then wait: Apache's and nginx's masters stop their workers on it,
+ * where a SIGKILL to the master leaves the workers running.
+ */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
 
 const svc = (over: Partial<Service>): Service => ({ port: 22, protocol: 'tcp', name: 'ssh', product: null, version: null, banner: null, tls: null, http: null, extra: {}, ...over });
 const noNet = null as unknown as Net;
@@ -109,7 +126,7 @@ test("the real local sshd's banner: no version-table HOLE on this host's package
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'key')]);
   const address = '127.0.41.22';
   const child = spawn(sshd, ['-D', '-e', '-f', '/dev/null', '-h', join(dir, 'key'), '-o', `ListenAddress=${address}:22`, '-o', 'PidFile=none'], { stdio: 'ignore' });
-  t.after(() => child.kill());
+  t.after(() => stop(child));
   let banner = '';
   for (let i = 0; i < 50 && !banner; i++) {
     banner = await new Promise<string>((resolve) => {
@@ -145,7 +162,7 @@ async function realServerHeader(t: TestContext, which: 'apache2' | 'nginx', addr
   }
   const args = which === 'nginx' ? ['-p', dir, '-c', conf, '-g', 'daemon off;'] : ['-f', conf, '-DFOREGROUND'];
   const child = spawn(bin, args, { stdio: 'ignore' });
-  t.after(() => child.kill('SIGKILL'));
+  t.after(() => stop(child));
   for (let i = 0; i < 50; i++) {
     const server = await new Promise<string | null>((resolve) => {
       get({ host: address, port: 80, path: '/' }, (res) => { res.resume(); resolve(String(res.headers.server ?? '')); }).on('error', () => setTimeout(() => resolve(null), 100));

@@ -15,6 +15,23 @@ import { httpRangeAmplification, httpSlowRequest } from './dos-http.ts';
 import { tlsClientRenegotiation } from './dos-tls.ts';
 import { UDP_AMPLIFICATION_CHECKS } from './dos-udp.ts';
 
+
+/**
+ * SIGTERM, then wait: Apache's and nginx's masters stop their workers on it,
+ * where a SIGKILL to the master leaves the workers running.
+ */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
 const udp = (id: string) => UDP_AMPLIFICATION_CHECKS.find((c) => c.id === `vigil.dos.${id}`)!;
 const svc = (port: number, over: Partial<Service> = {}): Service => ({ port, protocol: 'tcp', name: 'unknown', product: null, version: null, banner: null, tls: null, http: null, extra: {}, ...over });
 const run = (check: Check, address: string, services: Service[] = []) =>
@@ -29,7 +46,7 @@ const dir = (t: TestContext) => {
 /** Starts a daemon in the foreground and waits until `port` accepts (TCP) or a moment passed (UDP). */
 async function daemon(t: TestContext, bin: string, args: string[], ready?: { address: string; port: number }): Promise<ChildProcess> {
   const child = spawn(bin, args, { stdio: 'ignore' });
-  t.after(() => child.kill('SIGKILL'));
+  t.after(() => stop(child));
   for (let i = 0; i < 60; i++) {
     if (!ready) {
       await new Promise((r) => setTimeout(r, 700));
@@ -162,9 +179,13 @@ test('TLS client-initiated renegotiation: openssl s_server -client_renegotiation
 });
 
 /**
- * SSDP and NTP monlist/mode 6 as imitations: Debian has no SSDP responder
- * daemon, and its NTP (ntpsec) has no mode 7; ntpsec's mode 6 did not answer
- * ntpq in this sandbox (ntpq -c rv: "Request timed out" on its own address).
+ * SSDP and NTP as imitations. Debian has no SSDP responder daemon, and its
+ * NTP (ntpsec) has no mode 7. ntpsec does answer mode 6: run by hand with
+ * "restrict 127.0.0.1" it answered this check's READVAR with 360 bytes
+ * (factor 30) and ignored monlist; it is not started here because it binds
+ * UDP 123 on every local address whatever its "interface" lines (observed
+ * with "interface ignore all" + "interface listen 127.0.46.14"), which
+ * would take port 123 from other loopback twins.
  */
 function udpImitation(t: TestContext, address: string, port: number, answer: (msg: Buffer) => Buffer | null): Promise<void> {
   const s = createSocket('udp4');
