@@ -16,6 +16,7 @@ import { DOS_CHECKS } from './dos.ts';
 import { WRITE_CHECKS } from './writes.ts';
 import { SMTP_CHECKS } from './smtp-enum.ts';
 import { DNS_CHECKS } from './dns-axfr.ts';
+import { SSH_AUTH_CHECKS } from './ssh-auth.ts';
 
 /**
  * THE catalogue of checks: one file per family, each exporting an array.
@@ -39,4 +40,5 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...WRITE_CHECKS,
   ...SMTP_CHECKS,
   ...DNS_CHECKS,
+  ...SSH_AUTH_CHECKS,
 ]);

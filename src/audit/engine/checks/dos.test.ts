@@ -65,6 +65,7 @@ test('memcached (Debian): UDP stats amplification with -U 11211, nothing with -U
   await daemon(t, '/usr/bin/memcached', ['-u', 'nobody', '-l', '127.0.46.1', '-p', '11211', '-U', '11211']);
   await daemon(t, '/usr/bin/memcached', ['-u', 'nobody', '-l', '127.0.46.2', '-p', '11211', '-U', '0'], { address: '127.0.46.2', port: 11211 });
   const [weak] = await run(udp('memcached-udp-amplification'), '127.0.46.1');
+  t.diagnostic(weak?.detail ?? 'no finding');
   assert.match(weak!.detail, /UDP 11211: a 15-byte request was answered with \d+ bytes .*factor \d+/);
   assert.deepEqual(await run(udp('memcached-udp-amplification'), '127.0.46.2'), []);
 });
@@ -110,6 +111,7 @@ zone:
   const dns = (port: number) => [svc(port, { name: 'domain' })];
   const weak = await run(dnsAnyAmplification, '127.0.0.1', dns(bindPort));
   const found = weak.find((f) => f.port === bindPort);
+  t.diagnostic(found?.detail ?? 'no finding');
   assert.match(found?.detail ?? JSON.stringify(weak), /ANY amp\.test \(a \d+-byte query\) was answered with \d+ bytes, 22 records/);
   assert.deepEqual((await run(dnsAnyAmplification, '127.0.0.1', dns(nsdPort))).filter((f) => f.port === nsdPort), []);
 });
@@ -141,6 +143,7 @@ test('Range amplification: real Apache and nginx coalesce or refuse overlapping 
   t.after(() => old.close());
   const web = (port: number) => [svc(port, { name: 'http', http: { status: 200, headers: {}, body: '' } })];
   const [found] = await run(httpRangeAmplification, '127.0.46.5', web(80));
+  t.diagnostic(found?.detail ?? 'no finding');
   assert.match(found!.detail, /GET \/ is 2000 bytes; with Range: bytes=0-,0-,.* it came back 206 with \d+ bytes \(factor 1[12]\.\d\)/);
   const d = dir(t);
   if (has('/usr/sbin/apache2')) {
