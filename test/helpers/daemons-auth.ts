@@ -106,3 +106,15 @@ export async function mariadb(addr: string, emptyRoot: boolean): Promise<number>
     `--init-file=${dir}/init.sql`, '--skip-name-resolve', '--innodb-buffer-pool-size=8M', `--log-error=${dir}/err.log`,
   ], { port });
 }
+
+/** OpenSSH's sshd as Debian ships it (PasswordAuthentication yes, the default) or keys only. */
+export function sshd(addr: string, passwords: boolean): Promise<number> {
+  const dir = tempDir('sshd');
+  mkdirSync('/run/sshd', { recursive: true });
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'key')]);
+  const auth = passwords ? 'PasswordAuthentication yes\nKbdInteractiveAuthentication no' : 'PasswordAuthentication no\nKbdInteractiveAuthentication no';
+  return daemon(addr, '/usr/sbin/sshd', (port) => {
+    writeFileSync(join(dir, 'sshd.conf'), `Port ${port}\nListenAddress ${addr}\nHostKey ${join(dir, 'key')}\nPidFile ${dir}/sshd.pid\nUsePAM no\nStrictModes no\n${auth}\n`);
+    return ['-D', '-e', '-f', join(dir, 'sshd.conf')];
+  });
+}

@@ -1,0 +1,25 @@
+/** SSH password authentication, reported as information: Debian's default sshd is, a keys-only twin is not. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sshd } from '../../../../test/helpers/daemons-auth.ts';
+import { which } from '../../../../test/helpers/daemons-kit.ts';
+import { Fence } from '../fence.ts';
+import type { HostFacts } from '../types.ts';
+import { sshPasswordAuth } from './ssh-auth.ts';
+
+const WEAK = '127.0.41.18';
+const HARD = '127.0.41.19';
+const fence = new Fence([WEAK, HARD], ['127.0.0.0/8']);
+const facts = (address: string, port: number): HostFacts => ({
+  address,
+  openPorts: [port],
+  services: [{ port, protocol: 'tcp', name: 'ssh', product: null, version: null, banner: null, tls: null, http: null, extra: {} }],
+});
+
+test('sshd: PasswordAuthentication yes is a LOG finding; keys only is silent', { skip: (!which('/usr/sbin/sshd') || !which('ssh-keygen')) && 'openssh-server not installed' }, async () => {
+  assert.equal(sshPasswordAuth.type, 'LOG');
+  const [weak, hard] = await Promise.all([sshd(WEAK, true), sshd(HARD, false)]);
+  const [f] = await sshPasswordAuth.run(facts(WEAK, weak), fence.net(WEAK));
+  assert.equal(f!.detail, 'methods offered after "none": publickey,password');
+  assert.deepEqual(await sshPasswordAuth.run(facts(HARD, hard), fence.net(HARD)), []);
+});
