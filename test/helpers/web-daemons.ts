@@ -118,10 +118,34 @@ export function certificate(dir: string, opts: { cn?: string; days?: number; bit
   return { cert, key };
 }
 
-/** DH parameters: a 1024-bit group (DSA-style generation, instant) or RFC 7919 ffdhe2048. */
+/**
+ * A 1024-bit PKCS#3 group made once with `openssl dhparam 1024` (public
+ * parameters; generating one takes ~9 s on a loaded 2-core machine, and
+ * -dsaparam's X9.42 form is not read by every daemon).
+ */
+const DH1024 = `-----BEGIN DH PARAMETERS-----
+MIGHAoGBAPQ5+v96t8p2Rlq2ePhURAUB81QOwTN03/a5CTbPfsFMebthH9bd3S9r
+mi0tClpFLXZ5rsNBao3JahFRMfEtZ4sf9AhinGYXiT1HXRult/GjXpwX7jxE+6xX
+ur7x4yjXBBgRsXErHEk30n2c9+MaZvvnz31vVvZZdG4i+e/A6PXfAgEC
+-----END DH PARAMETERS-----
+`;
+
+/**
+ * An OpenSSL configuration at SECLEVEL=0 with TLS 1.0 allowed, as older
+ * distributions shipped it: Debian 12's own (SECLEVEL=2) makes a daemon
+ * such as PostgreSQL refuse a 1024-bit group ("dh key too small").
+ */
+export function legacyOpenssl(dir: string): NodeJS.ProcessEnv {
+  const conf = join(dir, 'openssl-legacy.cnf');
+  writeFileSync(conf, 'openssl_conf = default_conf\n[default_conf]\nssl_conf = ssl_sect\n[ssl_sect]\nsystem_default = system_default_sect\n[system_default_sect]\nCipherString = DEFAULT:@SECLEVEL=0\nMinProtocol = TLSv1\n');
+  chmodSync(conf, 0o644);
+  return { OPENSSL_CONF: conf };
+}
+
+/** DH parameters: that 1024-bit group, or RFC 7919 ffdhe2048. */
 export function dhParams(dir: string, weak: boolean): string {
   const out = join(dir, weak ? 'dh1024.pem' : 'ffdhe2048.pem');
-  if (weak) execFileSync('openssl', ['dhparam', '-dsaparam', '-out', out, '1024'], { stdio: 'ignore' });
+  if (weak) writeFileSync(out, DH1024);
   else execFileSync('openssl', ['genpkey', '-genparam', '-algorithm', 'DH', '-pkeyopt', 'group:ffdhe2048', '-out', out], { stdio: 'ignore' });
   return out;
 }
@@ -286,7 +310,7 @@ export async function slapd(addr: string, tls: string[]): Promise<number> {
 export const PG_BIN = ['/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(`${d}/postgres`)) ?? null;
 
 /** A throw-away PostgreSQL cluster (initdb as the postgres user when root) with `settings` (-c name=value). */
-export async function postgres(addr: string, settings: Record<string, string>, files: Record<string, string> = {}): Promise<number> {
+export async function postgres(addr: string, settings: Record<string, string>, files: Record<string, string> = {}, env?: NodeJS.ProcessEnv): Promise<number> {
   const dir = tempDir('pg');
   const data = join(dir, 'data');
   const root = process.getuid?.() === 0;
@@ -301,6 +325,7 @@ export async function postgres(addr: string, settings: Record<string, string>, f
     cmd: `${PG_BIN}/postgres`,
     args: ['-D', data, '-c', `listen_addresses=${addr}`, '-c', `port=${port}`, '-c', `unix_socket_directories=${dir}`,
       ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v.replaceAll('$DIR', dir)}`])],
+    env: { ...process.env, ...env },
     ...as,
   }));
 }
