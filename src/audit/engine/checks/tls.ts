@@ -27,6 +27,16 @@ export function certNamesAddress(c: TlsCertificate, address: string): boolean {
   return names.some((n) => n === want || expand(n) === expand(want));
 }
 
+/**
+ * Trust checks (self-signed, name) stay on implicit-TLS ports. On STARTTLS
+ * ports the certificate is usually not what protects the client: SMTP
+ * between servers is opportunistic and unauthenticated by design (RFC 7435,
+ * RFC 3207 §4: a publicly-referenced server must not require TLS), and
+ * mail, directory and database certificates name a host, never the
+ * audited address. The validity, key and signature checks apply to both.
+ */
+const IMPLICIT_ONLY = new Set(['vigil.tls.cert-self-signed', 'vigil.tls.cert-hostname']);
+
 function certCheck(id: string, shortid: string, title: string, risk: Risk, type: 'HOLE' | 'NOTE', description: string, test: CertTest): Check {
   return {
     id, shortid, title, category: 'SSL/TLS', risk, cves: [], type, description,
@@ -36,7 +46,7 @@ function certCheck(id: string, shortid: string, title: string, risk: Risk, type:
       const now = Date.now();
       for (const t of await tlsTargets(host, net)) {
         const cert = t.info?.certificate;
-        if (!cert) continue;
+        if (!cert || (t.starttls && IMPLICIT_ONLY.has(id))) continue;
         try {
           const detail = test(cert, host, now);
           if (detail) findings.push({ port: t.svc.port, detail: `${detail}${via(t)} (subject: ${cert.subject}; issuer: ${cert.issuer})` });
