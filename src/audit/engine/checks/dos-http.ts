@@ -47,8 +47,8 @@ export const httpRangeAmplification: Check = {
 };
 
 /** How long an unfinished request may stay open before the server is called susceptible, and the trickle interval. */
-export const SLOW_HOLD_MS = 10_000;
-const SLOW_TRICKLE_MS = 3_000;
+export const SLOW_HOLD_MS = 6_000;
+const SLOW_TRICKLE_MS = 2_000;
 
 /** True when the server still holds a request whose headers never end after `holdMs`. */
 export async function holdsSlowRequest(net: Net, port: number, tls: boolean, holdMs = SLOW_HOLD_MS): Promise<boolean> {
@@ -87,7 +87,7 @@ export const httpSlowRequest: Check = {
   description:
     'The server kept a request whose headers arrive one line every few seconds open for the whole test: a client holding many such requests can tie up every worker (slowloris). ' +
     'Whether that exhausts the server depends on its connection model, which one connection cannot show, so this is reported at a quality of detection of 50 (as nmap\'s http-slowloris-check says "LIKELY VULNERABLE"). ' +
-    'Bound the time for request headers (Apache: RequestReadTimeout header=10-20,MinRate=500; nginx: client_header_timeout 10s) and the connections per client.',
+    'Bound the time for request headers (Apache: RequestReadTimeout header=5-20,MinRate=500; nginx: client_header_timeout 5s) and the connections per client.',
   intrusive: false,
   dos: true,
   active: true,
