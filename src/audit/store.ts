@@ -161,6 +161,16 @@ export class AuditStore {
     return { queued: of('queued'), running: of('running') };
   }
 
+  /** Audits that ended (done or failed), in the whole store: benchmarks count throughput with it. */
+  async ended(): Promise<number> {
+    const r = await this.db
+      .selectFrom('audits')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', 'in', ['done', 'failed'])
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   /** Queued audits, oldest first (the pg-boss queue makes sure each has a job). */
   async queuedIds(): Promise<number[]> {
     const rows = await this.db.selectFrom('audits').select('id').where('state', '=', 'queued').orderBy('id').execute();

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildConfig } from '../src/config.ts';
+import { openStore } from '../src/store/open.ts';
+import { testDb } from './helpers/pgdb.ts';
+import { addAccount, serve } from './helpers/server.ts';
+import { dataDirWithStore } from './helpers/store.ts';
+import { auditList, finished, runAudit } from './helpers/audits.ts';
+import { closeAll, listenOnFirst, tarpit } from './helpers/targets.ts';
+import { eventually } from './helpers/wait.ts';
+import { startWorker, type Worker } from './helpers/workers.ts';
+
+// Both engines. On PostgreSQL the killed worker's audit comes back when its
+// lease runs out (3 s here, VIGIL_AUDIT_LEASE); on SQLite the sweep also sees
+// at once that the holder's pid is gone.
+const PASSWORD = 'correct horse 7';
+const LEASE = { VIGIL_AUDIT_LEASE: '3s' };
+
+async function rowsOf(dataDir: string) {
+  const db = await openStore(buildConfig({ dataDir, db: await testDb(dataDir) }));
+  try {
+    return await db.selectFrom('audits').select(['id', 'state', 'attempts', 'lease_owner']).orderBy('id').execute();
+  } finally {
+    await db.destroy();
+  }
+}
+
+test('a worker SIGKILLed mid-audit leaves nothing stuck: another worker takes the audit after the lease and finishes it', async () => {
+  const TARGET = '127.0.0.43';
+  const pit = tarpit();
+  const port = await listenOnFirst(pit, TARGET, [5901, 5902, 5903]);
+  const dataDir = await dataDirWithStore();
+  const key = await addAccount(dataDir, 'wl1', PASSWORD, '--audit-types', 'desktop', '--allow-ip', TARGET);
+  const s = await serve({ dataDir, args: ['--audit-workers', '0'], env: LEASE });
+  const doomed = await startWorker(dataDir, ['--audit-workers', '1'], LEASE);
+  let standby: Worker | null = null;
+  try {
+    const c = s.client();
+    await c.login(key, 'wl1', PASSWORD);
+    const scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' });
+    await eventually(async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running', 'running');
+    const [held] = await rowsOf(dataDir);
+    assert.match(held!.lease_owner ?? '', new RegExp(`/${doomed.proc.pid}/`), 'the first worker holds it');
+    await doomed.stop('SIGKILL');
+    standby = await startWorker(dataDir, ['--audit-workers', '1'], LEASE);
+    const info = await finished(c, scanuid);
+    assert.equal(info.basic.reporttype, 'complete');
+    assert.ok(info.ports.some((p: any) => p.portend === port), 'the tarpit port was found');
+    const [row] = await rowsOf(dataDir);
+    assert.deepEqual({ state: row!.state, attempts: row!.attempts }, { state: 'done', attempts: 2 }, 'the killed run counts as one interruption');
+    // Whichever process swept first (serve sweeps too, though it runs no audit) says so.
+    assert.match(standby.stderr() + s.stderr(), /"msg":"audits put back: their worker stopped renewing its lease"/);
+    assert.equal((await auditList(c)).length, 1, 'resumed, not duplicated');
+  } finally {
+    await doomed.stop('SIGKILL');
+    await standby?.stop();
+    await s.stop();
+    await closeAll([pit]);
+  }
+});
+
+test('the per-account limit holds across two worker processes racing for one account’s audits', async () => {
+  const TARGET = '127.0.0.44';
+  const pit = tarpit();
+  await listenOnFirst(pit, TARGET, [5901, 5902, 5903]);
+  const dataDir = await dataDirWithStore();
+  const key = await addAccount(dataDir, 'wl2', PASSWORD, '--audit-types', 'desktop', '--allow-ip', TARGET);
+  const s = await serve({ dataDir, args: ['--audit-workers', '0'] });
+  const env = { VIGIL_AUDIT_ACCOUNT_LIMIT: '1' };
+  const workers: Worker[] = [];
+  try {
+    const c = s.client();
+    await c.login(key, 'wl2', PASSWORD);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' }));
+    // Both start together, each free to run three at once: only the account's limit holds them back.
+    workers.push(...(await Promise.all([startWorker(dataDir, ['--audit-workers', '3'], env), startWorker(dataDir, ['--audit-workers', '3'], env)])));
+    let most = 0;
+    let samples = 0;
+    await eventually(
+      async () => {
+        const rows = await rowsOf(dataDir);
+        const running = rows.filter((r) => r.state === 'running').length;
+        most = Math.max(most, running);
+        samples++;
+        return rows.every((r) => r.state === 'done');
+      },
+      'all four audits done',
+      240_000,
+    );
+    assert.equal(most, 1, `never more than one running (${samples} samples)`);
+    // Each audit ran once, in one process or the other.
+    const ran = workers.map((w) => (w.stderr().match(/"msg":"audit finished"/g) ?? []).length);
+    assert.equal(ran[0]! + ran[1]!, 4, ran.join());
+    for (const id of ids) assert.equal((await finished(c, id)).basic.reporttype, 'complete');
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await s.stop();
+    await closeAll([pit]);
+  }
+});
