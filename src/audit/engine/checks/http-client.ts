@@ -1,7 +1,14 @@
 import type { HttpInfo, Net, Service } from '../types.ts';
 
 export const isHttpService = (s: Service) => s.http !== null || /^(http|https|http-alt|http-proxy|https-alt)$/.test(s.name);
-export const usesTls = (s: Service) => s.tls !== null || /^https/.test(s.name);
+/**
+ * A plain-HTTP answer saying the port speaks TLS: nginx's 400 "The plain
+ * HTTP request was sent to HTTPS port", Apache's 400 "You're speaking plain
+ * HTTP to an SSL-enabled server port". Detection that tried HTTP first may
+ * have recorded such a port as http; the checks then use TLS.
+ */
+export const tlsRefusal = (h: HttpInfo | null) => !!h && h.status === 400 && /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i.test(h.body);
+export const usesTls = (s: Service) => s.tls !== null || /^https/.test(s.name) || tlsRefusal(s.http);
 
 export interface HttpAnswer extends HttpInfo {
   /** Body bytes read, after de-chunking, at most `maxBytes`. */

@@ -1,5 +1,6 @@
 import type { HostFacts, Net, Service, TlsInfo } from '../types.ts';
-import { describeSession, isTlsService, OFFER_ALL } from './tls-cert.ts';
+import { tlsRefusal } from './http-client.ts';
+import { describeSession, isTlsService, OFFER_ALL, readTlsInfo } from './tls-cert.ts';
 import { startPlain, startTls, upgradeFor } from './starttls.ts';
 
 /**
@@ -30,7 +31,8 @@ export function tlsTargets(host: HostFacts, net: Net): Promise<TlsTarget[]> {
 async function collect(host: HostFacts, net: Net): Promise<TlsTarget[]> {
   const out = await Promise.all(
     host.services.map(async (svc): Promise<TlsTarget | null> => {
-      if (isTlsService(svc)) return { svc, starttls: false, info: svc.tls };
+      // Implicit TLS; a port detection saw only as HTTP's "plain HTTP sent to an HTTPS port" is one too, and then needs its handshake here.
+      if (isTlsService(svc) || tlsRefusal(svc.http)) return { svc, starttls: false, info: svc.tls ?? (await readTlsInfo(net, svc.port)) };
       if (!upgradeFor(svc)) return null;
       const socket = await startTls(net, svc, OFFER_ALL).catch(() => null);
       if (!socket) return null;
