@@ -24,6 +24,8 @@ interface Amplifier {
   description: string;
   /** Smallest factor reported (default AMPLIFICATION_MIN). */
   minFactor?: number;
+  /** Only where the answer itself identifies the flaw (monlist exists only in reference ntpd before 4.2.7p26). */
+  cves?: readonly string[];
 }
 
 const MEMCACHED: Amplifier = {
@@ -63,6 +65,7 @@ const NTP_MONLIST: Amplifier = {
   // ntpdc -c monlist: mode 7 (private), implementation 3 (XNTPD), request 42 (MON_GETLIST_1), padded as ntpdc sends it.
   request: Buffer.concat([Buffer.from([0x17, 0x00, 0x03, 0x2a]), Buffer.alloc(44)]),
   answers: (r) => r.length > 8 && (r[0]! & 0x07) === 7 && (r[0]! & 0x80) !== 0 && r[3] === 0x2a,
+  cves: ['CVE-2013-5211'],
   description:
     'The NTP server answers mode 7 MON_GETLIST (monlist) with up to 600 addresses of recent clients, a factor of several hundred (CVE-2013-5211; reference ntpd before 4.2.7p26). ' +
     'Upgrade (ntpsec has no mode 7) or add "disable monitor" and "restrict default noquery".',
@@ -101,7 +104,7 @@ function amplifierCheck(a: Amplifier): Check {
     title: a.title,
     category: 'Denial of Service',
     risk: 'medium',
-    cves: a.id === NTP_MONLIST.id ? ['CVE-2013-5211'] : [],
+    cves: a.cves ?? [],
     type: 'HOLE',
     description: a.description,
     intrusive: false,
