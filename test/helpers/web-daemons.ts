@@ -329,3 +329,36 @@ export async function postgres(addr: string, settings: Record<string, string>, f
     ...as,
   }));
 }
+
+export const POSTFIX = binary('/usr/sbin/postfix');
+
+/**
+ * Postfix with its own configuration directory, smtpd on addr:port, run by
+ * `postfix start-fg` (root only: master and its children change users).
+ * Postfix insists that inet_interfaces be an address of an interface, so
+ * the /32 is added to lo (all of 127/8 is routed there, but not "on" it).
+ */
+export async function postfix(addr: string, main: string[]): Promise<number> {
+  execFileSync('sh', ['-c', `ip addr show dev lo | grep -q 'inet ${addr}/' || ip addr add ${addr}/32 dev lo`]);
+  const dir = tempDir('postfix');
+  mkdirSync(join(dir, 'queue'));
+  mkdirSync(join(dir, 'data'));
+  execFileSync('chown', ['postfix', join(dir, 'data')]);
+  return daemon(addr, (port) => {
+    writeFileSync(join(dir, 'main.cf'), [
+      'compatibility_level = 3.6', `queue_directory = ${dir}/queue`, `data_directory = ${dir}/data`, 'mail_owner = postfix',
+      'myhostname = mail.vigil.test', `inet_interfaces = ${addr}`, 'inet_protocols = ipv4', `maillog_file = ${dir}/maillog`,
+      `maillog_file_prefixes = ${dir}`, 'smtpd_tls_session_cache_database =', ...main.map((l) => l.replaceAll('$DIR', dir)), '',
+    ].join('\n'));
+    // Debian's master.cf without chroot (the certificates live outside the queue directory) and smtpd on our address.
+    const services = [
+      `${addr}:${port} inet n - n - - smtpd`, 'cleanup unix n - n - 0 cleanup', 'qmgr unix n - n 300 1 qmgr', 'tlsmgr unix - - n 1000? 1 tlsmgr',
+      'rewrite unix - - n - - trivial-rewrite', 'bounce unix - - n - 0 bounce', 'defer unix - - n - 0 bounce', 'trace unix - - n - 0 bounce',
+      'verify unix - - n - 1 verify', 'flush unix n - n 1000? 0 flush', 'proxymap unix - - n - - proxymap', 'anvil unix - - n - 1 anvil',
+      'scache unix - - n - 1 scache', 'postlog unix-dgram n - n - 1 postlogd', 'showq unix n - n - - showq', 'error unix - - n - - error',
+      'retry unix - - n - - error', 'discard unix - - n - - discard', 'local unix - n n - - local', 'smtp unix - - n - - smtp', 'relay unix - - n - - smtp',
+    ];
+    writeFileSync(join(dir, 'master.cf'), `${services.join('\n')}\n`);
+    return { cmd: POSTFIX!, args: ['-c', dir, 'start-fg'], log: `${dir}/maillog` };
+  });
+}

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  ADDR, certificate, dhParams, legacyOpenssl, DOVECOT, dovecot, hostOf, netFor, NGINX, nginx, PG_BIN, postgres, service, SLAPD, slapd, tempDir, VSFTPD, vsftpd,
+  ADDR, certificate, dhParams, freePort, legacyOpenssl, POSTFIX, postfix, DOVECOT, dovecot, hostOf, netFor, NGINX, nginx, PG_BIN, postgres, service, SLAPD, slapd, tempDir, VSFTPD, vsftpd,
 } from '../../../../test/helpers/web-daemons.ts';
 import type { Check, Service } from '../types.ts';
 import { fetchHttpInfo } from './http-client.ts';
 import { HTTP_POLICY_CHECKS } from './http-policy.ts';
 import { readTlsInfo } from './tls-cert.ts';
 import { TLS_CHECKS } from './tls.ts';
+import { CLEARTEXT_CHECKS } from './cleartext.ts';
 
 /** The weaknesses planted on the weak twins; the hardened twins must show none of them. */
 const PLANTED = ['vigil.tls.dh-weak', 'vigil.tls.cert-expiring', 'vigil.tls.tls10', 'vigil.http.cookie-no-secure'];
@@ -95,4 +96,25 @@ test('real slapd (LDAP StartTLS extended operation) and PostgreSQL (SSLRequest):
   assert.match(on(found, 'vigil.tls.cert-expiring', weakLdap)!, /after STARTTLS/);
   assert.match(on(found, 'vigil.tls.cert-expiring', weakPg)!, /after SSLRequest/);
   for (const port of [hardLdap, hardPg]) for (const id of PLANTED) assert.equal(on(found, id, port), undefined, `${id} flagged on hardened ${port}`);
+});
+
+test('real postfix: STARTTLS with a certificate near expiry, a 1024-bit group and TLS 1.0, and AUTH PLAIN before STARTTLS; the hardened twin is silent', { skip: !POSTFIX || !DOVECOT || process.getuid?.() !== 0 ? 'postfix and dovecot (SASL), run as root, are needed' : false }, async () => {
+  const a = ADDR(60);
+  const m = material('smtp');
+  // SASL from dovecot's auth service over TCP (Postfix smtpd_sasl_type = dovecot, smtpd_sasl_path = inet:…).
+  const auth = await freePort(a);
+  await dovecot(a, `ssl = no\nservice auth {\n  inet_listener {\n    address = ${a}\n    port = ${auth}\n  }\n}\n`);
+  const sasl = ['smtpd_sasl_auth_enable = yes', 'smtpd_sasl_type = dovecot', `smtpd_sasl_path = inet:${a}:${auth}`];
+  const weak = await postfix(a, [...sasl, `smtpd_tls_cert_file = ${m.weak.cert}`, `smtpd_tls_key_file = ${m.weak.key}`, `smtpd_tls_dh1024_param_file = ${m.weak.dh}`,
+    'smtpd_tls_security_level = may', 'smtpd_tls_auth_only = no', 'smtpd_tls_protocols = >=TLSv1', 'tls_medium_cipherlist = ALL:@SECLEVEL=0', 'tls_preempt_cipherlist = no']);
+  const hard = await postfix(a, [...sasl, `smtpd_tls_cert_file = ${m.hard.cert}`, `smtpd_tls_key_file = ${m.hard.key}`, `smtpd_tls_dh1024_param_file = ${m.hard.dh}`,
+    'smtpd_tls_security_level = may', 'smtpd_tls_auth_only = yes', 'smtpd_tls_protocols = >=TLSv1.2']);
+  const host = hostOf(a, [service(weak, 'smtp'), service(hard, 'smtp')]);
+  const found = await flagged(a, host.services);
+  for (const id of ['vigil.tls.dh-weak', 'vigil.tls.cert-expiring', 'vigil.tls.tls10']) assert.ok(on(found, id, weak), `${id} not flagged on weak postfix: ${JSON.stringify([...found])}`);
+  assert.match(on(found, 'vigil.tls.dh-weak', weak)!, /after STARTTLS/);
+  for (const id of PLANTED) assert.equal(on(found, id, hard), undefined, `${id} flagged on hardened postfix`);
+  const auths = await CLEARTEXT_CHECKS.find((c) => c.id === 'vigil.smtp.cleartext-auth')!.run(host, netFor(a));
+  assert.deepEqual(auths.map((f) => f.port), [weak], JSON.stringify(auths));
+  assert.match(auths[0]!.detail, /offers AUTH PLAIN LOGIN \(STARTTLS is offered but not required for AUTH\)/);
 });
