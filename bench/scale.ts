@@ -143,7 +143,12 @@ try {
   for (const r of results) console.log(`| ${r.label} | ${r.list.requestsPerSecond} | ${(r.list.requestsPerSecond / base).toFixed(2)} | ${r.list.p50ms} | ${r.list.p99ms} | ${r.list.errors} |`);
   console.log(`\nRecord adds (dnsAddA.php, new names, 8 zones) at c=32 (2 × 16):\n\n| engine | adds/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|`);
   for (const r of results.filter((x) => x.adds)) console.log(`| ${r.label} | ${r.adds!.requestsPerSecond} | ${r.adds!.p50ms} | ${r.adds!.p99ms} | ${r.adds!.errors} |`);
-  console.log(`\nAudits finished per minute: ${typeof auditFigures === 'string' ? auditFigures : Object.entries(auditFigures).map(([k, v]) => `${k}: ${v}`).join(', ')}`);
+  if (typeof auditFigures === 'string') console.log(`\nAudits finished per minute: ${auditFigures}`);
+  else {
+    console.log(`\nAudits finished per minute (basic audits of 8 loopback targets, bench/scale-audits.ts):\n\n| workers | audits/min | vs 1 worker |\n|---|---|---|`);
+    const one = Object.values(auditFigures)[0]!;
+    for (const [k, v] of Object.entries(auditFigures)) console.log(`| ${k} | ${v} | ${(v / one).toFixed(2)} |`);
+  }
 } finally {
   if (cluster) await run(CLUSTER, ['stop', cluster]).catch(() => {});
 }
