@@ -362,3 +362,18 @@ export async function postfix(addr: string, main: string[]): Promise<number> {
     return { cmd: POSTFIX!, args: ['-c', dir, 'start-fg'], log: `${dir}/maillog` };
   });
 }
+
+export const PHP_FPM = binary('/usr/sbin/php-fpm8.2', '/usr/sbin/php-fpm8.3', '/usr/sbin/php-fpm');
+
+/** php-fpm in the foreground, one static pool on addr:port (FastCGI), `pool` lines appended to the pool. */
+export async function phpFpm(addr: string, pool: string[] = []): Promise<number> {
+  const dir = tempDir('php-fpm');
+  const root = process.getuid?.() === 0;
+  return daemon(addr, (port) => {
+    writeFileSync(join(dir, 'php-fpm.conf'), [
+      '[global]', `pid = ${dir}/fpm.pid`, `error_log = ${dir}/fpm.log`, 'daemonize = no',
+      '[www]', ...(root ? ['user = www-data', 'group = www-data'] : []), `listen = ${addr}:${port}`, 'pm = static', 'pm.max_children = 2', ...pool, '',
+    ].join('\n'));
+    return { cmd: PHP_FPM!, args: ['-F', '-y', join(dir, 'php-fpm.conf'), ...(root ? ['-R'] : [])], log: `${dir}/fpm.log` };
+  });
+}

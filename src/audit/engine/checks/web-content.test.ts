@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ADDR, hostOf, netFor, NGINX, nginx, service } from '../../../../test/helpers/web-daemons.ts';
+import { ADDR, hostOf, netFor, NGINX, nginx, PHP_FPM, phpFpm, service } from '../../../../test/helpers/web-daemons.ts';
 import type { Check, HostFacts, Net } from '../types.ts';
 import { fetchHttpInfo } from './http-client.ts';
 import { HTTP_CHECKS } from './http.ts';
@@ -74,4 +74,18 @@ test('real nginx: planted VCS metadata, backups, OS metadata, credentials and st
     const quiet = await flagged(netFor(addr), await httpHost(addr, port));
     assert.deepEqual([...quiet], [], `${what} nginx flagged`);
   }
+});
+
+test('real nginx + php-fpm: phpinfo() and the FPM status page are found; the hardened twin (status restricted, no info page) is silent', { skip: NGINX && PHP_FPM ? false : 'nginx and php-fpm are needed (apt-get install nginx php-fpm)' }, async () => {
+  const [w, h] = [ADDR(14), ADDR(15)];
+  const fpm = await phpFpm(w, ['pm.status_path = /fpm-status']);
+  const fastcgi = (extra: string) => `
+    location ~ \\.php$ { include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name; fastcgi_pass ${w}:${fpm}; }
+    location = /fpm-status { ${extra} include /etc/nginx/fastcgi_params; fastcgi_param SCRIPT_NAME /fpm-status; fastcgi_param SCRIPT_FILENAME /fpm-status; fastcgi_pass ${w}:${fpm}; }`;
+  const weak = await nginx(w, fastcgi(''), { 'index.html': '<html>site</html>', 'info.php': '<?php phpinfo();' });
+  const hard = await nginx(h, fastcgi('allow 127.0.0.250; deny all;'), { 'index.html': '<html>site</html>', 'index.php': '<?php echo "ok";' });
+  const found = await flagged(netFor(w), await httpHost(w, weak));
+  assert.match(found.get('vigil.http.phpinfo') ?? '', /\/info\.php \(phpinfo\(\)\)/, JSON.stringify([...found]));
+  assert.match(found.get('vigil.http.status-page') ?? '', /\/fpm-status \(PHP-FPM status\)/, JSON.stringify([...found]));
+  assert.deepEqual([...(await flagged(netFor(h), await httpHost(h, hard)))], [], 'hardened nginx + php-fpm flagged');
 });
