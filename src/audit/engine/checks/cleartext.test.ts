@@ -44,3 +44,26 @@ test('real dovecot: IMAP and POP3 without TLS, and with STARTTLS/STLS optional, 
   assert.match(pop3, new RegExp(`${optional.pop3}: .*STLS is offered but not required`));
   assert.doesNotMatch(imap + pop3, new RegExp(`\\b(${required.imap}|${required.pop3}):`));
 });
+
+test('odd peers (garbage, immediate close, a 200-for-everything HTTP reply): no finding from the cleartext, STARTTLS, web content and policy checks, no throw', async (t) => {
+  const { createServer } = await import('node:net');
+  const { HTTP_POLICY_CHECKS } = await import('./http-policy.ts');
+  const { HTTP_WRITE_CHECKS } = await import('./http-write.ts');
+  const { WEB_CONTENT_CHECKS } = await import('./web-content.ts');
+  const { TLS_CHECKS } = await import('./tls.ts');
+  const a = ADDR(32);
+  const servers = [
+    createServer((s) => s.on('error', () => {}).end('\x00\xff garbage\r\n')),
+    createServer((s) => s.on('error', () => {}).destroy()),
+    // Answers every request, whatever it is, with the same 200 page (no HTTP semantics at all).
+    createServer((s) => s.on('error', () => {}).on('data', () => s.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'))),
+  ];
+  const ports = await Promise.all(servers.map((s) => new Promise<number>((r) => s.listen(0, a, () => r((s.address() as { port: number }).port)))));
+  t.after(() => servers.forEach((s) => s.close()));
+  const names = ['ftp', 'imap', 'pop3', 'smtp', 'ldap', 'postgresql', 'http'];
+  const host = hostOf(a, ports.flatMap((p) => names.map((n) => service(p, n))));
+  // At once, as runAudit does: a peer that never greets costs each check its bounded wait.
+  const checks = [...CLEARTEXT_CHECKS, ...HTTP_POLICY_CHECKS, ...HTTP_WRITE_CHECKS, ...WEB_CONTENT_CHECKS, ...TLS_CHECKS.filter((x) => x.id !== 'vigil.tls.hsts-missing')];
+  const results = await Promise.all(checks.map((c) => c.run(host, netFor(a))));
+  checks.forEach((c, i) => assert.deepEqual(results[i], [], c.id));
+});
