@@ -50,6 +50,23 @@ const parseCookie = (line: string): Cookie => {
  */
 const scriptReadable = (name: string) => /csrf|xsrf/i.test(name);
 
+/**
+ * Paths the home page links to on the same site (a directory listing lists
+ * the protected directory too), at most 6: a protected area is usually
+ * reachable from the page in front of it.
+ */
+export function linkedPaths(html: string): string[] {
+  const out: string[] = [];
+  for (const m of html.matchAll(/href\s*=\s*["']([^"'#?\s]+)["']/gi)) {
+    const href = m[1]!;
+    if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href) || href.startsWith('..')) continue; // other sites, mailto:, parent
+    const path = href.startsWith('/') ? href : `/${href.replace(/^\.\//, '')}`;
+    if (path !== '/' && !out.includes(path)) out.push(path);
+    if (out.length >= 6) break;
+  }
+  return out;
+}
+
 /** Places a site commonly protects with HTTP authentication, besides what GET / already showed. */
 const AUTH_PATHS = ['/', '/admin/', '/private/', '/secure/', '/protected/', '/manager/html', '/restricted/', '/members/'];
 
@@ -87,7 +104,8 @@ export const HTTP_POLICY_CHECKS: readonly Check[] = [
       if (usesTls(svc)) return null;
       const basic = (a: { status: number; headers: Record<string, string> } | null) => a?.status === 401 && /(?:^|,)\s*Basic\b/i.test(a.headers['www-authenticate'] ?? '');
       if (basic(svc.http)) return 'GET / answered 401 with WWW-Authenticate: Basic over plain HTTP.';
-      for (const path of svc.http ? AUTH_PATHS.slice(1) : AUTH_PATHS) {
+      const paths = [...new Set([...(svc.http ? AUTH_PATHS.slice(1) : AUTH_PATHS), ...linkedPaths(svc.http?.body ?? '')])];
+      for (const path of paths) {
         const a = await httpRequest(net, svc.port, false, { target: path, timeoutMs: 4000 });
         if (basic(a)) return `GET ${path} answered 401 with WWW-Authenticate: ${a!.headers['www-authenticate']!.slice(0, 80)} over plain HTTP.`;
       }

@@ -93,3 +93,10 @@ Redirect permanent /private/ https://vigil.test/private/`, files, ['webdav']);
   assert.match(found.get('put-write')!, /PUT \/webdav\/vigil-put-/);
   assert.deepEqual([...(await flagged(h, hard))], [], 'hardened apache flagged');
 });
+
+test('real nginx: Basic auth on a directory only the home page links to (here an autoindex listing) is found too', { skip: NGINX ? false : 'nginx is not installed' }, async () => {
+  const a = ADDR(24);
+  const port = await nginx(a, 'autoindex on; location /vault/ { auth_basic "Vault"; auth_basic_user_file $DIR/htpasswd; }', { 'vault/data.txt': 'x', 'public/readme.txt': 'y' });
+  const found = await flagged(a, port);
+  assert.match(found.get('basic-auth-cleartext') ?? '', /GET \/vault\/ answered 401 with WWW-Authenticate: Basic realm="Vault"/, JSON.stringify([...found]));
+});
