@@ -91,3 +91,8 @@ export async function sessionAccount(db: Executor, tokenHash: string): Promise<S
   }
   return (await query(db, tokenHash))[0];
 }
+
+/** Who an account is, for the mail and log lines of its audits. */
+export async function accountContact(db: Executor, id: number): Promise<{ userid: string; email: string | null } | undefined> {
+  return db.selectFrom('accounts').select(['userid', 'email']).where('id', '=', id).executeTakeFirst();
+}

@@ -43,7 +43,7 @@ async function codeOf(work: Promise<unknown>): Promise<string> {
 }
 
 /** The attempts one worker makes, by race; `w` is the worker's number. */
-type Race = 'credits' | 'name' | 'norisk' | 'throttle' | 'records' | 'publish';
+type Race = 'credits' | 'forwarding' | 'name' | 'norisk' | 'throttle' | 'records' | 'publish';
 async function attempts(race: Race, db: Db, w: number): Promise<Promise<unknown>[]> {
   const clock = new ManualClock(T);
   const domains = new Domains(db, clock, settings(tempDir()));
@@ -54,6 +54,11 @@ async function attempts(race: Race, db: Db, w: number): Promise<Promise<unknown>
   switch (race) {
     case 'credits':
       return n.map((i) => domains.add(one, { domain: `c${w}${i}.example`, domaintype: 'master', aup: 'YES' }));
+    case 'forwarding': {
+      // Each worker adds web forwarding to its own domain; the first one of a domain takes a credit.
+      const fw = await account('fw');
+      return [0, 1].map((i) => edits.add(fw, 'WebForwarding', { domain: `f${w}.example`, host: `h${i}`, target: 'https://example.org/' }));
+    }
     case 'name':
       // `one` spent its credit above: with more credits here, only the name can refuse.
       return n.map((i) => domains.add(i % 2 ? { ...one, dns_credits: 5 } : two, { domain: 'same.example', domaintype: 'master', aup: 'YES' }));
@@ -138,12 +143,22 @@ if (isMainThread) {
         const { account: two } = await createAccount(db, clock, 'two', { password: 'long enough', dnsCredits: 10, dnsExpiry: expiry });
         const domains = new Domains(db, clock, { ...settings(tempDir()), domainHold: 'none' });
         for (const domain of ['zone.example', 'pub.example']) await domains.add(two, { domain, domaintype: 'master', aup: 'YES' });
+        const { account: fw } = await createAccount(db, clock, 'fw', { password: 'long enough', dnsCredits: 3, dnsExpiry: expiry });
+        for (const domain of ['f0.example', 'f1.example']) await domains.add(fw, { domain, domaintype: 'master', aup: 'YES' });
       });
 
       test('credits: one credit buys one domain', async () => {
         const r = await race(store, 'credits');
         assert.equal(count(r, 'ok'), 1, codes(r));
         assert.equal(count(r, 'dnsEntitlementsOrCreditsMissing'), r.length - 1, codes(r));
+      });
+
+      test('credits: the one spare credit goes to the first web forwarding of one domain', async () => {
+        const r = await race(store, 'forwarding');
+        // Worker 0's two adds, then worker 1's: one domain gets both, the other none.
+        assert.equal(count(r, 'ok'), 2, codes(r));
+        assert.equal(count(r, 'dnsEntitlementsOrCreditsMissing'), 2, codes(r));
+        assert.equal(r[0]!.code, r[1]!.code, codes(r));
       });
 
       test('one name goes to one account', async () => {
