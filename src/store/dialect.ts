@@ -62,7 +62,10 @@ export async function lockAccount(trx: Kysely<any>, accountId: number): Promise<
  * first and writes later fails with SQLITE_BUSY_SNAPSHOT when another
  * connection (another `serve` or `admin` on the same file) committed in
  * between; one that writes first waits for the other (busy_timeout) and
- * then reads what it wrote. A no-op on PostgreSQL, where row locks
+ * then reads what the other wrote. Without it, 6 of the 8 races of
+ * src/store/races.test.ts failed on SQLite that way (both credit races,
+ * names, norisk, record caps, publishes; the login throttle already wrote
+ * first). A no-op on PostgreSQL, where row locks
  * (`forUpdate`, `lockAccount`) order the racing transactions.
  */
 export async function writeFirst(trx: Kysely<any>, table: string): Promise<void> {
