@@ -38,13 +38,30 @@ test('real nginx: CORS reflecting any origin, cookie without HttpOnly, Basic ove
     location /admin/ { return 301 https://$host$request_uri; }`, files);
 
   const found = await flagged(w, weak);
-  for (const id of ['cors-any-origin', 'cookie-no-httponly', 'basic-auth-cleartext', 'put-write']) assert.ok(found.has(id), `${id} not flagged on weak nginx: ${JSON.stringify([...found])}`);
+  for (const id of ['cors-any-origin', 'cookie-no-httponly', 'basic-auth-cleartext', 'put-write', 'put-accepted']) assert.ok(found.has(id), `${id} not flagged on weak nginx: ${JSON.stringify([...found])}`);
   assert.match(found.get('put-write')!, /PUT \/uploads\/vigil-put-[0-9a-f]+\.txt answered HTTP 201 .*DELETE removed it/);
   assert.match(found.get('basic-auth-cleartext')!, /GET \/admin\/ answered 401/);
   // The probe file is gone again.
   const leftover = await httpRequest(netFor(w), weak, false, { target: /PUT (\S+)/.exec(found.get('put-write')!)![1]! });
   assert.equal(leftover?.status, 404);
+  // The Expect: 100-continue probe sent no body, so nothing was stored.
+  const probed = await httpRequest(netFor(w), weak, false, { target: /PUT (\S+) with Expect/.exec(found.get('put-accepted')!)![1]! });
+  assert.equal(probed?.status, 404);
   assert.deepEqual([...(await flagged(h, hard))], [], 'hardened nginx flagged');
+});
+
+test('a server that answers "100 Continue" to anything (Node http) but refuses PUT is not reported as accepting uploads', async (t) => {
+  const { createServer } = await import('node:http');
+  const a = ADDR(25);
+  const server = createServer((req, res) => {
+    res.statusCode = req.method === 'PUT' ? 405 : 404;
+    req.resume();
+    res.end('no');
+  });
+  const port = await new Promise<number>((r) => server.listen(0, a, () => r((server.address() as { port: number }).port)));
+  t.after(() => server.close());
+  const found = await flagged(a, port);
+  assert.ok(!found.has('put-accepted') && !found.has('put-write'), JSON.stringify([...found]));
 });
 
 test('real apache2 with mod_php, mod_status, mod_info and mod_dav: phpinfo, server-status, server-info, open WebDAV and PUT found; the hardened twin is silent', { skip: APACHE ? false : 'apache2 is not installed (apt-get install apache2 libapache2-mod-php)' }, async () => {
@@ -86,6 +103,7 @@ Redirect permanent /private/ https://vigil.test/private/`, files, ['webdav']);
 
   const found = await flagged(w, weak);
   const php = existsSync('/usr/lib/apache2/modules/libphp8.2.so'); // libapache2-mod-php: phpinfo() runs for real
+  // (put-accepted stays silent on Apache: 2.4 answers "100 Continue" even to a POST on a random path, so the control rules it out; PROPFIND covers mod_dav.)
   for (const id of ['server-status', 'status-page', 'webdav-open', 'put-write', 'basic-auth-cleartext', ...(php ? ['phpinfo'] : [])]) {
     assert.ok(found.has(id), `${id} not flagged on weak apache: ${JSON.stringify([...found])}`);
   }

@@ -31,6 +31,50 @@ async function putProbe(net: Net, svc: Service): Promise<string | null> {
   return null;
 }
 
+/**
+ * First status line of a request with `Expect: 100-continue` whose body is
+ * never sent (RFC 9110 §10.1.1): a server that would take the body answers
+ * "100 Continue" after its method and authorization checks; one that
+ * refuses answers 401/403/405 at once. We hang up before any body byte, so
+ * nothing is written (nginx and mod_dav_fs write to a temporary file and
+ * drop it when the body is cut short).
+ */
+async function expectContinue(net: Net, svc: Service, method: string, target: string): Promise<string | null> {
+  let socket;
+  try {
+    socket = usesTls(svc) ? await net.connectTls(svc.port, { timeoutMs: 4000, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' }) : await net.connect(svc.port, { timeoutMs: 4000 });
+  } catch {
+    return null;
+  }
+  const s = socket;
+  return new Promise((resolve) => {
+    let got = '';
+    const done = (v: string | null) => (clearTimeout(timer), s.destroy(), resolve(v));
+    const timer = setTimeout(() => done(null), 3000);
+    s.on('data', (c: Buffer) => {
+      got += c.toString('latin1');
+      const line = /^HTTP\/\d\.\d (\d{3})[^\r\n]*\r?\n/.exec(got);
+      if (line) done(line[1]!);
+    });
+    s.on('error', () => done(null));
+    s.on('close', () => done(null));
+    s.write(`${method} ${target} HTTP/1.1\r\nHost: ${net.address.includes(':') ? `[${net.address}]` : net.address}:${svc.port}\r\nUser-Agent: Vigil-Audit\r\nContent-Type: text/plain\r\nContent-Length: 32\r\nExpect: 100-continue\r\n\r\n`);
+  });
+}
+
+async function putAcceptedProbe(net: Net, svc: Service): Promise<string | null> {
+  const token = randomBytes(8).toString('hex');
+  // Control: a server that says 100 to anything (Node's http module does by default) proves nothing.
+  if ((await expectContinue(net, svc, 'POST', `/vigil-${token}.txt`)) === '100') return null;
+  for (const dir of DAV_PATHS) {
+    const target = `${dir}vigil-put-${token}.txt`;
+    if ((await expectContinue(net, svc, 'PUT', target)) === '100') {
+      return `PUT ${target} with Expect: 100-continue was answered "100 Continue" (the server would take the upload) while a POST to a random path was not; no body was sent.`;
+    }
+  }
+  return null;
+}
+
 const PROPFIND = '<?xml version="1.0" encoding="utf-8"?>\n<D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/></D:prop></D:propfind>\n';
 
 async function propfindProbe(net: Net, svc: Service): Promise<string | null> {
@@ -47,9 +91,9 @@ async function propfindProbe(net: Net, svc: Service): Promise<string | null> {
   return null;
 }
 
-function writeCheck(id: string, shortid: string, title: string, risk: 'high' | 'medium', type: 'HOLE' | 'NOTE', intrusive: boolean, description: string, probe: (net: Net, svc: Service) => Promise<string | null>): Check {
+function writeCheck(id: string, shortid: string, title: string, risk: 'high' | 'medium', type: 'HOLE' | 'NOTE', intrusive: boolean, description: string, probe: (net: Net, svc: Service) => Promise<string | null>, qod = 99): Check {
   return {
-    id, shortid, title, category: 'Web Servers', risk, cves: [], type, description, intrusive, dos: false, active: true, qod: 99,
+    id, shortid, title, category: 'Web Servers', risk, cves: [], type, description, intrusive, dos: false, active: true, qod,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
       for (const svc of host.services.filter(isHttpService)) {
@@ -65,6 +109,9 @@ export const HTTP_WRITE_CHECKS: readonly Check[] = [
   writeCheck('vigil.http.put-write', 'HTTP-PUT', 'Web server accepts file uploads with PUT (no authentication)', 'high', 'HOLE', true,
     'Anyone can create files on the server with HTTP PUT (WebDAV or dav_methods without authentication): an attacker can deface the site, plant malware for visitors or, where scripts run, upload a web shell. Require authentication for write methods or disable them.',
     putProbe),
+  writeCheck('vigil.http.put-accepted', 'HTTP-PUT-ACCEPTED', 'Web server would accept uploads with PUT (no authentication)', 'medium', 'NOTE', false,
+    'A PUT without credentials gets "100 Continue": the server is ready to store what anyone sends (WebDAV or dav_methods without authentication). Seen without writing anything; the advanced audit confirms it with a real write. Require authentication for write methods or disable them.',
+    putAcceptedProbe, 80),
   writeCheck('vigil.http.webdav-open', 'HTTP-WEBDAV', 'WebDAV answers without authentication', 'medium', 'NOTE', false,
     'WebDAV answers PROPFIND without asking for credentials: anyone can list the collection and its properties, and write methods are often enabled with it. Require authentication for the WebDAV location.',
     propfindProbe),
