@@ -5,7 +5,7 @@
  * again on another port (a port found free may be taken by a test running
  * beside this one before the daemon binds it).
  */
-import { execFileSync, spawn, type SpawnOptions } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -54,16 +54,29 @@ export async function daemon(addr: string, cmd: string, argsFor: (port: number) 
   for (let attempt = 1; ; attempt++) {
     const port = opts.port ?? (await freePort(addr));
     let err = '';
-    const p = spawn(cmd, argsFor(port), { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    // detached (a process group of its own): postfix's master and smbd signal their whole process
+    // group when they stop (master_sigdeath; smbd with --no-process-group), which must not be the test's.
+    const p = spawn(cmd, argsFor(port), { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...opts });
     // VIGIL_DAEMON_LOG=1 shows what the daemons say (debugging a test's setup).
     const keep = (d: Buffer) => ((err = (err + d).slice(-2000)), process.env.VIGIL_DAEMON_LOG && process.stderr.write(d));
     p.stdout?.on('data', keep);
     p.stderr?.on('data', keep);
-    onCleanup(() => p.kill('SIGKILL'));
+    // SIGTERM and wait: masters (postfix, smbd, postgres) take their children down; SIGKILL after 3 s.
+    onCleanup(() => stop(p));
     for (let i = 0; i < 400 && p.exitCode === null; i++) {
       if ((await listening(addr, port)) && p.exitCode === null) return port;
       await new Promise((r) => setTimeout(r, 50));
     }
     if (p.exitCode === null || attempt === 3 || opts.port) throw new Error(`${cmd} did not start (exit ${p.exitCode}): ${err}`);
   }
+}
+
+/** Stops a daemon: SIGTERM, then SIGKILL if it is still there after 3 s; resolves when it has exited. */
+export function stop(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+  return new Promise((res) => {
+    const t = setTimeout(() => p.kill('SIGKILL'), 3000);
+    p.once('exit', () => (clearTimeout(t), res()));
+    p.kill('SIGTERM');
+  });
 }

@@ -7,7 +7,7 @@ import { createSocket } from 'node:dgram';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { snmpMessage } from '../../src/audit/engine/checks/snmp-ber.ts';
-import { daemon, onCleanup, tempDir } from './daemons-kit.ts';
+import { daemon, onCleanup, stop, tempDir } from './daemons-kit.ts';
 
 /** Puts addr/32 on lo for daemons that bind only interface addresses (Samba's "interfaces"); removed at the end. */
 export function loAlias(addr: string): void {
@@ -64,8 +64,8 @@ export async function snmpd(addr: string, writable: boolean): Promise<void> {
   const dir = tempDir('snmpd');
   const conf = join(dir, 'snmpd.conf');
   writeFileSync(conf, [`agentAddress udp:${addr}:161`, 'rocommunity public 127.0.0.0/8', ...(writable ? ['rwcommunity private 127.0.0.0/8'] : []), ''].join('\n'));
-  const p = spawn('snmpd', ['-f', '-Lo', '-C', '-c', conf, '-p', join(dir, 'pid')], { stdio: 'ignore', env: { ...process.env, SNMP_PERSISTENT_DIR: dir } });
-  onCleanup(() => p.kill('SIGKILL'));
+  const p = spawn('snmpd', ['-f', '-Lo', '-C', '-c', conf, '-p', join(dir, 'pid')], { stdio: 'ignore', detached: true, env: { ...process.env, SNMP_PERSISTENT_DIR: dir } });
+  onCleanup(() => stop(p));
   // Ready when it answers a GetRequest for sysDescr.0 with "public".
   const get = snmpMessage('public', 0xa0, 1, [1, 3, 6, 1, 2, 1, 1, 1, 0], null);
   for (let i = 0; i < 200 && p.exitCode === null; i++) {
