@@ -17,6 +17,7 @@ import { WRITE_CHECKS } from './writes.ts';
 import { SMTP_CHECKS } from './smtp-enum.ts';
 import { DNS_CHECKS } from './dns-axfr.ts';
 import { SSH_AUTH_CHECKS } from './ssh-auth.ts';
+import { TFTP_CHECKS } from './tftp.ts';
 
 /**
  * THE catalogue of checks: one file per family, each exporting an array.
@@ -41,4 +42,5 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...SMTP_CHECKS,
   ...DNS_CHECKS,
   ...SSH_AUTH_CHECKS,
+  ...TFTP_CHECKS,
 ]);

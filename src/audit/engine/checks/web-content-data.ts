@@ -11,7 +11,8 @@ export interface Candidate {
   path: string;
   /** What the file is, for the report. */
   what: string;
-  sig: (a: HttpAnswer) => boolean;
+  /** The file's signature; 'exists' when it has no format of its own (then its random twin must be missing). */
+  sig: ((a: HttpAnswer) => boolean) | 'exists';
 }
 
 export interface ContentFamily {
@@ -81,7 +82,9 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
     lead: 'Backup or editor files are readable',
     candidates: [
       ...each(['/index.php~', '/index.php.bak', '/index.php.old', '/index.php.orig', '/index.php.save', '/index.php.swp', '/config.php~', '/config.php.bak', '/config.php.old', '/config.php.save', '/config.inc.php.bak', '/settings.php.bak'], 'PHP source', phpSource),
-      ...each(['/.index.php.swp', '/.config.php.swp', '/.index.html.swp', '/.htaccess.swp'], 'vim swap file', vimSwap),
+      ...each(['/.index.php.swp', '/.config.php.swp', '/.index.html.swp', '/.htaccess.swp', '/.wp-config.php.swp'], 'vim swap file', vimSwap),
+      // Copies of static pages have no format of their own: the copy exists while a random name with the same suffix does not.
+      ...each(['/index.html~', '/index.html.bak', '/index.html.old', '/index.html.orig', '/index.bak', '/index.old', '/.htaccess.bak', '/.htaccess~', '/web.config.bak', '/config.bak', '/config.old', '/#index.php#'.replaceAll('#', '%23')], 'backup copy', 'exists'),
       // SQL dumps: mysqldump and pg_dump headers, or plain DDL/DML.
       ...each(['/backup.sql', '/dump.sql', '/db.sql', '/database.sql'], 'SQL dump', re(/^-- (?:MySQL dump|MariaDB dump|PostgreSQL database dump)|^\s*(?:CREATE TABLE|INSERT INTO|DROP TABLE)\b/im)),
       ...each(['/backup.zip', '/site.zip', '/www.zip'], 'ZIP archive', starts('PK\x03\x04')),
@@ -98,6 +101,12 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
       { path: '/.DS_Store', what: 'macOS Finder .DS_Store', sig: starts('\0\0\0\x01Bud1') },
       // Thumbs.db is an OLE2 compound file: D0 CF 11 E0 A1 B1 1A E1.
       { path: '/Thumbs.db', what: 'Windows Thumbs.db', sig: starts('\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1') },
+      // Explorer's folder settings and KDE Dolphin's, both INI files with a fixed section.
+      { path: '/desktop.ini', what: 'Windows desktop.ini', sig: re(/^\s*\[\.ShellClassInfo\]/im) },
+      { path: '/.directory', what: 'KDE .directory', sig: re(/^\s*\[Desktop Entry\]/m) },
+      // AppleDouble resource forks copied from macOS: magic 00 05 16 07.
+      { path: '/._index.html', what: 'macOS AppleDouble file', sig: starts('\0\x05\x16\x07') },
+      { path: '/._.DS_Store', what: 'macOS AppleDouble file', sig: starts('\0\x05\x16\x07') },
     ],
   },
   {
@@ -117,6 +126,15 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
       { path: '/.my.cnf', what: 'MySQL client configuration', sig: re(/^\s*password\s*=/m) },
       // .pgpass: hostname:port:database:username:password.
       { path: '/.pgpass', what: 'PostgreSQL password file', sig: re(/^[^:\s]+:(?:\d+|\*):[^:\s]+:[^:\s]+:\S+\s*$/m) },
+      // Copies of .env next to it: NAME=value lines with a secret-looking name.
+      ...each(['/.env.bak', '/.env.local', '/.env.production', '/.env.prod', '/.env.backup', '/.env.old', '/.env.save', '/.env~'], 'environment file copy',
+        re(/^[A-Z_][A-Z0-9_]*(?:PASS|PASSWORD|SECRET|TOKEN|KEY)[A-Z0-9_]*\s*=/m)),
+      { path: '/.htpasswd.bak', what: 'Apache password file copy', sig: re(/^[^:\s<>]+:(?:\$apr1\$|\$2[aby]\$|\{SHA\}|\$[156]\$)/m) },
+      // ~/.netrc: "machine host login user password secret".
+      { path: '/.netrc', what: 'netrc credentials', sig: re(/\b(?:machine|default)\b[\s\S]*\bpassword\s+\S/) },
+      { path: '/.s3cfg', what: 's3cmd credentials', sig: re(/^\s*(?:access_key|secret_key)\s*=/m) },
+      { path: '/.pypirc', what: 'PyPI credentials', sig: re(/^\s*password\s*[:=]/m) },
+      { path: '/.kube/config', what: 'Kubernetes credentials', sig: re(/^\s*(?:client-key-data|token|password):\s*\S/m) },
       { path: '/.docker/config.json', what: 'Docker registry credentials', sig: (a) => /"auths"\s*:/.test(a.body) && /"auth"\s*:\s*"[A-Za-z0-9+/=]{8,}"/.test(a.body) },
     ],
   },

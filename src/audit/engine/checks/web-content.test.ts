@@ -29,6 +29,11 @@ export const PLANTED: Record<string, string | Buffer> = {
   '.npmrc': '//registry.npmjs.org/:_authToken=npm_0123456789abcdef\n',
   '.git-credentials': 'https://deploy:ghp_0123456789abcdef@github.com\n',
   'wp-config.php.bak': "<?php\ndefine( 'DB_NAME', 'wp' );\ndefine( 'DB_PASSWORD', 'hunter2' );\n",
+  '.env.local': 'APP_DEBUG=true\nSTRIPE_SECRET_KEY=sk_test_hunter2\n',
+  '.netrc': 'machine ftp.example.com login deploy password hunter2\n',
+  'index.html.bak': '<html><body>Our own site, last year</body></html>',
+  'desktop.ini': '[.ShellClassInfo]\r\nIconResource=C:\\Windows\\System32\\imageres.dll,-3\r\n',
+  '._index.html': Buffer.concat([Buffer.from([0, 5, 0x16, 7, 0, 2, 0, 0]), Buffer.alloc(200)]),
 };
 
 async function flagged(net: Net, host: HostFacts): Promise<Map<string, string>> {
@@ -51,7 +56,7 @@ test('real nginx: planted VCS metadata, backups, OS metadata, credentials and st
   // Hardened: the same files on disk, denied by the configuration.
   const hard = await nginx(h, `
     location ~ /\\. { return 404; }
-    location ~* (~|\\.(bak|old|orig|save|swp|sql|zip|tgz|gz|db)|/id_[a-z0-9]+)$ { return 404; }
+    location ~* (~|\\.(bak|old|orig|save|swp|sql|zip|tgz|gz|db|ini)|/id_[a-z0-9]+)$ { return 404; }
     location ~ /CVS/ { return 404; }
     location = /nginx_status { stub_status; allow 127.0.0.250; deny all; }`, PLANTED);
   // Catch-all: every path answers 200 with the same page (a single-page application).
@@ -66,9 +71,10 @@ test('real nginx: planted VCS metadata, backups, OS metadata, credentials and st
   const vcs = found.get('vigil.http.vcs-exposed')!;
   for (const p of ['/.svn/wc.db', '/.svn/entries', '/.hg/requires', '/.bzr/branch-format', '/CVS/Entries']) assert.ok(vcs.includes(p), `${p} missing from ${vcs}`);
   const creds = found.get('vigil.http.credential-files')!;
-  for (const p of ['/.htpasswd', '/id_rsa', '/.aws/credentials', '/.npmrc', '/.git-credentials', '/wp-config.php.bak']) assert.ok(creds.includes(p), `${p} missing from ${creds}`);
+  for (const p of ['/.htpasswd', '/id_rsa', '/.aws/credentials', '/.npmrc', '/.git-credentials', '/wp-config.php.bak', '/.env.local', '/.netrc']) assert.ok(creds.includes(p), `${p} missing from ${creds}`);
   assert.doesNotMatch([...found.values()].join(' '), /hunter2|AKIA|ghp_|npm_0123/, 'no secret reaches the report');
-  assert.match(found.get('vigil.http.backup-files')!, /index\.php~.*|\.index\.php\.swp|backup\.sql/);
+  for (const p of ['/index.php~', '/.index.php.swp', '/backup.sql', '/index.html.bak (backup copy)']) assert.ok(found.get('vigil.http.backup-files')!.includes(p), `${p} missing`);
+  for (const p of ['/.DS_Store', '/Thumbs.db', '/desktop.ini', '/._index.html']) assert.ok(found.get('vigil.http.metadata-files')!.includes(p), `${p} missing`);
 
   for (const [addr, port, what] of [[h, hard, 'hardened'], [c, catchAll, 'catch-all'], [s, soft, 'soft-404']] as const) {
     const quiet = await flagged(netFor(addr), await httpHost(addr, port));

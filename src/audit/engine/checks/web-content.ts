@@ -13,18 +13,27 @@ import { CONTENT_FAMILIES, type Candidate, type ContentFamily } from './web-cont
  * web-content-data.ts, one family per check.
  */
 
-/** Random paths shaped like the candidates: dotfile, PHP script, anything else. */
-type Shape = 'dot' | 'php' | 'plain';
-const shapeOf = (path: string): Shape => (/\/\.[^/]*$/.test(path) ? 'dot' : /\.php\d?$/.test(path) ? 'php' : 'plain');
+/**
+ * A random path shaped like the candidate's file name: the same leading dot
+ * and the same suffix (`index.php~` → `/vigil-<r>.php~`, `.index.php.swp` →
+ * `/.vigil-<r>.php.swp`, `.htpasswd` → `/.vigil-<r>`), so that a rule or a
+ * handler bound to an extension treats both alike.
+ */
+export function twinOf(path: string, token: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.startsWith('.') ? '.' : '';
+  const suffix = base.slice(dot.length).replace(/^[^.~]*/, '');
+  return `/${dot}vigil-${token}${suffix}`;
+}
 
 interface Baseline {
-  get(shape: Shape): Promise<HttpAnswer | null>;
+  get(path: string): Promise<HttpAnswer | null>;
 }
 
 /**
- * One baseline per port and shape, shared by all families of one audit:
- * the checks run concurrently, so the cache holds promises. Keyed on the
- * HostFacts object, which lives as long as one host's audit.
+ * The answers for random twins, per port, shared by all families of one
+ * audit: the checks run concurrently, so the cache holds promises. Keyed on
+ * the HostFacts object, which lives as long as one host's audit.
  */
 const baselines = new WeakMap<HostFacts, Map<number, Baseline>>();
 
@@ -33,13 +42,13 @@ function baselineFor(host: HostFacts, net: Net, svc: Service): Baseline {
   if (!perPort) baselines.set(host, (perPort = new Map()));
   let b = perPort.get(svc.port);
   if (!b) {
-    const cache = new Map<Shape, Promise<HttpAnswer | null>>();
+    const cache = new Map<string, Promise<HttpAnswer | null>>();
     const token = randomBytes(6).toString('hex');
-    const paths: Record<Shape, string> = { dot: `/.vigil-${token}`, php: `/vigil-${token}.php`, plain: `/vigil-${token}.txt` };
     b = {
-      get(shape) {
-        if (!cache.has(shape)) cache.set(shape, httpRequest(net, svc.port, usesTls(svc), { target: paths[shape] }));
-        return cache.get(shape)!;
+      get(path) {
+        const twin = twinOf(path, token);
+        if (!cache.has(twin)) cache.set(twin, httpRequest(net, svc.port, usesTls(svc), { target: twin, timeoutMs: 4000 }));
+        return cache.get(twin)!;
       },
     };
     perPort.set(svc.port, b);
@@ -51,8 +60,14 @@ const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Is `a` the file `c` describes, and not what the server says for any path? */
 async function confirms(c: Candidate, a: HttpAnswer | null, baseline: Baseline): Promise<boolean> {
-  if (!a || a.status !== 200 || !c.sig(a)) return false;
-  const base = await baseline.get(shapeOf(c.path));
+  if (!a || a.status !== 200) return false;
+  if (c.sig === 'exists') {
+    // No format to recognise (a copy of any page): the file exists if its random twin does not.
+    const base = await baseline.get(c.path);
+    return a.raw.length > 0 && !!base && base.status !== 200 && base.status !== 0;
+  }
+  if (!c.sig(a)) return false;
+  const base = await baseline.get(c.path);
   if (!base || base.status !== 200) return true;
   // The server answers 200 for a path that cannot exist: the hit counts only
   // if that page neither carries the signature nor equals this body.
@@ -87,7 +102,7 @@ function contentCheck(fam: ContentFamily): Check {
       const findings: Finding[] = [];
       for (const svc of host.services.filter(isHttpService)) {
         const hits = await scan(net, svc, host, fam).catch(() => []);
-        if (hits.length) findings.push({ port: svc.port, detail: `${fam.lead}: ${hits.slice(0, 8).join(', ')}${hits.length > 8 ? `, and ${hits.length - 8} more` : ''}.` });
+        if (hits.length) findings.push({ port: svc.port, detail: `${fam.lead}: ${hits.slice(0, 12).join(', ')}${hits.length > 12 ? `, and ${hits.length - 12} more` : ''}.` });
       }
       return findings;
     },
