@@ -128,3 +128,25 @@ zone "${rev}" { type primary; file "${dir}/rev.zone"; };
     return ['-g', '-c', join(dir, 'named.conf'), '-n', '1'];
   });
 }
+
+/** tftpd-hpa on addr:69/udp (-L: foreground): weak serves a router config and accepts new files (--create); hardened neither. */
+export async function tftpd(addr: string, weak: boolean): Promise<void> {
+  const dir = tempDir('tftpd');
+  chmodSync(dir, weak ? 0o777 : 0o755);
+  if (weak) writeFileSync(join(dir, 'startup-config'), 'hostname edge-router\nenable secret 5 $1$planted\n', { mode: 0o644 });
+  const p = spawn('in.tftpd', ['-L', '-a', `${addr}:69`, '-s', dir, '-u', 'root', ...(weak ? ['-c'] : [])], { stdio: 'ignore', detached: true });
+  onCleanup(() => stop(p));
+  // Ready when it answers an RRQ (with DATA or an ERROR packet).
+  const rrq = Buffer.from('\0\x01nothing-here\0octet\0', 'latin1');
+  for (let i = 0; i < 200 && p.exitCode === null; i++) {
+    const ok = await new Promise<boolean>((res) => {
+      const s = createSocket('udp4');
+      const t = setTimeout(() => (s.close(), res(false)), 100);
+      s.on('message', () => (clearTimeout(t), s.close(), res(true)));
+      s.on('error', () => (clearTimeout(t), s.close(), res(false)));
+      s.send(rrq, 69, addr);
+    });
+    if (ok) return;
+  }
+  throw new Error(`in.tftpd did not start on ${addr}:69 (exit ${p.exitCode})`);
+}

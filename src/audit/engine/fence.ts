@@ -58,7 +58,7 @@ export class Fence {
       },
       udpRequest(port, payload, opts) {
         fence.check(address);
-        return udpRequest(address, port, payload, opts?.timeoutMs ?? defaultTimeoutMs);
+        return udpRequest(address, port, payload, opts?.timeoutMs ?? defaultTimeoutMs, opts?.anyPort);
       },
     };
   }
@@ -83,7 +83,7 @@ function open(make: () => Socket, timeoutMs: number, event: string): Promise<Soc
   });
 }
 
-function udpRequest(address: string, port: number, payload: Buffer, timeoutMs: number): Promise<Buffer | null> {
+function udpRequest(address: string, port: number, payload: Buffer, timeoutMs: number, anyPort = false): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
     let settled = false;
@@ -95,10 +95,11 @@ function udpRequest(address: string, port: number, payload: Buffer, timeoutMs: n
       resolve(value);
     };
     const timer = setTimeout(() => done(null), timeoutMs);
-    socket.on('message', (msg) => done(msg));
+    socket.on('message', (msg, from) => (!anyPort || from.address === address) && done(msg));
     // Connected, so that an ICMP port-unreachable ends the wait at once
     // (ECONNREFUSED) instead of costing the whole timeout on a closed port.
     socket.on('error', () => done(null));
-    socket.connect(port, address, () => socket.send(payload));
+    if (anyPort) socket.send(payload, port, address);
+    else socket.connect(port, address, () => socket.send(payload));
   });
 }
