@@ -26,13 +26,37 @@ function policy(id: string, shortid: string, title: string, risk: 'high' | 'medi
 /** A made-up origin: only ever written into a header, never contacted (.example is reserved, RFC 2606). */
 export const PROBE_ORIGIN = 'https://vigil-probe.evil.example';
 
-/** GET / with its Set-Cookie lines, once per port for both cookie checks (checks run concurrently: promises). */
-const rootAnswers = new WeakMap<HostFacts, Map<number, Promise<HttpAnswer | null>>>();
-function root(net: Net, svc: Service, host: HostFacts): Promise<HttpAnswer | null> {
-  let m = rootAnswers.get(host);
-  if (!m) rootAnswers.set(host, (m = new Map()));
-  if (!m.has(svc.port)) m.set(svc.port, httpRequest(net, svc.port, usesTls(svc), { target: '/' }));
-  return m.get(svc.port)!;
+/**
+ * Pages fetched once per port and path for the cookie and form checks
+ * (checks run concurrently: promises). Keyed on the HostFacts object, which
+ * lives as long as one host's audit.
+ */
+const pageCache = new WeakMap<HostFacts, Map<string, Promise<HttpAnswer | null>>>();
+function page(net: Net, svc: Service, host: HostFacts, path: string): Promise<HttpAnswer | null> {
+  let m = pageCache.get(host);
+  if (!m) pageCache.set(host, (m = new Map()));
+  const key = `${svc.port} ${path}`;
+  if (!m.has(key)) m.set(key, httpRequest(net, svc.port, usesTls(svc), { target: path, timeoutMs: 4000 }).catch(() => null));
+  return m.get(key)!;
+}
+
+/** Where sessions start and passwords are typed: the home page, usual login pages and what the home page links to. */
+async function pages(net: Net, svc: Service, host: HostFacts): Promise<[string, HttpAnswer][]> {
+  const home = await page(net, svc, host, '/');
+  const paths = [...new Set(['/', '/login', '/login.php', '/admin/', ...linkedPaths(home?.body ?? '')])];
+  const got = await Promise.all(paths.map(async (p) => [p, await page(net, svc, host, p)] as const));
+  return got.filter((x): x is [string, HttpAnswer] => x[1] !== null);
+}
+
+/** Cookie names lacking `attr`, with the first page that set each. */
+async function cookiesWithout(net: Net, svc: Service, host: HostFacts, attr: string, exempt: (name: string) => boolean): Promise<string[]> {
+  const seen = new Map<string, string>();
+  for (const [path, a] of await pages(net, svc, host)) {
+    for (const c of a.setCookies.map(parseCookie)) {
+      if (c.name && !c.attrs.includes(attr) && !exempt(c.name) && !seen.has(c.name)) seen.set(c.name, path);
+    }
+  }
+  return [...seen].slice(0, 5).map(([name, path]) => `${name} (GET ${path})`);
 }
 
 interface Cookie {
@@ -74,29 +98,42 @@ export const HTTP_POLICY_CHECKS: readonly Check[] = [
   policy('vigil.http.cors-any-origin', 'HTTP-CORS', 'CORS reflects any origin with credentials', 'medium', 'HOLE', 99,
     'The server echoes any Origin in Access-Control-Allow-Origin together with Access-Control-Allow-Credentials: true, so any web site a logged-in user visits can read this site\'s authenticated responses. Allow only your own origins.',
     async (net, svc) => {
-      const a = await httpRequest(net, svc.port, usesTls(svc), { target: '/', headers: { Origin: PROBE_ORIGIN } });
-      if (!a) return null;
-      const allow = a.headers['access-control-allow-origin'] ?? '';
-      const creds = /^\s*true\s*$/i.test(a.headers['access-control-allow-credentials'] ?? '');
-      return allow.trim() === PROBE_ORIGIN && creds
-        ? `GET / with Origin: ${PROBE_ORIGIN} answered Access-Control-Allow-Origin: ${PROBE_ORIGIN} and Access-Control-Allow-Credentials: true.`
-        : null;
+      // A simple GET, a preflight (some servers answer CORS only there), and an API root.
+      const tries: [string, string, Record<string, string>][] = [
+        ['GET', '/', {}], ['OPTIONS', '/', { 'Access-Control-Request-Method': 'GET' }], ['GET', '/api/', {}],
+      ];
+      for (const [method, target, headers] of tries) {
+        const a = await httpRequest(net, svc.port, usesTls(svc), { method, target, headers: { Origin: PROBE_ORIGIN, ...headers }, timeoutMs: 4000 });
+        if (!a) continue;
+        const allow = a.headers['access-control-allow-origin'] ?? '';
+        const creds = /^\s*true\s*$/i.test(a.headers['access-control-allow-credentials'] ?? '');
+        if (allow.trim() === PROBE_ORIGIN && creds) {
+          return `${method} ${target} with Origin: ${PROBE_ORIGIN} answered Access-Control-Allow-Origin: ${PROBE_ORIGIN} and Access-Control-Allow-Credentials: true.`;
+        }
+      }
+      return null;
     }),
   policy('vigil.http.cookie-no-httponly', 'HTTP-COOKIE-HTTPONLY', 'Cookie without the HttpOnly attribute', 'low', 'NOTE', 95,
     'A cookie is set without HttpOnly, so any script running in the page (an injected one included) can read it and steal the session. Add HttpOnly to session and authentication cookies.',
     async (net, svc, host) => {
-      const cookies = ((await root(net, svc, host))?.setCookies ?? []).map(parseCookie);
-      const bare = cookies.filter((c) => c.name && !c.attrs.includes('httponly') && !scriptReadable(c.name)).map((c) => c.name);
-      return bare.length ? `GET / sets ${bare.slice(0, 5).join(', ')} without HttpOnly.` : null;
+      const bare = await cookiesWithout(net, svc, host, 'httponly', scriptReadable);
+      return bare.length ? `Set without HttpOnly: ${bare.join(', ')}.` : null;
     }),
   policy('vigil.http.cookie-no-secure', 'HTTP-COOKIE-SECURE', 'Cookie over HTTPS without the Secure attribute', 'low', 'NOTE', 95,
     'An HTTPS site sets a cookie without Secure, so the browser also sends it over plain HTTP, where anyone on the path can read it. Add Secure to every cookie of an HTTPS site.',
     async (net, svc, host) => {
       // Over plain HTTP, Secure cannot be set (browsers ignore it there); the weakness exists on HTTPS only.
       if (!usesTls(svc)) return null;
-      const cookies = ((await root(net, svc, host))?.setCookies ?? []).map(parseCookie);
-      const bare = cookies.filter((c) => c.name && !c.attrs.includes('secure')).map((c) => c.name);
-      return bare.length ? `GET / over HTTPS sets ${bare.slice(0, 5).join(', ')} without Secure.` : null;
+      const bare = await cookiesWithout(net, svc, host, 'secure', () => false);
+      return bare.length ? `Set over HTTPS without Secure: ${bare.join(', ')}.` : null;
+    }),
+  policy('vigil.http.password-form-cleartext', 'HTTP-PASSWORD-FORM', 'Password form served over plain HTTP', 'medium', 'NOTE', 95,
+    'A page with a password field is served over unencrypted HTTP: the password is sent in clear text, and anyone on the path can also rewrite the form to send it elsewhere. Serve the site over HTTPS only and redirect HTTP to it.',
+    async (net, svc, host) => {
+      if (usesTls(svc)) return null;
+      // HTML's <input type=password> (any quoting); a page that only says "password" is not a form.
+      const hit = (await pages(net, svc, host)).find(([, a]) => a.status === 200 && /<input\b[^>]*\btype\s*=\s*["']?password\b/i.test(a.body));
+      return hit ? `GET ${hit[0]} over plain HTTP serves a form with a password field.` : null;
     }),
   policy('vigil.http.basic-auth-cleartext', 'HTTP-BASIC-CLEAR', 'HTTP Basic authentication over plain HTTP', 'medium', 'NOTE', 95,
     'The server asks for a password with HTTP Basic authentication on an unencrypted connection: the browser sends the user name and password in base64, readable by anyone on the path. Serve the protected area over HTTPS only (redirect HTTP to HTTPS).',

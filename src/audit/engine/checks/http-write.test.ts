@@ -25,12 +25,13 @@ async function flagged(address: string, port: number, tls = false): Promise<Map<
 test('real nginx: CORS reflecting any origin, cookie without HttpOnly, Basic over HTTP, PUT via dav_methods; the hardened twin is silent', { skip: NGINX ? false : 'nginx is not installed (apt-get install nginx)' }, async () => {
   const [w, h] = [ADDR(20), ADDR(21)];
   const files = { 'index.html': '<html><body>site</body></html>', 'admin/index.html': 'admin' };
+  const login = { 'login.php': '<html><body><form method="post" action="/session"><input name="user"><input type=password name="pw"></form></body></html>' };
   const weak = await nginx(w, `
     add_header Access-Control-Allow-Origin $http_origin always;
     add_header Access-Control-Allow-Credentials true always;
     add_header Set-Cookie "SESSIONID=abc123; Path=/" always;
     location /admin/ { auth_basic "Admin area"; auth_basic_user_file $DIR/htpasswd; }
-    location /uploads/ { dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw all:r; }`, files);
+    location /uploads/ { dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw all:r; }`, { ...files, ...login });
   const hard = await nginx(h, `
     add_header Access-Control-Allow-Origin https://app.example always;
     add_header Access-Control-Allow-Credentials true always;
@@ -38,9 +39,10 @@ test('real nginx: CORS reflecting any origin, cookie without HttpOnly, Basic ove
     location /admin/ { return 301 https://$host$request_uri; }`, files);
 
   const found = await flagged(w, weak);
-  for (const id of ['cors-any-origin', 'cookie-no-httponly', 'basic-auth-cleartext', 'put-write', 'put-accepted']) assert.ok(found.has(id), `${id} not flagged on weak nginx: ${JSON.stringify([...found])}`);
+  for (const id of ['cors-any-origin', 'cookie-no-httponly', 'basic-auth-cleartext', 'put-write', 'put-accepted', 'password-form-cleartext']) assert.ok(found.has(id), `${id} not flagged on weak nginx: ${JSON.stringify([...found])}`);
   assert.match(found.get('put-write')!, /PUT \/uploads\/vigil-put-[0-9a-f]+\.txt answered HTTP 201 .*DELETE removed it/);
   assert.match(found.get('basic-auth-cleartext')!, /GET \/admin\/ answered 401/);
+  assert.match(found.get('password-form-cleartext')!, /GET \/login\.php over plain HTTP serves a form with a password field/);
   // The probe file is gone again.
   const leftover = await httpRequest(netFor(w), weak, false, { target: /PUT (\S+)/.exec(found.get('put-write')!)![1]! });
   assert.equal(leftover?.status, 404);
