@@ -118,3 +118,12 @@ test('real postfix: STARTTLS with a certificate near expiry, a 1024-bit group an
   assert.deepEqual(auths.map((f) => f.port), [weak], JSON.stringify(auths));
   assert.match(auths[0]!.detail, /offers AUTH PLAIN LOGIN \(STARTTLS is offered but not required for AUTH\)/);
 });
+
+test('LDAP ExtendedResponse: success, refusal, and bytes that are not one', async () => {
+  const { ldapSuccess } = await import('./starttls.ts');
+  // slapd's reply to StartTLS: SEQUENCE { messageID 1, [APPLICATION 24] { resultCode 0, matchedDN "", diagnosticMessage "" } }.
+  assert.equal(ldapSuccess(Buffer.from('300c02010178070a010004000400', 'hex')), true);
+  // protocolError (2): StartTLS not configured.
+  assert.equal(ldapSuccess(Buffer.from('302802010178230a0102040004', 'hex')), false);
+  assert.equal(ldapSuccess(Buffer.from('HTTP/1.1 400 Bad Request\r\n')), null);
+});

@@ -95,3 +95,13 @@ test('real nginx + php-fpm: phpinfo() and the FPM status page are found; the har
   assert.match(found.get('vigil.http.status-page') ?? '', /\/fpm-status \(PHP-FPM status\)/, JSON.stringify([...found]));
   assert.deepEqual([...(await flagged(netFor(h), await httpHost(h, hard)))], [], 'hardened nginx + php-fpm flagged');
 });
+
+test('random twins keep the leading dot and the suffix of the candidate', async () => {
+  const { twinOf } = await import('./web-content.ts');
+  assert.equal(twinOf('/index.php~', 'r'), '/vigil-r.php~');
+  assert.equal(twinOf('/.index.php.swp', 'r'), '/.vigil-r.php.swp');
+  assert.equal(twinOf('/.htpasswd', 'r'), '/.vigil-r');
+  assert.equal(twinOf('/.svn/wc.db', 'r'), '/vigil-r.db');
+  assert.equal(twinOf('/CVS/Entries', 'r'), '/vigil-r');
+  assert.equal(twinOf('/backup.tar.gz', 'r'), '/vigil-r.tar.gz');
+});
