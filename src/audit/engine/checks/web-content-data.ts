@@ -70,7 +70,7 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
       // mod_info's page title and heading.
       { path: '/server-info', what: 'Apache server-info', sig: (a) => /Apache Server Information/i.test(a.body) },
       // stub_status writes "Active connections: N \nserver accepts handled requests\n" (ngx_http_stub_status_module.c).
-      ...each(['/nginx_status', '/nginx-status', '/stub_status', '/basic_status', '/status'], 'nginx stub_status', re(/^Active connections:\s*\d+\s*\nserver accepts handled requests/)),
+      ...each(['/nginx_status', '/nginx-status', '/stub_status', '/basic_status', '/status', '/server-status'], 'nginx stub_status', re(/^Active connections:\s*\d+\s*\nserver accepts handled requests/)),
       // PHP-FPM's status page (fpm_status.c) starts "pool: NAME\nprocess manager: …".
       ...each(['/status', '/fpm-status', '/php-fpm-status', '/fpm_status', '/php_status'], 'PHP-FPM status', (a) => /^pool:\s+\S+\s*\nprocess manager:\s+\w+/m.test(a.body) || /<th>pool<\/th>\s*<td>[^<]+<\/td>[\s\S]*process manager/i.test(a.body)),
     ],
@@ -144,7 +144,7 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
     description: 'A page calling phpinfo() is public: it shows the PHP version and modules, file paths, environment variables (often secrets) and request headers including cookies. Delete it.',
     lead: 'phpinfo() output is served',
     // phpinfo() writes "<title>PHP 8.2.x - phpinfo()</title>" (older: "phpinfo()") and "<h1 class="p">PHP Version X</h1>".
-    candidates: each(['/phpinfo.php', '/info.php', '/test.php', '/php_info.php', '/phpinfo', '/i.php', '/pinfo.php', '/php.php', '/infophp.php', '/_phpinfo.php'], 'phpinfo()',
+    candidates: each(['/phpinfo.php', '/info.php', '/test.php', '/php_info.php', '/php-info.php', '/phpinfo', '/i.php', '/pi.php', '/pinfo.php', '/php.php', '/infophp.php', '/_phpinfo.php', '/phpinfo.php5'], 'phpinfo()',
       (a) => /<title>[^<]*phpinfo\(\)\s*<\/title>/i.test(a.body) || /<h1 class="p">PHP Version \d/.test(a.body)),
   },
 ];
