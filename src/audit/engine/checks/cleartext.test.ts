@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ADDR, certificate, DOVECOT, dovecot, hostOf, netFor, service, tempDir, VSFTPD, vsftpd } from '../../../../test/helpers/web-daemons.ts';
+import { DOVECOT, dovecot, VSFTPD, vsftpd } from '../../../../test/helpers/mail-daemons.ts';
+import { ADDR, certificate, hostOf, netFor, service, tempDir } from '../../../../test/helpers/web-daemons.ts';
 import type { HostFacts } from '../types.ts';
 import { CLEARTEXT_CHECKS } from './cleartext.ts';
 

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  ADDR, certificate, dhParams, freePort, legacyOpenssl, POSTFIX, postfix, DOVECOT, dovecot, hostOf, netFor, NGINX, nginx, PG_BIN, postgres, service, SLAPD, slapd, tempDir, VSFTPD, vsftpd,
-} from '../../../../test/helpers/web-daemons.ts';
+import { POSTFIX, postfix, DOVECOT, dovecot, PG_BIN, postgres, SLAPD, slapd, VSFTPD, vsftpd } from '../../../../test/helpers/mail-daemons.ts';
+import { ADDR, certificate, dhParams, freePort, legacyOpenssl, hostOf, netFor, NGINX, nginx, service, tempDir } from '../../../../test/helpers/web-daemons.ts';
 import type { Check, Service } from '../types.ts';
 import { fetchHttpInfo } from './http-client.ts';
 import { HTTP_POLICY_CHECKS } from './http-policy.ts';
