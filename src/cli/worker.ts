@@ -43,7 +43,7 @@ export function workerCommand(): Command {
         logLevel: process.env.VIGIL_LOG_LEVEL || DEFAULTS.logLevel,
       });
       // Loaded here, not at the top: they pull in every dependency, and `--help` needs none.
-      const [{ serverLogger }, { openStore }, { auditWork }, { systemClock }] = await Promise.all([
+      const [{ serverLogger }, { openStore, NoStoreError }, { auditWork }, { systemClock }] = await Promise.all([
         import('../log-format.ts'),
         import('../store/open.ts'),
         import('../audit/queue-open.ts'),
@@ -51,7 +51,10 @@ export function workerCommand(): Command {
       ]);
       const logger = await serverLogger(config.logLevel);
       // A mistyped --data must not start a worker on a fresh store nobody serves.
-      const db = await openStore(config, { create: false });
+      const db = await openStore(config, { create: false }).catch((err) => {
+        if (err instanceof NoStoreError) throw new Error(`no store at ${err.path}: a worker does not create one (check --data or --db; serve creates the store on its first start)`);
+        throw err;
+      });
       const work = auditWork(db, systemClock, config, logger);
       await work.start();
       // The queue's timers do not hold the process open (serve's listeners do); here nothing else would.
