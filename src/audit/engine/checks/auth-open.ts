@@ -14,6 +14,9 @@ const lineDone = (b: Buffer) => b.includes(10);
 /** We announce protocol 30: rsync 3.2's protocol 32 insists on a digest list after the version ("your client omitted the digest name list"). */
 const CLIENT_HELLO = '@RSYNCD: 30.0\n';
 
+/** Module names often used when the list is hidden. */
+const RSYNC_GUESSES = ['backup', 'backups', 'data', 'files', 'pub', 'public', 'share', 'www', 'home', 'srv', 'mirror', 'rsync'];
+
 /** Module names the daemon lists (an empty request line asks for the list; it ends with "@RSYNCD: EXIT"). */
 function rsyncModules(net: Parameters<Check['run']>[1], port: number) {
   return talk(net, port, async (c) => {
@@ -42,11 +45,13 @@ export const rsyncOpenModule: Check = portCheck(
   },
   (h) => portsOf(h, ['rsync'], [873]),
   async (net, port) => {
-    const modules = await rsyncModules(net, port);
-    if (!modules?.length) return null;
+    const listed = await rsyncModules(net, port);
+    if (!listed) return null;
+    // "list = no" hides a module, not its access: the usual names are tried too.
+    const tried = [...new Set([...listed.slice(0, 5), ...RSYNC_GUESSES])];
     const open: string[] = [];
-    for (const mod of modules.slice(0, 5)) if (await rsyncOpens(net, port, mod)) open.push(mod);
-    return open.length ? `modules listed: ${shown(modules.join(', '), 120)}; opened without a password: ${shown(open.join(', '), 120)}` : null;
+    for (const mod of tried) if (await rsyncOpens(net, port, mod)) open.push(mod);
+    return open.length ? `modules listed: ${shown(listed.join(', ') || '(none)', 120)}; opened without a password: ${shown(open.join(', '), 120)}` : null;
   },
 );
 

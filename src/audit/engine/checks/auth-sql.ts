@@ -31,11 +31,11 @@ export const postgresTrust: Check = portCheck(
   (net, port) =>
     talk(net, port, async (c) => {
       // The session ends right after AuthenticationOk (we never send a query).
-      const r = await c.ask(pgStartup('postgres'), 3000, pgMessageDone);
+      const r = await c.ask(pgStartup('postgres'), 6000, pgMessageDone);
       if (r.length < 9 || r[0] !== 0x52 || r.readInt32BE(1) !== 8 || r.readInt32BE(5) !== 0) return null;
       c.send(Buffer.from([0x58, 0, 0, 0, 4])); // Terminate
       return 'the startup message for user "postgres", database "postgres" was answered with AuthenticationOk: no password was asked';
-    }),
+    }, 8000),
 );
 
 /** mysql_native_password: SHA1(pw) XOR SHA1(scramble + SHA1(SHA1(pw))); the empty password sends nothing. */
@@ -76,18 +76,28 @@ export const mysqlEmptyRoot: Check = portCheck(
     description: 'The MySQL/MariaDB server accepted the account "root" with an empty password over the network: anyone who reaches the port can read, change or drop every database and often write files on the server. Set a strong password (or unix_socket authentication) for root and remove network root accounts.',
   },
   (h) => portsOf(h, ['mysql'], [3306]),
-  (net, port) =>
-    talk(net, port, async (c) => {
-      const g = await c.read(3000, packetDone);
-      if (!parseMysqlGreeting(g)?.version) return null;
-      const scramble = scrambleOf(g.subarray(0, 4 + g.readUIntLE(0, 3))) ?? randomBytes(20);
-      let r = await c.ask(handshakeResponse('root', nativePassword('', scramble)), 3000, packetDone);
-      // Auth switch (0xFE): answer the asked plugin's scramble, again with the empty password (an empty response).
-      if (r.length > 4 && r[4] === 0xfe) r = await c.ask(packet(r[3]! + 1, Buffer.alloc(0)), 3000, packetDone);
-      if (r.length < 5 || r[4] !== 0x00) return null;
-      const server = parseMysqlGreeting(g)!.version!;
-      return `root logged in with an empty password (server ${shown(server, 60)}; answer OK)`;
-    }),
+  async (net, port) => {
+    // root, then the anonymous account ('' — old mysql_install_db made one): each on its own connection.
+    for (const user of ['root', '']) {
+      const server = await emptyPasswordLogin(net, port, user);
+      if (server) return `${user ? 'root' : 'the anonymous user ("")'} logged in with an empty password (server ${shown(server, 60)}; answer OK)`;
+    }
+    return null;
+  },
 );
+
+/** The server's version when `user` with an empty password gets OK, else null. */
+function emptyPasswordLogin(net: Parameters<Check['run']>[1], port: number, user: string): Promise<string | null> {
+  return talk(net, port, async (c) => {
+    const g = await c.read(3000, packetDone);
+    const version = parseMysqlGreeting(g)?.version;
+    if (!version) return null;
+    const scramble = scrambleOf(g.subarray(0, 4 + g.readUIntLE(0, 3))) ?? randomBytes(20);
+    let r = await c.ask(handshakeResponse(user, nativePassword('', scramble)), 3000, packetDone);
+    // Auth switch (0xFE): answer the asked plugin's scramble, again with the empty password (an empty response).
+    if (r.length > 4 && r[4] === 0xfe) r = await c.ask(packet(r[3]! + 1, Buffer.alloc(0)), 3000, packetDone);
+    return r.length >= 5 && r[4] === 0x00 ? version : null;
+  });
+}
 
 export const AUTH_SQL_CHECKS: readonly Check[] = [postgresTrust, mysqlEmptyRoot];

@@ -66,10 +66,12 @@ async function zonesOf(net: Net, port: number, host: HostFacts): Promise<string[
   for (const q of ['hostname.bind', 'id.server']) {
     for (const m of (await tcpQuery(net, port, q, 'TXT', 'CH')) ?? []) for (const a of m.answers ?? []) if (a.type === 'TXT') candidates.push(([] as unknown[]).concat(a.data).map(String).join(''));
   }
+  // Last, names test and lab servers are often authoritative for (RFC 2606/6761/8375 and the usual private suffixes).
+  candidates.push('example.com', 'example.net', 'example.org', 'example.test', 'test', 'local', 'lan', 'internal', 'corp', 'home.arpa', 'localdomain');
   const zones = new Set<string>();
   const asked = new Set<string>();
   const ask = async (name: string) => {
-    if (asked.has(name) || asked.size >= 24) return;
+    if (asked.has(name) || asked.size >= 40) return;
     asked.add(name);
     for (const m of (await tcpQuery(net, port, name, 'SOA')) ?? []) {
       if (!((m.flags ?? 0) & AA)) continue;
@@ -81,10 +83,10 @@ async function zonesOf(net: Net, port: number, host: HostFacts): Promise<string[
       }
     }
   };
-  for (let i = 0; i < candidates.length && i < 40; i++) {
+  for (let i = 0; i < candidates.length && i < 60; i++) {
     const labels = candidates[i]!.replace(/\.$/, '').toLowerCase().split('.');
-    // The name and each parent with at least two labels (never a bare TLD).
-    for (let k = 0; k + 2 <= labels.length; k++) await ask(labels.slice(k).join('.'));
+    // The name and each parent with at least two labels (a bare TLD only when it was a candidate itself).
+    for (let k = 0; k + (labels.length === 1 ? 1 : 2) <= labels.length; k++) await ask(labels.slice(k).join('.'));
   }
   return [...zones].slice(0, 8);
 }
