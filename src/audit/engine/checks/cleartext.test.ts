@@ -46,7 +46,7 @@ test('real dovecot: IMAP and POP3 without TLS, and with STARTTLS/STLS optional, 
   assert.doesNotMatch(imap + pop3, new RegExp(`\\b(${required.imap}|${required.pop3}):`));
 });
 
-test('odd peers (garbage, immediate close, a 200-for-everything HTTP reply): no finding from the cleartext, STARTTLS, web content and policy checks, no throw', async (t) => {
+test('odd peers (garbage, immediate close, a 200-for-everything HTTP reply, silence): no finding from the cleartext, STARTTLS, web content and policy checks, no throw', async (t) => {
   const { createServer } = await import('node:net');
   const { HTTP_POLICY_CHECKS } = await import('./http-policy.ts');
   const { HTTP_WRITE_CHECKS } = await import('./http-write.ts');
@@ -58,9 +58,11 @@ test('odd peers (garbage, immediate close, a 200-for-everything HTTP reply): no 
     createServer((s) => s.on('error', () => {}).destroy()),
     // Answers every request, whatever it is, with the same 200 page (no HTTP semantics at all).
     createServer((s) => s.on('error', () => {}).on('data', () => s.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'))),
+    // Accepts and never says a word (a tarpit): each check gives up after its bounded waits.
+    createServer((s) => s.on('error', () => {})),
   ];
   const ports = await Promise.all(servers.map((s) => new Promise<number>((r) => s.listen(0, a, () => r((s.address() as { port: number }).port)))));
-  t.after(() => servers.forEach((s) => s.close()));
+  t.after(() => servers.forEach((s) => (s.close(), s.unref())));
   const names = ['ftp', 'imap', 'pop3', 'smtp', 'ldap', 'postgresql', 'http'];
   const host = hostOf(a, ports.flatMap((p) => names.map((n) => service(p, n))));
   // At once, as runAudit does: a peer that never greets costs each check its bounded wait.

@@ -104,7 +104,7 @@ export const HTTP_POLICY_CHECKS: readonly Check[] = [
       ];
       for (const [method, target, headers] of tries) {
         const a = await httpRequest(net, svc.port, usesTls(svc), { method, target, headers: { Origin: PROBE_ORIGIN, ...headers }, timeoutMs: 4000 });
-        if (!a) continue;
+        if (!a) return null; // no answer: the next tries would only wait as long
         const allow = a.headers['access-control-allow-origin'] ?? '';
         const creds = /^\s*true\s*$/i.test(a.headers['access-control-allow-credentials'] ?? '');
         if (allow.trim() === PROBE_ORIGIN && creds) {
@@ -144,6 +144,7 @@ export const HTTP_POLICY_CHECKS: readonly Check[] = [
       const paths = [...new Set([...(svc.http ? AUTH_PATHS.slice(1) : AUTH_PATHS), ...linkedPaths(svc.http?.body ?? '')])];
       for (const path of paths) {
         const a = await httpRequest(net, svc.port, false, { target: path, timeoutMs: 4000 });
+        if (!a) return null;
         if (basic(a)) return `GET ${path} answered 401 with WWW-Authenticate: ${a!.headers['www-authenticate']!.slice(0, 80)} over plain HTTP.`;
       }
       return null;

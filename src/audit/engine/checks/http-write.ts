@@ -19,7 +19,8 @@ async function putProbe(net: Net, svc: Service): Promise<string | null> {
     const mark = `vigil write probe ${randomBytes(12).toString('hex')}\n`;
     const target = `${dir}${name}`;
     const put = await httpRequest(net, svc.port, tls, { method: 'PUT', target, body: mark, headers: { 'Content-Type': 'text/plain' }, timeoutMs: 4000 });
-    if (!put || put.status < 200 || put.status >= 300) continue;
+    if (!put) return null; // no answer: the other paths would only wait as long
+    if (put.status < 200 || put.status >= 300) continue;
     // 2xx alone is not proof (some frameworks answer 200 to anything): read it back.
     const back = await httpRequest(net, svc.port, tls, { target, timeoutMs: 4000 });
     const del = await httpRequest(net, svc.port, tls, { method: 'DELETE', target, timeoutMs: 4000 });
@@ -70,7 +71,9 @@ async function putAcceptedProbe(net: Net, svc: Service): Promise<string | null> 
   if (control === '100' || control === null) return null;
   for (const dir of DAV_PATHS) {
     const target = `${dir}vigil-put-${token}.txt`;
-    if ((await expectContinue(net, svc, 'PUT', target)) === '100') {
+    const answer = await expectContinue(net, svc, 'PUT', target);
+    if (answer === null) return null;
+    if (answer === '100') {
       return `PUT ${target} with Expect: 100-continue was answered "100 Continue" (the server would take the upload) while a POST to a random path was not; no body was sent.`;
     }
   }
@@ -84,6 +87,7 @@ async function propfindProbe(net: Net, svc: Service): Promise<string | null> {
     const a = await httpRequest(net, svc.port, usesTls(svc), {
       method: 'PROPFIND', target: dir, body: PROPFIND, headers: { Depth: '0', 'Content-Type': 'application/xml' }, timeoutMs: 4000,
     });
+    if (!a) return null;
     // RFC 4918 §9.1: a PROPFIND answered 207 Multi-Status with a DAV: multistatus body.
     if (a?.status === 207 && /<(?:\w+:)?multistatus\b[^>]*DAV:/i.test(a.body)) {
       const allow = a.headers['allow'] ? `; Allow: ${a.headers['allow'].slice(0, 100)}` : '';

@@ -79,12 +79,16 @@ const PARALLEL = 4;
 
 async function scan(net: Net, svc: Service, host: HostFacts, fam: ContentFamily): Promise<string[]> {
   const baseline = baselineFor(host, net, svc);
+  // A port that does not answer a plain GET of a random name (it hangs or is not HTTP) would cost every candidate its timeout.
+  if (!(await baseline.get('/index.txt'))) return [];
   const hits: string[] = [];
   const queue = [...fam.candidates];
+  let silent = 0;
   const lane = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
-      if (fam.firstOnly && hits.length) return;
+      if ((fam.firstOnly && hits.length) || silent >= 4) return;
       const a = await httpRequest(net, svc.port, usesTls(svc), { target: c.path, timeoutMs: 4000 }).catch(() => null);
+      if (!a) silent++;
       if (await confirms(c, a, baseline)) hits.push(`${c.path} (${c.what})`);
     }
   };
