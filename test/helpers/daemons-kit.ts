@@ -29,7 +29,8 @@ export function which(cmd: string): string | null {
 
 export function tempDir(tag: string): string {
   const d = mkdtempSync(join(tmpdir(), `vigil-${tag}-`));
-  onCleanup(() => rmSync(d, { recursive: true, force: true }));
+  // Retries: a daemon's children may still be writing there for a moment after it stopped.
+  onCleanup(() => rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
   return d;
 }
 
@@ -75,8 +76,20 @@ export async function daemon(addr: string, cmd: string, argsFor: (port: number) 
 export function stop(p: ChildProcess): Promise<void> {
   if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
   return new Promise((res) => {
-    const t = setTimeout(() => p.kill('SIGKILL'), 3000);
-    p.once('exit', () => (clearTimeout(t), res()));
-    p.kill('SIGTERM');
+    // The whole group (the daemon is its leader, spawned detached): smbd's samba-dcerpcd and
+    // rpcd_* helpers outlived a SIGTERM to smbd alone.
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-p.pid!, sig);
+      } catch {
+        p.kill(sig);
+      }
+    };
+    const t = setTimeout(() => signal('SIGKILL'), 3000);
+    p.once('exit', () => {
+      clearTimeout(t);
+      setTimeout(() => (signal('SIGKILL'), res()), 200); // what is left of the group
+    });
+    signal('SIGTERM');
   });
 }

@@ -4,7 +4,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { snmpMessage } from '../../src/audit/engine/checks/snmp-ber.ts';
 import { daemon, onCleanup, stop, tempDir } from './daemons-kit.ts';
@@ -26,6 +26,9 @@ export function loAlias(addr: string): void {
 export function samba(addr: string, weak: boolean): Promise<number> {
   loAlias(addr);
   const dir = tempDir('smbd');
+  // smbd starts samba-dcerpcd on demand (srvsvc), which leaves smbd's process group (setsid):
+  // after the test, whatever still runs with our config file is stopped by its pid.
+  onCleanup(() => killByArg(join(dir, 'smb.conf')));
   mkdirSync(join(dir, 'share'));
   writeFileSync(join(dir, 'share', 'payroll.xlsx'), 'planted\n');
   const global = (port: number) => [
@@ -33,7 +36,7 @@ export function samba(addr: string, weak: boolean): Promise<number> {
     ...['pid directory', 'lock directory', 'state directory', 'cache directory', 'private dir'].map((k) => `${k} = ${dir}`), `ncalrpc dir = ${dir}/ncalrpc`, `log file = ${dir}/log`,
     ...(weak ? ['map to guest = bad user', 'server min protocol = NT1'] : ['map to guest = never', 'restrict anonymous = 2', 'server signing = mandatory']),
   ];
-  const share = weak ? ['[public]', `path = ${dir}/share`, 'guest ok = yes', 'read only = yes'] : ['[public]', `path = ${dir}/share`, 'valid users = backup', 'read only = yes'];
+  const share = weak ? ['[finance]', `path = ${dir}/share`, 'guest ok = yes', 'read only = yes'] : ['[public]', `path = ${dir}/share`, 'valid users = backup', 'read only = yes'];
   return daemon(addr, 'smbd', (port) => {
     writeFileSync(join(dir, 'smb.conf'), [...global(port), ...share, ''].join('\n'));
     return ['--foreground', '--no-process-group', '-s', join(dir, 'smb.conf')];
@@ -149,4 +152,15 @@ export async function tftpd(addr: string, weak: boolean): Promise<void> {
     if (ok) return;
   }
   throw new Error(`in.tftpd did not start on ${addr}:69 (exit ${p.exitCode})`);
+}
+
+/** SIGTERM to the processes whose command line holds `arg` (a path only our test made). */
+function killByArg(arg: string): void {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(arg)) process.kill(Number(pid), 'SIGTERM');
+    } catch {
+      // gone already
+    }
+  }
 }

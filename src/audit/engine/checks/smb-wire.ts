@@ -19,13 +19,15 @@ export interface Smb2Reply {
   status: number;
   command: number;
   sessionId: Buffer;
+  treeId: number;
   /** The body after the 64-byte header; offsets in the body are from the header start (subtract 64). */
   body: Buffer;
 }
 
-class Session {
+export class Session {
   private messageId = 0n;
   sessionId: Buffer = Buffer.alloc(8);
+  treeId = 0;
   constructor(private readonly conv: Conv) {}
 
   async request(command: number, body: Buffer): Promise<Smb2Reply | null> {
@@ -36,13 +38,27 @@ class Session {
     h.writeUInt16LE(command, 12);
     h.writeUInt16LE(32, 14); // CreditRequest
     h.writeBigUInt64LE(this.messageId++, 24);
+    h.writeUInt32LE(this.treeId, 36);
     this.sessionId.copy(h, 40);
     const msg = Buffer.concat([h, body]);
     const nb = Buffer.alloc(4);
     nb.writeUInt32BE(msg.length);
-    const r = await this.conv.ask(Buffer.concat([nb, msg]), 3000, (b) => b.length >= 4 && b.length >= 4 + (b.readUInt32BE(0) & 0xffffff));
+    // An interim STATUS_PENDING (0x103, e.g. for a pipe transceive) is followed by the final reply (§3.3.4.2).
+    const final = (b: Buffer): number => {
+      for (let at = 0; at + 4 <= b.length; ) {
+        const end = at + 4 + (b.readUInt32BE(at) & 0xffffff);
+        if (end > b.length) return -1;
+        if (end - at < 4 + 16 || b.readUInt32LE(at + 12) !== 0x103) return at;
+        at = end;
+      }
+      return -1;
+    };
+    const all = await this.conv.ask(Buffer.concat([nb, msg]), 3000, (b) => final(b) >= 0);
+    const at = final(all);
+    if (at < 0) return null;
+    const r = all.subarray(at);
     if (r.length < 4 + 64 + 2 || r.subarray(4, 8).toString('latin1') !== '\xfeSMB') return null;
-    return { status: r.readUInt32LE(12), command: r.readUInt16LE(16), sessionId: Buffer.from(r.subarray(44, 52)), body: r.subarray(68, 4 + (r.readUInt32BE(0) & 0xffffff)) };
+    return { status: r.readUInt32LE(12), command: r.readUInt16LE(16), treeId: r.readUInt32LE(40), sessionId: Buffer.from(r.subarray(44, 52)), body: r.subarray(68, 4 + (r.readUInt32BE(0) & 0xffffff)) };
   }
 }
 
@@ -137,5 +153,6 @@ export async function treeConnect(n: Negotiated, host: string, share: string): P
   b.writeUInt16LE(64 + 8, 4);
   b.writeUInt16LE(path.length, 6);
   const r = await n.session.request(3, Buffer.concat([b, path]));
+  if (r?.status === 0) n.session.treeId = r.treeId;
   return r ? { status: r.status, type: r.status === 0 && r.body.length >= 3 ? r.body[2]! : 0 } : null;
 }

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Check, HostFacts, Net } from '../types.ts';
 import { smb1Accepted } from './remote-probes.ts';
 import { portCheck, portsOf, shown, talk } from './services-kit.ts';
+import { listShares } from './smb-rpc.ts';
 import { login, negotiate, SIGNING_REQUIRED, STATUS, treeConnect, type Login } from './smb-wire.ts';
 
 const smbPorts = (h: HostFacts) => portsOf(h, ['microsoft-ds', 'smb', 'netbios-ssn'], [445, 139]).filter((p) => p !== 139 || portsOf(h, ['microsoft-ds', 'smb'], [445]).length === 0);
@@ -28,7 +29,7 @@ export const smbSigningNotRequired: Check = portCheck(
     }),
 );
 
-/** Share names tried when a guest or anonymous session is granted (share listing needs DCE/RPC; these are the usual ones). */
+/** Share names tried when the session may not list them (srvsvc refused). */
 const SHARES = ['public', 'share', 'shared', 'shares', 'guest', 'pub', 'data', 'files', 'tmp', 'temp', 'anonymous', 'backup', 'docs', 'media', 'users', 'homes', 'print$', 'netlogon', 'sysvol'];
 
 /** One session on its own connection: login as `user` (null: anonymous), then connect to each share. */
@@ -38,8 +39,10 @@ function tryShares(net: Net, port: number, user: string | null): Promise<{ login
     if (!n) return null;
     const l = await login(n, user);
     if (!l || l.status !== STATUS.SUCCESS) return l ? { login: l, shares: [] } : null;
+    // The real list when the session may read it (srvsvc through IPC$), else the usual names.
+    const listed = await listShares(n, net.address).catch(() => null);
     const shares: string[] = [];
-    for (const s of SHARES) {
+    for (const s of listed?.length ? listed.slice(0, 20) : SHARES) {
       const t = await treeConnect(n, net.address, s);
       if (!t) break;
       if (t.status === STATUS.SUCCESS && t.type === 1) shares.push(s);
