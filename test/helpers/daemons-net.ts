@@ -47,10 +47,10 @@ export function samba(addr: string, weak: boolean): Promise<number> {
 export function vsftpdAnon(addr: string, writable: boolean): Promise<number> {
   const dir = tempDir('vsftpd');
   mkdirSync('/var/run/vsftpd/empty', { recursive: true });
-  mkdirSync(join(dir, 'root', 'incoming'), { recursive: true });
+  mkdirSync(join(dir, 'root', 'drop'), { recursive: true }); // not a usual name: found by NLST
   chmodSync(join(dir, 'root'), 0o555);
   // The upload directory belongs to the anonymous user (ftp) when writable, as vsftpd(8) asks.
-  if (writable) execFileSync('chown', ['ftp', join(dir, 'root', 'incoming')]);
+  if (writable) execFileSync('chown', ['ftp', join(dir, 'root', 'drop')]);
   return daemon(addr, 'vsftpd', (port) => {
     const conf = join(dir, `vsftpd-${port}.conf`);
     writeFileSync(conf, [

@@ -20,7 +20,7 @@ describe('intrusive write checks, real daemons', () => {
   test('vsftpd: an anonymous upload directory is flagged (and the file removed); anonymous read-only is not', { skip: !which('vsftpd') && 'vsftpd not installed' }, async () => {
     const [weak, hard] = await Promise.all([vsftpdAnon(WEAK, true), vsftpdAnon(HARD, false)]);
     const [f] = await ftpAnonymousWrite.run(facts(WEAK, weak, 'ftp'), fence.net(WEAK));
-    assert.match(f!.detail, /STOR of vigil-audit-\w+\.txt in \/incoming succeeded \(226\), file deleted again/);
+    assert.match(f!.detail, /STOR of vigil-audit-\w+\.txt in \/drop succeeded \(226\), file deleted again/);
     assert.deepEqual(await ftpAnonymousWrite.run(facts(HARD, hard, 'ftp'), fence.net(HARD)), []);
   });
 

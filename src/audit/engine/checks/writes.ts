@@ -5,6 +5,7 @@
  * (or sysName, sysLocation) to the value it already has.
  */
 import { randomBytes } from 'node:crypto';
+import { Conv } from '../detect/io.ts';
 import type { Check, Net } from '../types.ts';
 import { code, portCheck, portsOf, replyDone, shown, talk } from './services-kit.ts';
 import { snmpMessage, snmpValue } from './snmp-ber.ts';
@@ -20,7 +21,9 @@ async function ftpUpload(net: Net, port: number): Promise<string | null> {
     if (user !== 230 && (user !== 331 || code(await c.ask('PASS vigil-audit@example.invalid\r\n', 3000, replyDone)) !== 230)) return null;
     await c.ask('TYPE I\r\n', 3000, replyDone);
     const name = `vigil-audit-${randomBytes(6).toString('hex')}.txt`;
-    for (const dir of FTP_DIRS) {
+    // The usual upload directories, then what the root lists (names without a file extension).
+    const listed = (await nlst(c, net)).filter((n) => /^[\w.-]{1,64}$/.test(n) && !/\.\w{1,4}$/.test(n)).slice(0, 6);
+    for (const dir of [...new Set([...FTP_DIRS, ...listed])]) {
       if (dir && code(await c.ask(`CWD /${dir}\r\n`, 3000, replyDone)) !== 250) continue;
       const pasv = (await c.ask('PASV\r\n', 3000, replyDone)).toString('latin1');
       const m = /227 .*?\(?(\d+),(\d+),(\d+),(\d+),(\d+),(\d+)\)?/.exec(pasv);
@@ -41,6 +44,20 @@ async function ftpUpload(net: Net, port: number): Promise<string | null> {
     }
     return null;
   }, 20_000);
+}
+
+/** NLST of the login directory through a passive data connection to the audited address; [] on any failure. */
+async function nlst(c: Conv, net: Net): Promise<string[]> {
+  const m = /227 .*?\(?(\d+),(\d+),(\d+),(\d+),(\d+),(\d+)\)?/.exec((await c.ask('PASV\r\n', 3000, replyDone)).toString('latin1'));
+  if (!m) return [];
+  const data = await net.connect(Number(m[5]) * 256 + Number(m[6]), { timeoutMs: 3000 }).catch(() => null);
+  if (!data) return [];
+  const listing = new Conv(data, 3000, 16384);
+  const started = code(await c.ask('NLST\r\n', 3000, replyDone));
+  const text = started === 150 || started === 125 ? (await listing.read(3000, () => false)).toString('latin1') : '';
+  listing.close();
+  if (started === 150 || started === 125) await c.read(3000, (b) => replyDone(b) && code(b) >= 200);
+  return text.split(/\r?\n/).map((l) => l.trim().replace(/^\.?\//, '')).filter(Boolean);
 }
 
 export const ftpAnonymousWrite: Check = portCheck(
