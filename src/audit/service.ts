@@ -34,7 +34,8 @@ export const listTime = (ms: number | null) => (ms === null ? '' : new Date(ms).
 /**
  * Audits of an account: the request checks of saRunAudit (in the spec's
  * order of concern), the list and the report. Running them is the queue's
- * business; this only writes the row that is the job.
+ * business; this only writes the audit (through AuditStore, the owner of
+ * its tables) and, in the same transaction, hands it to the queue.
  */
 export class Audits {
   private readonly store: AuditStore;
