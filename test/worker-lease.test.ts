@@ -99,3 +99,40 @@ test('the per-account limit holds across two worker processes racing for one acc
     await closeAll([pit]);
   }
 });
+
+test('a worker paused past its lease loses the audit: another takes it over, and the paused one, resumed, writes no result', async () => {
+  const TARGET = '127.0.0.45';
+  const pit = tarpit();
+  await listenOnFirst(pit, TARGET, [5901, 5902, 5903]);
+  const dataDir = await dataDirWithStore();
+  const key = await addAccount(dataDir, 'wl3', PASSWORD, '--audit-types', 'desktop', '--allow-ip', TARGET);
+  const s = await serve({ dataDir, args: ['--audit-workers', '0'], env: LEASE });
+  const paused = await startWorker(dataDir, ['--audit-workers', '1'], LEASE);
+  let other: Worker | null = null;
+  try {
+    const c = s.client();
+    await c.login(key, 'wl3', PASSWORD);
+    const scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' });
+    await eventually(async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running', 'running');
+    // SIGSTOP: alive (its pid exists) but silent, as in a long GC pause or a frozen VM.
+    paused.proc.kill('SIGSTOP');
+    other = await startWorker(dataDir, ['--audit-workers', '1'], LEASE);
+    await eventually(async () => new RegExp(`/${other!.proc.pid}/`).test((await rowsOf(dataDir))[0]!.lease_owner ?? ''), 'taken over by the other worker');
+    paused.proc.kill('SIGCONT');
+    const info = await finished(c, scanuid);
+    assert.equal(info.basic.reporttype, 'complete');
+    // The resumed one finds at its next renewal that the lease is gone and stops its run (or, had
+    // its run ended first, finds it at the write: the result is dropped).
+    await eventually(async () => /"msg":"audit (interrupted|result dropped: lease lost)"/.test(paused.stderr()), 'the resumed worker stops its run');
+    assert.doesNotMatch(paused.stderr(), /"msg":"audit finished"/);
+    assert.match(other.stderr(), /"msg":"audit finished"/);
+    const [row] = await rowsOf(dataDir);
+    assert.deepEqual({ state: row!.state, attempts: row!.attempts }, { state: 'done', attempts: 2 });
+  } finally {
+    paused.proc.kill('SIGCONT');
+    await paused.stop();
+    await other?.stop();
+    await s.stop();
+    await closeAll([pit]);
+  }
+});
