@@ -22,6 +22,7 @@ import { tls, tlsProbe } from './detect/tls.ts';
 import { rdp, smb } from './detect/windows.ts';
 import { x11 } from './detect/x11.ts';
 import { identifyByProbes, identifyGreeting, type Identified } from './service-probes-run.ts';
+import { loadProbesAsync } from './service-probes.ts';
 import type { Net, Service } from './types.ts';
 
 export interface DetectOptions {
@@ -48,6 +49,8 @@ export const emptyService = (port: number): Service => ({ port, protocol: 'tcp',
 export async function detectServices(net: Net, ports: readonly number[], opts: DetectOptions = {}): Promise<Service[]> {
   opts.signal?.throwIfAborted();
   const list = [...new Set(ports)].sort((a, b) => a - b);
+  // nmap's database, parsed before any conversation starts (in slices: see loadProbesAsync).
+  if (opts.nmapProbes !== false) await loadProbesAsync();
   const out: Service[] = new Array(list.length);
   let next = 0;
   const lane = async () => {
@@ -67,6 +70,7 @@ export async function detectOne(net: Net, port: number, opts: DetectOptions = {}
   const timeoutMs = opts.timeoutMs ?? 3000;
   const deadline = Date.now() + (opts.portBudgetMs ?? 12_000);
   const s = emptyService(port);
+  if (opts.nmapProbes !== false) await loadProbesAsync(); // parsed once per process, in slices
   const open = async (capMs = timeoutMs) => new Conv(await net.connect(port, { timeoutMs }), capMs);
 
   // 1. Greeting.

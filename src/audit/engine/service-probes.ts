@@ -14,6 +14,7 @@
  * per process).
  */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 export const PROBES_PATH = '/usr/share/nmap/nmap-service-probes';
 
@@ -166,33 +167,68 @@ export function parseMatch(line: string): ProbeMatch | null | 'bad' {
 }
 
 export function parseProbes(text: string): ProbeDb {
+  const parse = parser();
+  parse(text.split('\n'));
+  return parse([]);
+}
+
+/** A parser fed lines in slices (so that loadProbesAsync can yield between them); each call returns the db so far. */
+function parser(): (lines: string[]) => ProbeDb {
   const db: ProbeDb = { probes: [], byName: new Map(), exclude: [], total: 0, skipped: 0 };
   let cur: ServiceProbe | null = null;
-  for (const raw of text.split('\n')) {
-    const line = raw.trimEnd();
-    if (!line || line.startsWith('#')) continue;
-    if (line.startsWith('Exclude ')) db.exclude = portSet(line.slice(8).replace(/U:[^,]*(,|$)/g, ''));
-    else if (line.startsWith('Probe ')) {
-      const p = /^Probe (TCP|UDP) (\S+) q(.)(.*)\3(\s.*)?$/.exec(line);
-      cur = p ? { proto: p[1] as 'TCP' | 'UDP', name: p[2]!, payload: unescapePayload(p[4]!), rarity: 5, ports: [], sslports: [], totalwaitms: 5000, fallback: [], matches: [] } : null;
-      if (cur) db.probes.push(cur), db.byName.set(`${cur.proto}/${cur.name}`, cur);
-    } else if (!cur) continue;
-    else if (line.startsWith('rarity ')) cur.rarity = Number(line.slice(7)) || 5;
-    else if (line.startsWith('ports ')) cur.ports = portSet(line.slice(6));
-    else if (line.startsWith('sslports ')) cur.sslports = portSet(line.slice(9));
-    else if (line.startsWith('totalwaitms ')) cur.totalwaitms = Number(line.slice(12)) || 5000;
-    else if (line.startsWith('fallback ')) cur.fallback = line.slice(9).split(',').map((s) => s.trim());
-    else if (line.startsWith('match ') || line.startsWith('softmatch ')) {
-      db.total++;
-      const m = parseMatch(line);
-      if (m === 'bad') db.skipped++;
-      else if (m) cur.matches.push(m);
+  return (lines) => {
+    for (const raw of lines) {
+      const line = raw.trimEnd();
+      if (!line || line.startsWith('#')) continue;
+      if (line.startsWith('Exclude ')) db.exclude = portSet(line.slice(8).replace(/U:[^,]*(,|$)/g, ''));
+      else if (line.startsWith('Probe ')) {
+        const p = /^Probe (TCP|UDP) (\S+) q(.)(.*)\3(\s.*)?$/.exec(line);
+        cur = p ? { proto: p[1] as 'TCP' | 'UDP', name: p[2]!, payload: unescapePayload(p[4]!), rarity: 5, ports: [], sslports: [], totalwaitms: 5000, fallback: [], matches: [] } : null;
+        if (cur) db.probes.push(cur), db.byName.set(`${cur.proto}/${cur.name}`, cur);
+      } else if (!cur) continue;
+      else if (line.startsWith('rarity ')) cur.rarity = Number(line.slice(7)) || 5;
+      else if (line.startsWith('ports ')) cur.ports = portSet(line.slice(6));
+      else if (line.startsWith('sslports ')) cur.sslports = portSet(line.slice(9));
+      else if (line.startsWith('totalwaitms ')) cur.totalwaitms = Number(line.slice(12)) || 5000;
+      else if (line.startsWith('fallback ')) cur.fallback = line.slice(9).split(',').map((s) => s.trim());
+      else if (line.startsWith('match ') || line.startsWith('softmatch ')) {
+        db.total++;
+        const m = parseMatch(line);
+        if (m === 'bad') db.skipped++;
+        else if (m) cur.matches.push(m);
+      }
     }
-  }
-  return db;
+    return db;
+  };
 }
 
 let cached: { path: string; db: ProbeDb | null } | null = null;
+
+/**
+ * The same, parsed in slices of 1000 lines with the event loop let go in
+ * between: parsing at once blocks it ~0.3 s (1.5 s and more on a loaded
+ * host), and every read timer of a conversation running meanwhile would
+ * then fire before its reply is read (seen: an FTP FEAT read lost).
+ */
+export async function loadProbesAsync(path = process.env.VIGIL_SERVICE_PROBES ?? PROBES_PATH): Promise<ProbeDb | null> {
+  if (cached?.path === path) return cached.db;
+  let text: string;
+  try {
+    text = await readFile(path, 'latin1');
+  } catch {
+    cached = { path, db: null };
+    return null;
+  }
+  const lines = text.split('\n');
+  const parse = parser();
+  for (let i = 0; i < lines.length; i += 1000) {
+    parse(lines.slice(i, i + 1000));
+    await new Promise((r) => setImmediate(r));
+    if (cached?.path === path) return cached.db; // a concurrent load finished first
+  }
+  cached = { path, db: parse([]) };
+  return cached.db;
+}
 
 /** The database at `path`, parsed once per process; null when nmap is not installed. */
 export function loadProbes(path = process.env.VIGIL_SERVICE_PROBES ?? PROBES_PATH): ProbeDb | null {
