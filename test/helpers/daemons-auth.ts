@@ -71,7 +71,7 @@ export function pgBin(): string | null {
 }
 
 /** A PostgreSQL cluster of its own; pg_hba "host all all 0.0.0.0/0 trust" or "scram-sha-256". */
-export async function postgres(addr: string, trust: boolean): Promise<number> {
+export async function postgres(addr: string, trust: boolean, port?: number): Promise<number> {
   const bin = pgBin()!;
   const dir = tempDir('pg');
   const { uid, gid } = pgUser();
@@ -81,7 +81,7 @@ export async function postgres(addr: string, trust: boolean): Promise<number> {
   const as = { uid, gid, stdio: 'pipe' as const };
   execFileSync(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', 'postgres', '--pwfile', join(dir, 'pw'), '-A', 'scram-sha-256'], as);
   writeFileSync(join(dir, 'data', 'pg_hba.conf'), `host all all 0.0.0.0/0 ${trust ? 'trust' : 'scram-sha-256'}\n`);
-  return daemon(addr, join(bin, 'postgres'), (port) => ['-D', join(dir, 'data'), '-c', `listen_addresses=${addr}`, '-p', String(port), '-k', dir, '-c', 'fsync=off', '-c', 'shared_buffers=8MB'], { uid, gid });
+  return daemon(addr, join(bin, 'postgres'), (port) => ['-D', join(dir, 'data'), '-c', `listen_addresses=${addr}`, '-p', String(port), '-k', dir, '-c', 'fsync=off', '-c', 'shared_buffers=8MB'], { uid, gid, port });
 }
 
 function pgUser(): { uid: number; gid: number } {
@@ -90,7 +90,7 @@ function pgUser(): { uid: number; gid: number } {
 }
 
 /** MariaDB with a network root account: empty password (weak) or a long one. */
-export async function mariadb(addr: string, emptyRoot: boolean): Promise<number> {
+export async function mariadb(addr: string, emptyRoot: boolean, fixedPort?: number): Promise<number> {
   const dir = tempDir('mariadb');
   chmodSync(dir, 0o755);
   const data = join(dir, 'data');
@@ -100,7 +100,7 @@ export async function mariadb(addr: string, emptyRoot: boolean): Promise<number>
   // connection to 127.0.41.x comes from 127.0.0.1, so the hardened twin keeps root@localhost (socket) only.
   const drop = emptyRoot ? '' : "DELETE FROM mysql.global_priv WHERE User = 'root' AND Host <> 'localhost';\nFLUSH PRIVILEGES;\n";
   writeFileSync(join(dir, 'init.sql'), `${drop}CREATE USER IF NOT EXISTS 'root'@'%' IDENTIFIED BY '${pw}';\nGRANT ALL ON *.* TO 'root'@'%';\n`);
-  const port = await freePort(addr);
+  const port = fixedPort ?? (await freePort(addr));
   return daemon(addr, which('mariadbd') ?? 'mysqld', (p) => [
     '--no-defaults', `--datadir=${data}`, '--user=root', `--bind-address=${addr}`, `--port=${p}`, `--socket=${dir}/sock`, `--pid-file=${dir}/pid`,
     `--init-file=${dir}/init.sql`, '--skip-name-resolve', '--innodb-buffer-pool-size=8M', `--log-error=${dir}/err.log`,
@@ -108,7 +108,7 @@ export async function mariadb(addr: string, emptyRoot: boolean): Promise<number>
 }
 
 /** OpenSSH's sshd as Debian ships it (PasswordAuthentication yes, the default) or keys only. */
-export function sshd(addr: string, passwords: boolean): Promise<number> {
+export function sshd(addr: string, passwords: boolean, port?: number): Promise<number> {
   const dir = tempDir('sshd');
   mkdirSync('/run/sshd', { recursive: true });
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'key')]);
@@ -116,5 +116,5 @@ export function sshd(addr: string, passwords: boolean): Promise<number> {
   return daemon(addr, '/usr/sbin/sshd', (port) => {
     writeFileSync(join(dir, 'sshd.conf'), `Port ${port}\nListenAddress ${addr}\nHostKey ${join(dir, 'key')}\nPidFile ${dir}/sshd.pid\nUsePAM no\nStrictModes no\n${auth}\n`);
     return ['-D', '-e', '-f', join(dir, 'sshd.conf')];
-  });
+  }, { port });
 }
