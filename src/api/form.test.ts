@@ -16,3 +16,12 @@ test('repeated keys, NUL, bad escapes and invalid UTF-8 become MALFORMED', () =>
 test('a name that cannot be decoded names no field', () => {
   assert.deepEqual([...parseForm('%zz=1&b=2')], [['b', '2']]);
 });
+
+test('a raw NUL byte is MALFORMED too, with or without escapes around it (the no-escape fast path checks it)', () => {
+  const f = parseForm('a=x\u0000y&b=%41\u0000&c=plain&d\u0000=1&e=a%2Bb');
+  assert.equal(f.get('a'), MALFORMED);
+  assert.equal(f.get('b'), MALFORMED);
+  assert.equal(f.get('c'), 'plain');
+  assert.equal(f.has('d\u0000'), false);
+  assert.equal(f.get('e'), 'a+b');
+});

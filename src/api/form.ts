@@ -10,7 +10,11 @@ export const MALFORMED = '\u0000';
 
 export type Form = ReadonlyMap<string, string>;
 
+/** Nothing to decode: no escape (`%`, `+`) and no NUL. Keys, tokens and most values. */
+const PLAIN = /^[^%+\u0000]*$/;
+
 function decode(text: string): string | null {
+  if (PLAIN.test(text)) return text;
   try {
     // decodeURIComponent throws on bad escapes and on invalid UTF-8.
     const value = decodeURIComponent(text.replace(/\+/g, ' '));
@@ -22,7 +26,6 @@ function decode(text: string): string | null {
 
 export function parseForm(body: string): Form {
   const form = new Map<string, string>();
-  const seen = new Set<string>();
   if (body === '') return form;
   for (const pair of body.split('&')) {
     if (pair === '') continue;
@@ -30,8 +33,8 @@ export function parseForm(body: string): Form {
     const name = decode(eq < 0 ? pair : pair.slice(0, eq));
     if (name === null) continue; // an unreadable name names no field
     const value = decode(eq < 0 ? '' : pair.slice(eq + 1));
-    form.set(name, seen.has(name) || value === null ? MALFORMED : value);
-    seen.add(name);
+    // Every name read is in the map: a second one is a repeat.
+    form.set(name, form.has(name) || value === null ? MALFORMED : value);
   }
   return form;
 }
