@@ -64,7 +64,8 @@ export async function daemon(addr: string, cmd: string, argsFor: (port: number) 
     p.stderr?.on('data', keep);
     // SIGTERM and wait: masters (postfix, smbd, postgres) take their children down; SIGKILL after 3 s.
     onCleanup(() => stop(p));
-    for (let i = 0; i < 400 && p.exitCode === null; i++) {
+    // Up to 40 s: Xvfb took over 20 s to listen on this 2-core machine under a load of 18.
+    for (let i = 0; i < 800 && p.exitCode === null; i++) {
       if ((await listening(addr, port)) && p.exitCode === null) return port;
       await new Promise((r) => setTimeout(r, 50));
     }
