@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { writeFirst } from '../store/dialect.ts';
 import { precompile } from '../store/precompiled.ts';
 import type { AccountsTable, Database, SessionsTable } from '../store/schema.ts';
 
@@ -13,8 +14,15 @@ type Executor = Kysely<Database>;
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Omit<AccountRow, 'id'>;
 
-export async function accountIdByUserid(db: Executor, userid: string): Promise<number | undefined> {
-  return (await db.selectFrom('accounts').select('id').where('userid', '=', userid).executeTakeFirst())?.id;
+/**
+ * Whether the userid is taken, read under the write lock (SQLite; see
+ * writeFirst) because an insert follows: two `admin account add` of one
+ * userid then get "already exists", not "database is locked". On
+ * PostgreSQL the unique index refuses the second.
+ */
+export async function useridTaken(trx: Executor, userid: string): Promise<boolean> {
+  await writeFirst(trx, 'accounts');
+  return (await trx.selectFrom('accounts').select('id').where('userid', '=', userid).executeTakeFirst()) !== undefined;
 }
 
 export async function accountByUserid(db: Executor, userid: string): Promise<AccountRow | undefined> {

@@ -3,11 +3,11 @@ import type { Db } from '../store/db.ts';
 import {
   type AccountRow,
   accountByUserid,
-  accountIdByUserid,
   deleteSessionsOf,
   insertAccount,
   listAccountRows,
   updateAccountRow,
+  useridTaken,
 } from './account-store.ts';
 import { AUDIT_TYPES, isAuditType } from '../audit/types.ts';
 import { parsePatternList } from '../audit/patterns.ts';
@@ -86,7 +86,7 @@ export async function createAccount(
   const values = await columns(settings, clock);
   const apikey = newApikey();
   return db.transaction().execute(async (trx) => {
-    if ((await accountIdByUserid(trx, userid)) !== undefined) throw new AccountInputError(`account ${userid} already exists`);
+    if (await useridTaken(trx, userid)) throw new AccountInputError(`account ${userid} already exists`);
     const account = await insertAccount(trx, {
         userid,
         password_hash: values.password_hash!,
