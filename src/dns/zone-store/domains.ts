@@ -7,8 +7,10 @@ import { markRemoving } from './publications.ts';
 /**
  * The zone store (src/dns/zone-store/) is the one owner of the tables
  * `domains`, `records` and `zone_publications`: every query on them is in
- * these three files, one per table, and nothing else builds SQL for them
- * (issue 13). Callers pass the executor: the store itself, or the
+ * these three files, and nothing else builds SQL for them (issue 13). The
+ * files split by the table a query is mostly about; some span two (a record
+ * write raises its domain's records_version, a publication sets its
+ * domain's serial and state). Callers pass the executor: the store, or the
  * transaction a change runs in, so transactions stay where the services
  * decide them. This file: the `domains` rows.
  */
