@@ -9,9 +9,9 @@
  * check id / text matching the weakness's matcher (version rows never
  * count unless asked for), or, for identification weaknesses, when service
  * detection named the port. A false positive is any HOLE or NOTE (after the
- * QoD threshold: a LOG is evidence, not an alarm) on a twin. Ports that
- * listen on 0.0.0.0 (some other program on this machine) are not a twin's
- * and are left out.
+ * QoD threshold: a LOG is evidence, not an alarm) on a twin, on a port
+ * the twin's daemon kind serves: other ports (0.0.0.0 listeners, test
+ * daemons other people start mid-run) are not the twin's and are left out.
  */
 import type { AuditResult } from '../../src/audit/engine/run.ts';
 import { settle } from '../../src/audit/engine/qod.ts';
@@ -33,7 +33,7 @@ export interface Score {
 const cut = (s: string, n = 180) => (s.length > n ? `${s.slice(0, n)}…` : s).replace(/\s+/g, ' ');
 
 export function judgeVigil(result: AuditResult, wildcard: Set<number>, ms: number): Score {
-  const score: Score = { ms, found: {}, falsePositives: [], wrongAttributions: [], otherOnTargets: [], ignoredWildcard: 0, ports: result.ports.length, checksRun: result.checksRun };
+  const score: Score & { raw: object[] } = { ms, found: {}, falsePositives: [], wrongAttributions: [], otherOnTargets: [], ignoredWildcard: 0, ports: result.ports.length, checksRun: result.checksRun, raw: [] };
   const hostAt = (a: string) => result.hosts.find((h) => h.address === a);
   const hits = (w: Weakness) => {
     const host = hostAt(w.address);
@@ -54,8 +54,10 @@ export function judgeVigil(result: AuditResult, wildcard: Set<number>, ms: numbe
       const { type, qod } = settle(check, finding);
       const where = `${check.id} [${type}, QoD ${qod}] @${host.address}:${finding.port} (${daemon?.kind ?? '?'}): ${cut(`${finding.title ?? check.title} — ${finding.detail}`)}`;
       const cves = finding.cves ?? check.cves;
-      if (daemon?.wrongCves && cves.some((c) => daemon.wrongCves!.test(c))) score.wrongAttributions.push(`${where} — CVEs ${cves.join(', ')}`);
-      if (wildcard.has(finding.port)) {
+      if (daemon?.wrongCves?.(cves, `${finding.title ?? check.title} ${finding.detail}`)) score.wrongAttributions.push(`${where} — CVEs ${cves.join(', ')}`);
+      score.raw.push({ address: host.address, port: finding.port, id: check.id, type, qod, cves, detail: cut(finding.detail, 400) });
+      // Only the ports the address's daemon kind serves: anything else is another program's (0.0.0.0 listeners, started mid-run).
+      if (wildcard.has(finding.port) || (daemon && ![...daemon.ports.tcp, ...daemon.ports.udp].includes(finding.port))) {
         score.ignoredWildcard++;
         continue;
       }

@@ -5,7 +5,7 @@
  * brings back kilobytes: the 2018 amplification attacks) vs SASL required
  * (-S turns the text protocol off) and UDP off (-U 0, the default since 1.5.6).
  */
-import { addr, any, grep, script, svc, type Daemon } from './kit.ts';
+import { addr, grep, script, type Daemon } from './kit.ts';
 
 const RK = 11;
 export const REDIS: Daemon = {
@@ -36,7 +36,7 @@ export const MEMCACHED: Daemon = {
   ports: { tcp: [11211], udp: [11211] },
   weaknesses: [
     { id: 'memcached-open', family: 'auth', label: 'memcached text protocol open (no SASL)', daemon: 'memcached', address: addr(MK, 1), port: 11211, proto: 'tcp',
-      vigil: { text: /memcache/i }, nmap: any(script('memcached-info', /Version|Process ID/i), svc(/memcache/)) },
+      vigil: { id: /^vigil\.(?!dos\.)[\w.-]*memcache/ }, nmap: script('memcached-info', /Version|Process ID/i) },
     { id: 'memcached-udp-amp', family: 'dos', label: 'memcached UDP on (stats amplification)', daemon: 'memcached', address: addr(MK, 1), port: 11211, proto: 'udp',
       vigil: { text: /udp|amplif/i }, nmap: grep(/memcache.*udp|udp.*memcache/i) },
   ],

@@ -65,8 +65,8 @@ export interface Daemon {
   binaries: string[];
   weaknesses: Weakness[];
   twins: Twin[];
-  /** CVEs that never apply to this product (wrong attributions when attached). */
-  wrongCves?: RegExp;
+  /** True when these CVEs, attached to a finding with this text, do not apply to this product (a wrong attribution). */
+  wrongCves?: (cves: readonly string[], text: string) => boolean;
   /** Addresses that must be on `lo` (daemons that bind interface addresses only). */
   onLo?: string[];
   /** TCP and UDP ports the bench must scan for this kind. */

@@ -82,7 +82,7 @@ export const NGINX: Daemon = {
   kind: 'nginx',
   binaries: ['nginx', 'php-fpm8.2'],
   ports: { tcp: [80], udp: [] },
-  wrongCves: /CVE-2011-3192|CVE-2021-41773|CVE-2021-42013/, // Apache httpd's, never nginx's
+  wrongCves: (cves) => cves.some((c) => /CVE-2011-3192|CVE-2021-41773|CVE-2021-42013/.test(c)), // Apache httpd's, never nginx's
   weaknesses: SITES.map((s): Weakness => ({ id: s.id, family: s.family, label: s.label, daemon: 'nginx', address: addr(K, s.n), port: 80, proto: 'tcp', vigil: s.vigil, nmap: s.nmap })),
   twins: TWINS.map((x) => ({ address: addr(K, x.n), note: x.note })),
   async start(ctx) {

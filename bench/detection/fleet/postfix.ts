@@ -91,6 +91,11 @@ relay_transport = discard:bench, nothing leaves
 smtpd_banner = $myhostname ESMTP
 disable_vrfy_command = yes
 smtpd_tls_security_level = may
+# Postfix's opportunistic defaults still allow TLS 1.0/1.1 and anonymous (aNULL) suites; every address here says no,
+# so that each carries only its planted weakness.
+smtpd_tls_protocols = >=TLSv1.2
+smtpd_tls_mandatory_protocols = >=TLSv1.2
+smtpd_tls_exclude_ciphers = aNULL
 smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination
 smtpd_tls_loglevel = 0
 shlib_directory = /usr/lib/postfix

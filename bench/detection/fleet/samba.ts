@@ -17,7 +17,7 @@ export const SAMBA: Daemon = {
   binaries: ['smbd'],
   ports: { tcp: [139, 445], udp: [] },
   onLo: [1, 2, 100].map(A),
-  wrongCves: /CVE-2017-014[3-8]|MS17-010/, // EternalBlue and friends: Windows SMBv1 (srv.sys), never Samba
+  wrongCves: (cves) => cves.some((c) => /CVE-2017-014[3-8]|MS17-010/.test(c)), // EternalBlue and friends: Windows SMBv1 (srv.sys), never Samba
   weaknesses: [
     { id: 'smb-guest-share', family: 'smb', label: 'guest access to a writable share', daemon: 'samba', address: A(1), port: 445, proto: 'tcp', vigil: { text: /guest|anonymous|null session/i },
       nmap: any(script('smb-enum-shares', /public[\s\S]*(Anonymous access: READ|Current user access: READ)/), script('smb-security-mode', /guest/)) },

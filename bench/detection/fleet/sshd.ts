@@ -14,8 +14,9 @@ export const SSHD: Daemon = {
   kind: 'sshd',
   binaries: ['sshd', 'ssh-keygen'],
   ports: { tcp: [22], udp: [] },
-  // CBC-mode plaintext recovery (CVE-2008-5161) is about ciphers, never about kex or MACs; Terrapin needs no strict kex.
-  wrongCves: /CVE-2008-5161|CVE-2023-48795/,
+  // CBC-mode plaintext recovery (CVE-2008-5161) belongs to findings that name a CBC cipher, never to kex or MAC ones;
+  // Terrapin (CVE-2023-48795) not at all: Debian's 9.2p1-2+deb12u2 and later offer strict kex.
+  wrongCves: (cves, text) => cves.includes('CVE-2023-48795') || (cves.includes('CVE-2008-5161') && !/cbc/i.test(text)),
   weaknesses: [
     { id: 'ssh-password-auth', family: 'cleartext', label: 'SSH accepts passwords (information)', daemon: 'sshd', address: addr(K, 1), port: 22, proto: 'tcp', vigil: { text: /password/i },
       nmap: script('ssh-auth-methods', /password/) },

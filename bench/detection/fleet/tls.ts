@@ -2,8 +2,8 @@
  * TLS on port 443: Debian nginx with one certificate or protocol weakness
  * per site (a bench CA signs every leaf but the self-signed one, each leaf
  * names its address), and `openssl s_server` for client-initiated
- * renegotiation (nginx and Apache refuse it; OpenSSL's own server allows
- * it unless told otherwise). OpenSSL 3 refuses TLS 1.0/1.1 and 1024-bit
+ * renegotiation (nginx and Apache refuse it; OpenSSL 3's s_server too
+ * unless given -client_renegotiation, s_server(1)). OpenSSL 3 refuses TLS 1.0/1.1 and 1024-bit
  * DH at its default security level 2, so the weak sites say @SECLEVEL=0.
  */
 import { join } from 'node:path';
@@ -77,7 +77,7 @@ export const TLS: Daemon = {
     await startNginx(ctx, root, servers, [...SITES.map((s) => [addr(K, s.n), 443] as [string, number]), [addr(K, 100), 443]]);
 
     const [crt, key] = await certFor(addr(K, RENEG.n));
-    const child = ctx.spawn('s_server', 'openssl', ['s_server', '-quiet', '-accept', `${addr(K, RENEG.n)}:443`, '-cert', crt, '-key', key, '-www', '-tls1_2']);
+    const child = ctx.spawn('s_server', 'openssl', ['s_server', '-quiet', '-accept', `${addr(K, RENEG.n)}:443`, '-cert', crt, '-key', key, '-www', '-tls1_2', '-client_renegotiation']);
     await ctx.waitTcp(addr(K, RENEG.n), 443, child);
   },
 };

@@ -52,7 +52,7 @@ export const SNMPD: Daemon = {
   ports: { tcp: [], udp: [161] },
   weaknesses: [
     { id: 'snmp-public', family: 'udp', label: 'SNMP community "public" (read)', daemon: 'snmpd', address: addr(SK, 1), port: 161, proto: 'udp', vigil: { text: /snmp|communit/i },
-      nmap: any(script('snmp-info', /\S/), script('snmp-sysdescr', /\S/)) },
+      nmap: any(script('snmp-sysdescr', /Linux/), grep(/snmp-\w+: [\s\S]*Linux vm/)) },
     { id: 'snmp-write', family: 'auth', label: 'SNMP community "private" with write access', daemon: 'snmpd', address: addr(SK, 2), port: 161, proto: 'udp', vigil: { text: /writ|private|rwcommunity/i },
       nmap: script('snmp-brute', /private/) },
   ],
