@@ -4,12 +4,13 @@ import { ApiError, RetryLaterError, TRANSPORT_CODES, type ErrorCode, type Transp
 import type { Services } from './call.ts';
 import { capHttpConnections, clientErrorHandler, serverOptions, type TransportLimits } from './transport.ts';
 import { parseForm } from './form.ts';
-import { codeOf, failure, success } from './reply.ts';
+import { codeOf, failure, successText } from './reply.ts';
 import { resolveScript } from './scripts.ts';
 import type { Metrics } from '../metrics.ts';
 
 /** Large enough for a 10,000-character field percent-encoded, small enough to bound memory. */
 export const BODY_LIMIT = 256 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 declare module 'fastify' {
@@ -125,7 +126,8 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
         req.userid = account.userid;
         fields = await script.run({ ...base, account });
       } else fields = await script.run(base);
-      return success(fields);
+      // Our own text (frozen values' JSON cached, see successText), Fastify's JSON content type.
+      return reply.type(JSON_TYPE).send(successText(fields));
     } catch (err) {
       const code = codeOf(err);
       if (code === null) req.log.error({ err, script: name }, 'script failed');
