@@ -37,8 +37,9 @@ export async function startWorker(dataDir: string, args: string[] = [], env: Rec
     stderr: () => err,
     stop(signal = 'SIGTERM') {
       if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve(proc.exitCode);
+      // 'close', not 'exit': by then its stdout and stderr have been read to the end.
       return new Promise((res) => {
-        proc.once('exit', (code) => res(code));
+        proc.once('close', (code) => res(code));
         proc.kill(signal);
       });
     },
