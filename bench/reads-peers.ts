@@ -122,7 +122,7 @@ export async function startPdns(zone: { name: string; rrsets: unknown[] }, logFi
       'webserver-address=127.0.0.1',
       `webserver-port=${apiPort}`,
       'webserver-allow-from=127.0.0.0/8',
-      // Its default: one line per request (method, path, status), as Vigil logs one line per API call at info.
+      // Its default level; on this run it wrote no line per request (Vigil writes one per call, at info).
       'webserver-loglevel=normal',
       '',
     ].join('\n'),
