@@ -64,11 +64,13 @@ describe('serve while its PostgreSQL restarts', { skip: pgBin ? false : 'Postgre
         assert.equal(await healthz(metricsPort), 200);
 
         pgCtl(`-D '${dir}/data' -m fast -w stop`);
-        // Down: every reply keeps the spec's shape and HTTP 200, with the script's system-error code (docs/scaling.md).
+        // Down: every reply keeps the spec's shape and HTTP 200. DNS scripts answer the spec's
+        // dbConnectionFailure (its codes for every DNS endpoint); the others their system error (docs/scaling.md).
         const reply = async (script: string, fields: Record<string, string>) => (await c.post(script, { apikey, sessionToken: c.sessionToken!, ...fields }));
         for (const [script, fields, code] of [
-          ['dnsGetDomainList.php', {}, 'dnsDomainRetrievalFailure'],
-          ['dnsAddA.php', { domain: 'restart.example', name: 'www', ip: '192.0.2.9' }, 'unspecifiedError'],
+          ['dnsGetDomainList.php', {}, 'dbConnectionFailure'],
+          ['dnsGetDomainRecords.php', { domain: 'restart.example' }, 'dbConnectionFailure'],
+          ['dnsAddA.php', { domain: 'restart.example', name: 'www', ip: '192.0.2.9' }, 'dbConnectionFailure'],
           ['saGetAuditList.php', {}, 'missingScanClientsRec'],
           ['auth.php', { userid: 'restart', password: PASSWORD }, 'sysErrdoLogin'],
         ] as const) {

@@ -65,6 +65,12 @@ export function params(required: readonly string[], optional: readonly string[] 
 interface ScriptBase {
   /** The code an unexpected failure answers: the spec's system error for it. */
   readonly systemError: SpecCode | ReportLoadFailure;
+  /**
+   * The code when the store cannot be reached at all (src/store/failures.ts);
+   * unset: `systemError`. The spec gives `dbConnectionFailure` to every DNS
+   * script (5 to 21) and no such code to auth.php or the audit scripts.
+   */
+  readonly storeDownError?: SpecCode;
   readonly params: Params;
 }
 export interface SessionScript extends ScriptBase {

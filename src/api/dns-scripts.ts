@@ -12,6 +12,7 @@ const fieldsOf = (form: Form): Fields => Object.fromEntries(form);
 const dnsCall = (p: Params, run: (call: Call, fields: Fields) => Promise<Record<string, unknown> | void>): SessionScript => ({
   session: true,
   systemError: 'unspecifiedError',
+  storeDownError: 'dbConnectionFailure',
   params: p,
   async run(call) {
     return (await run(call, fieldsOf(call.form))) ?? {};
@@ -52,6 +53,7 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsGetDomainList.php': {
     session: true,
     systemError: 'dnsDomainRetrievalFailure',
+    storeDownError: 'dbConnectionFailure',
     params: params([]),
     async run({ account, services }) {
       requireSubscription(account, services.clock.now());
@@ -76,6 +78,7 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsGetDomainRecords.php': {
     session: true,
     systemError: 'dnsDomainRetrievalFailure',
+    storeDownError: 'dbConnectionFailure',
     params: DOMAIN,
     run: ({ account, services, form }) => services.dns.edits.records(account, form.get('domain')),
   },

@@ -6,6 +6,7 @@ import { capHttpConnections, clientErrorHandler, serverOptions, type TransportLi
 import { parseForm } from './form.ts';
 import { codeOf, failure, successText } from './reply.ts';
 import { resolveScript } from './scripts.ts';
+import { isStoreUnreachable } from '../store/failures.ts';
 import type { Metrics } from '../metrics.ts';
 
 /** Large enough for a 10,000-character field percent-encoded, small enough to bound memory. */
@@ -129,8 +130,9 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
       // Our own text (frozen values' JSON cached, see successText), Fastify's JSON content type.
       return reply.type(JSON_TYPE).send(successText(fields));
     } catch (err) {
-      const code = codeOf(err);
-      if (code === null) req.log.error({ err, script: name }, 'script failed');
+      const known = codeOf(err);
+      if (known === null) req.log.error({ err, script: name }, 'script failed');
+      const code = known ?? (script.storeDownError && isStoreUnreachable(err) ? script.storeDownError : null);
       if (err instanceof RetryLaterError) {
         // Throttled, not judged: 429 and Retry-After (RFC 6585, RFC 9110 10.2.3); the body keeps the spec's shape.
         reply.code(429).header('retry-after', String(err.retryAfterSeconds));
