@@ -93,7 +93,10 @@ export class ZoneEdits {
     if (!records) {
       const model = await this.domains.model(domain);
       const built: Record<string, { seq: string; type: string; data: Record<string, string | number> }> = {};
-      for (const r of model.records) built[String(r.seq)] = { seq: String(r.seq), type: r.type, data: RECORD_TYPES[r.type as RecordTypeName].reply(r.data) };
+      // Deeply frozen: the transport then serializes this version's reply once (src/api/reply.ts).
+      for (const r of model.records) {
+        built[String(r.seq)] = Object.freeze({ seq: String(r.seq), type: r.type, data: Object.freeze(RECORD_TYPES[r.type as RecordTypeName].reply(r.data)) });
+      }
       records = Object.freeze(built);
       this.cache.set(domain.id, version, records, model.records.length);
     }
