@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
+import { accountContact } from '../accounts/account-store.ts';
 import { Fence } from './engine/fence.ts';
 import { usualService } from './engine/ports.ts';
 import { runAudit, type AuditResult } from './engine/run.ts';
@@ -80,7 +81,7 @@ export class AuditRunner {
 
   /** The facts every audit line carries; userid, not the internal account id, is what an operator knows. */
   private async logFacts(audit: AuditRow, addresses: string[]): Promise<LogFacts> {
-    const account = await this.db.selectFrom('accounts').select('userid').where('id', '=', audit.account_id).executeTakeFirst();
+    const account = await accountContact(this.db, audit.account_id);
     return { scanuid: audit.id, userid: account?.userid ?? null, type: audit.type, hostip: audit.hostip, targets: addresses.length };
   }
 
@@ -127,7 +128,7 @@ export class AuditRunner {
 
   /** Sends the completion mail; if the SMTP server refuses it, the outbox keeps it. */
   async notify(audit: AuditRow, report: ScanInfo, addresses: string[]): Promise<void> {
-    const account = await this.db.selectFrom('accounts').select(['userid', 'email']).where('id', '=', audit.account_id).executeTakeFirst();
+    const account = await accountContact(this.db, audit.account_id);
     if (!account) return;
     // No address on file: the outbox keeps the notice for the operator.
     const mail = completionMail(account.email ?? `${account.userid}@invalid`, report, addresses);
