@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accepts, binary, daemon, tempDir } from './web-daemons.ts';
+import { accepts, binary, daemon, onCleanup, tempDir } from './web-daemons.ts';
 
 export const VSFTPD = binary('/usr/sbin/vsftpd');
 
@@ -125,6 +125,11 @@ export async function postfix(addr: string, main: string[]): Promise<number> {
   mkdirSync(join(dir, 'queue'));
   mkdirSync(join(dir, 'data'));
   execFileSync('chown', ['postfix', join(dir, 'data')]);
+  // `postfix start-fg` runs `master -s` (not exec'd, unless PID 1: postfix-script),
+  // and master -s makes itself a session leader: stopping the script's process
+  // group leaves it running (seen: masters outliving the test run). Stop it as
+  // postfix does; this runs before the group is signalled.
+  onCleanup(() => execFileSync(POSTFIX!, ['-c', dir, 'abort'], { stdio: 'ignore' }));
   return daemon(addr, (port) => {
     writeFileSync(join(dir, 'main.cf'), [
       'compatibility_level = 3.6', `queue_directory = ${dir}/queue`, `data_directory = ${dir}/data`, 'mail_owner = postfix',

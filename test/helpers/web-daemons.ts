@@ -19,6 +19,9 @@ after(async () => {
   for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => {});
 });
 
+/** Runs at the end of the test file, before the daemons started earlier are stopped. */
+export const onCleanup = (fn: () => unknown) => void cleanup.push(fn);
+
 export const ADDR = (n: number) => `127.0.62.${n}`;
 export const netFor = (address: string): Net => new Fence([address], [address]).net(address, 5000);
 
