@@ -50,7 +50,7 @@ export const SLAPD: Daemon = {
       if (n === 100) {
         const pem = await leaf(A(n));
         extra = `disallow bind_anon\nrequire authc\naccess to attrs=userPassword by self write by anonymous auth by * none\naccess to * by users read by * none\n`;
-        ctx.write(join(root, 'tls.conf'), `TLSProtocolMin 3.3\nTLSCertificateFile ${ctx.write(join(root, 'cert.pem'), pem.cert)}\nTLSCertificateKeyFile ${ctx.write(join(root, 'key.pem'), pem.key, 0o600)}\n`);
+        ctx.write(join(root, 'tls.conf'), `TLSProtocolMin 3.3\nTLSCipherSuite NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2\nTLSCertificateFile ${ctx.write(join(root, 'cert.pem'), pem.cert)}\nTLSCertificateKeyFile ${ctx.write(join(root, 'key.pem'), pem.key, 0o600)}\n`);
       }
       const conf = ctx.write(join(root, 'slapd.conf'), `include /etc/ldap/schema/core.schema
 include /etc/ldap/schema/cosine.schema
