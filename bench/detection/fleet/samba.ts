@@ -6,6 +6,7 @@
  * message signing not required (Samba's default for a standalone server).
  * Twin: signing mandatory, no guest (restrict anonymous = 2), SMB2+ only.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addr, any, script, type Daemon } from './kit.ts';
 
@@ -62,6 +63,16 @@ disable spoolss = yes
 ${global}
 ${share.replace('SHARE', data)}`);
       const child = ctx.spawn(`smbd-${A(n)}`, 'smbd', ['--foreground', '--no-process-group', '--debug-stdout', '-s', conf]);
+      // smbd starts samba-dcerpcd and its rpcd_* helpers on demand, in a session of their own: find them by our config path.
+      ctx.onStop(() => {
+        for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+          try {
+            if (readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(conf)) process.kill(Number(pid), 'SIGTERM');
+          } catch {
+            // gone, or not ours to read
+          }
+        }
+      });
       await ctx.waitTcp(A(n), 445, child, 30_000);
     }
   },
