@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, execFileSync, spawn, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -50,6 +50,18 @@ export const listening = (addr: string, port: number) =>
     s.listen(port, addr, () => s.close(() => res(false)));
   });
 
+/**
+ * True once something accepts a connection on addr:port. A connect, never a
+ * bind: binding addr:port to ask (`listening`) takes the port for a moment,
+ * and a daemon binding it in that moment fails (seen: slapd exiting 1, Xvfb
+ * running without its TCP listener, in one full-file run of two).
+ */
+const accepts = (addr: string, port: number) =>
+  new Promise<boolean>((res) => {
+    const s = connect(port, addr);
+    s.once('connect', () => (s.destroy(), res(true))).once('error', () => res(false));
+  });
+
 /** Starts `cmd` (args from the port) and waits up to 20 s until it listens on addr:port. */
 export async function daemon(addr: string, cmd: string, argsFor: (port: number) => string[], opts: SpawnOptions & { port?: number } = {}): Promise<number> {
   for (let attempt = 1; ; attempt++) {
@@ -66,7 +78,7 @@ export async function daemon(addr: string, cmd: string, argsFor: (port: number) 
     onCleanup(() => stop(p));
     // Up to 40 s: Xvfb took over 20 s to listen on this 2-core machine under a load of 18.
     for (let i = 0; i < 800 && p.exitCode === null; i++) {
-      if ((await listening(addr, port)) && p.exitCode === null) return port;
+      if ((await accepts(addr, port)) && p.exitCode === null) return port;
       await new Promise((r) => setTimeout(r, 50));
     }
     if (p.exitCode === null || attempt === 3 || opts.port) throw new Error(`${cmd} did not start (exit ${p.exitCode}): ${err}`);
