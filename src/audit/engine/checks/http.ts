@@ -49,7 +49,10 @@ const PASSIVE: readonly Check[] = [
   passive('vigil.http.dir-listing', 'HTTP-DIRLIST', 'Web server directory listing enabled', 'medium', 'NOTE',
     'The web server lists the files of a directory that has no index page, exposing file names (backups, scripts, data) an attacker can then fetch. Turn off autoindex / Options Indexes.',
     (h) => (h.status === 200 && LISTING.some((re) => re.test(h.body)) ? `GET / answers with a directory listing: "${/Index of [^<]*|Directory listing[^<]*|\[To Parent Directory\]/i.exec(h.body)?.[0] ?? 'listing'}".` : null)),
-  passive('vigil.http.server-version', 'HTTP-SERVER-VERSION', 'Web server discloses its version', 'low', 'NOTE',
+  // Information, as scanners report it (OpenVAS "HTTP Server type and version", Nessus
+  // "HTTP Server Type and Version": log/info): a patched Debian Apache says
+  // "Apache/2.4.x (Debian)" by default, and a NOTE there was a false alarm.
+  passive('vigil.http.server-version', 'HTTP-SERVER-VERSION', 'Web server discloses its version', 'other', 'LOG',
     'The Server header names the software and its version, which tells an attacker which exploits to try. Hide the version (Apache: ServerTokens Prod; nginx: server_tokens off).',
     (h) => (/\d+\.\d+/.test(h.headers['server'] ?? '') ? `Server: ${h.headers['server']!.slice(0, 200)}` : null)),
   passive('vigil.http.powered-by', 'HTTP-POWERED-BY', 'Web application platform disclosed (X-Powered-By)', 'low', 'NOTE',
