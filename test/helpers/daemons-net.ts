@@ -111,7 +111,7 @@ export async function postfix(addr: string, vrfy: boolean): Promise<number> {
  * BIND authoritative for example.test and the reverse zone of `addr` (its PTR names ns1.example.test):
  * allow-transfer { any; } (weak) or { none; }.
  */
-export function namedAuthoritative(addr: string, transfers: boolean): Promise<number> {
+export function namedAuthoritative(addr: string, transfers: boolean, opts: { recursion?: boolean } = {}): Promise<number> {
   loAlias(addr); // named listens only on interface addresses
   const dir = tempDir('named');
   const last = addr.split('.').reverse();
@@ -122,7 +122,12 @@ export function namedAuthoritative(addr: string, transfers: boolean): Promise<nu
   return daemon(addr, 'named', (port) => {
     writeFileSync(join(dir, 'named.conf'), `
 options { directory "${dir}"; pid-file "${dir}/named.pid"; session-keyfile "${dir}/session.key"; managed-keys-directory "${dir}";
-  listen-on port ${port} { ${addr}; }; listen-on-v6 { none; }; recursion no; dnssec-validation no;
+  listen-on port ${port} { ${addr}; }; listen-on-v6 { none; }; dnssec-validation no;
+  ${opts.recursion
+    // Recursion for anyone, forwarded only to a loopback port nobody serves: it answers SERVFAIL with RA
+    // set, as an open resolver without a way out does, and never sends a packet off loopback.
+    ? 'recursion yes; allow-recursion { any; }; allow-query-cache { any; }; forward only; forwarders { 127.0.0.9 port 9; };'
+    : 'recursion no;'}
   allow-transfer { ${transfers ? 'any' : 'none'}; }; };
 controls { };
 zone "example.test" { type primary; file "${dir}/example.test.zone"; };

@@ -57,8 +57,16 @@ export const dnsRecursion: Check = {
       try {
         const r = dnsPacket.decode(raw);
         const ra = ((r.flags ?? 0) & dnsPacket.RECURSION_AVAILABLE) !== 0;
-        if (r.id === id && ra && (r as { rcode?: string }).rcode === 'NOERROR' && (r.answers?.length ?? 0) > 0) {
+        const rcode = (r as { rcode?: string }).rcode ?? '';
+        const aa = ((r.flags ?? 0) & dnsPacket.AUTHORITATIVE_ANSWER) !== 0;
+        if (r.id !== id || !ra || aa) continue;
+        if (rcode === 'NOERROR' && (r.answers?.length ?? 0) > 0) {
           out.push({ port, detail: `a recursive query for www.example.com was answered with RA set (${r.answers!.length} answer(s))` });
+        } else if (rcode === 'SERVFAIL' || rcode === 'NXDOMAIN') {
+          // A resolver that tried for us and could not reach the Internet (the outside bench's
+          // BIND with allow-recursion { any; } offline): RA set and a resolution failure, where a
+          // server that refuses recursion clears RA and answers REFUSED (BIND, NSD, Knot).
+          out.push({ port, detail: `a recursive query for www.example.com got ${rcode} with RA set: the server recurses for this client`, qod: 80 });
         }
       } catch {
         // not DNS: nothing to report
