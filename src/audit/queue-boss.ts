@@ -44,6 +44,25 @@ function within(trx: Db): PgBoss.Db {
  * (singletonKey = the audit's id), so putting an audit back twice, or the
  * start-up sweep of audits queued before pg-boss held them, adds no duplicate.
  */
+/**
+ * pg-boss's set-up run by two processes at the same moment: PostgreSQL may
+ * abort one with a deadlock (40P01; seen in CI: two queues starting together
+ * in test/worker-claims.test.ts, inside createQueue) or a unique violation
+ * (23505) on what the other just created. The other one committed, so doing
+ * it again succeeds or finds it done; a few tries with a random pause.
+ */
+async function startingTogether<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (attempt >= 5 || (code !== '40P01' && code !== '23505')) throw err;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
+    }
+  }
+}
+
 export class BossQueue extends LeasedQueue {
   private readonly boss: PgBoss;
 
@@ -67,9 +86,9 @@ export class BossQueue extends LeasedQueue {
   }
 
   override async start(handler: Parameters<LeasedQueue['start']>[0]): Promise<void> {
-    await this.boss.start();
+    await startingTogether(() => this.boss.start());
     // Idempotent; two processes starting together: the second finds the queue made.
-    await this.boss.createQueue(AUDIT_QUEUE, { name: AUDIT_QUEUE, policy: 'short', retryLimit: 0 });
+    await startingTogether(() => this.boss.createQueue(AUDIT_QUEUE, { name: AUDIT_QUEUE, policy: 'short', retryLimit: 0 }));
     // Audits queued before their store was served through pg-boss (an older
     // Vigil, `admin store copy`) get their job; the policy drops duplicates.
     for (const id of await this.store.queuedIds()) await this.db.transaction().execute((trx) => this.enqueue(trx, id));
