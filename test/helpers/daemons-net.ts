@@ -2,7 +2,7 @@
  * Weak and hardened twins of real Debian network daemons: Samba (smbd),
  * vsftpd, Postfix, snmpd, BIND. Each start function returns its port on `addr`.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,17 +71,7 @@ export async function snmpd(addr: string, writable: boolean): Promise<void> {
   onCleanup(() => stop(p));
   // Ready when it answers a GetRequest for sysDescr.0 with "public".
   const get = snmpMessage('public', 0xa0, 1, [1, 3, 6, 1, 2, 1, 1, 1, 0], null);
-  for (let i = 0; i < 200 && p.exitCode === null; i++) {
-    const ok = await new Promise<boolean>((res) => {
-      const s = createSocket('udp4');
-      const t = setTimeout(() => (s.close(), res(false)), 100);
-      s.on('message', () => (clearTimeout(t), s.close(), res(true)));
-      s.on('error', () => (clearTimeout(t), s.close(), res(false)));
-      s.send(get, 161, addr);
-    });
-    if (ok) return;
-  }
-  throw new Error(`snmpd did not start on ${addr}:161 (exit ${p.exitCode})`);
+  await answersUdp(p, 'snmpd', addr, 161, get);
 }
 
 /** A Postfix instance of its own (master -d, config and queue in a temp dir) on addr:port; VRFY on or disable_vrfy_command. */
@@ -146,17 +136,7 @@ export async function tftpd(addr: string, weak: boolean): Promise<void> {
   onCleanup(() => stop(p));
   // Ready when it answers an RRQ (with DATA or an ERROR packet).
   const rrq = Buffer.from('\0\x01nothing-here\0octet\0', 'latin1');
-  for (let i = 0; i < 200 && p.exitCode === null; i++) {
-    const ok = await new Promise<boolean>((res) => {
-      const s = createSocket('udp4');
-      const t = setTimeout(() => (s.close(), res(false)), 100);
-      s.on('message', () => (clearTimeout(t), s.close(), res(true)));
-      s.on('error', () => (clearTimeout(t), s.close(), res(false)));
-      s.send(rrq, 69, addr);
-    });
-    if (ok) return;
-  }
-  throw new Error(`in.tftpd did not start on ${addr}:69 (exit ${p.exitCode})`);
+  await answersUdp(p, 'in.tftpd', addr, 69, rrq);
 }
 
 /** SIGTERM to the processes whose command line holds `arg` (a path only our test made). */
@@ -168,4 +148,19 @@ function killByArg(arg: string): void {
       // gone already
     }
   }
+}
+
+/** Waits (≤ 20 s) until a UDP daemon answers `probe` on addr:port; throws if it exits or never does. */
+async function answersUdp(p: ChildProcess, name: string, addr: string, port: number, probe: Buffer): Promise<void> {
+  for (let i = 0; i < 200 && p.exitCode === null; i++) {
+    const ok = await new Promise<boolean>((res) => {
+      const s = createSocket('udp4');
+      const t = setTimeout(() => (s.close(), res(false)), 100);
+      s.on('message', () => (clearTimeout(t), s.close(), res(true)));
+      s.on('error', () => (clearTimeout(t), s.close(), res(false)));
+      s.send(probe, port, addr);
+    });
+    if (ok) return;
+  }
+  throw new Error(`${name} did not start on ${addr}:${port} (exit ${p.exitCode})`);
 }
