@@ -94,7 +94,9 @@ export async function mariadb(addr: string, emptyRoot: boolean, fixedPort?: numb
   const dir = tempDir('mariadb');
   chmodSync(dir, 0o755);
   const data = join(dir, 'data');
-  execFileSync(which('mariadb-install-db') ?? 'mysql_install_db', ['--no-defaults', `--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db'], { stdio: 'pipe' });
+  // Its own tmpdir: with the default /tmp, a CI run failed with "Error on delete of
+  // '/tmp/#sql-temptable-…'" while another test's daemon shared the directory.
+  execFileSync(which('mariadb-install-db') ?? 'mysql_install_db', ['--no-defaults', `--datadir=${data}`, `--tmpdir=${dir}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db'], { stdio: 'pipe' });
   const pw = emptyRoot ? '' : 'a-long-mariadb-secret';
   // mariadb-install-db also makes root@127.0.0.1, root@::1 and root@<hostname> without a password; a
   // connection to 127.0.41.x comes from 127.0.0.1, so the hardened twin keeps root@localhost (socket) only.
@@ -102,7 +104,7 @@ export async function mariadb(addr: string, emptyRoot: boolean, fixedPort?: numb
   writeFileSync(join(dir, 'init.sql'), `${drop}CREATE USER IF NOT EXISTS 'root'@'%' IDENTIFIED BY '${pw}';\nGRANT ALL ON *.* TO 'root'@'%';\n`);
   const port = fixedPort ?? (await freePort(addr));
   return daemon(addr, which('mariadbd') ?? 'mysqld', (p) => [
-    '--no-defaults', `--datadir=${data}`, '--user=root', `--bind-address=${addr}`, `--port=${p}`, `--socket=${dir}/sock`, `--pid-file=${dir}/pid`,
+    '--no-defaults', `--datadir=${data}`, `--tmpdir=${dir}`, '--user=root', `--bind-address=${addr}`, `--port=${p}`, `--socket=${dir}/sock`, `--pid-file=${dir}/pid`,
     `--init-file=${dir}/init.sql`, '--skip-name-resolve', '--innodb-buffer-pool-size=8M', `--log-error=${dir}/err.log`,
   ], { port });
 }

@@ -73,10 +73,10 @@ export const MARIADB: Daemon = {
     for (const [address, password] of [[addr(MK, 1), ''], [addr(MK, 100), 'bench-Kd9-not-a-secret']] as const) {
       const base = makeDir(ctx.dir(address), my, 0o750);
       const data = join(base, 'data');
-      ctx.run('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--user=mysql', '--auth-root-authentication-method=socket', '--skip-test-db']);
+      ctx.run('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--user=mysql', '--auth-root-authentication-method=socket', '--skip-test-db', `--tmpdir=${base}`]);
       const init = ctx.write(join(base, 'init.sql'), `CREATE USER IF NOT EXISTS 'root'@'%' IDENTIFIED BY '${password}';\nGRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION;\nDELETE FROM mysql.global_priv WHERE User='';\nFLUSH PRIVILEGES;\n`);
       makeDir(base, my, 0o750);
-      const child = ctx.spawn(`mariadbd-${address}`, 'mariadbd', ['--no-defaults', `--datadir=${data}`, `--socket=${base}/sock`, `--pid-file=${base}/pid`, '--port=3306', `--bind-address=${address}`, '--user=mysql',
+      const child = ctx.spawn(`mariadbd-${address}`, 'mariadbd', ['--no-defaults', `--datadir=${data}`, `--socket=${base}/sock`, `--pid-file=${base}/pid`, `--tmpdir=${base}`, '--port=3306', `--bind-address=${address}`, '--user=mysql',
         `--init-file=${init}`, '--innodb-buffer-pool-size=16M', '--skip-name-resolve', '--log-error=' + join(base, 'error.log')]);
       await ctx.waitTcp(address, 3306, child, 30_000);
     }
