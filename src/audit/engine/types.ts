@@ -80,6 +80,8 @@ export interface Finding {
   qod?: number;
   /** Entry type when it differs from the check's (e.g. a lesser sighting reported as LOG). */
   type?: EntryType;
+  /** The fix when it differs from the check's (e.g. "upgrade to 2.4.62 or later" for the version seen). */
+  solution?: string;
 }
 
 /** Network access a check is given: only the audited address, only through the fence. */
@@ -101,6 +103,8 @@ export interface Check {
   readonly cves: readonly string[];
   readonly type: EntryType;
   readonly description: string;
+  /** What to do about a finding: one or two sentences, shown as the report's "Solution:" line. */
+  readonly solution?: string;
   /**
    * The check's class, which audit types run it (profiles.ts, docs/audit-checks.md):
    * - `safe` (neither flag): sends only what an ordinary client sends and
