@@ -1,3 +1,4 @@
+import { cveFacts, cveRisk, higherRisk, topScore } from './cvss.ts';
 import type { Check, Finding, Risk } from './types.ts';
 
 /**
@@ -12,7 +13,7 @@ export interface FindingFacts {
   score: number | null;
   /** That CVE's CVSS v3.x vector, e.g. `CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H`. */
   vector: string | null;
-  /** The fix, for the report's "Solution:" line ('' when the check names none). */
+  /** The fix, for the report's "Solution:" line. */
   solution: string;
   /** URLs: the NVD page of every CVE, then vendor advisories. */
   references: string[];
@@ -20,14 +21,28 @@ export interface FindingFacts {
 
 export const nvdUrl = (cve: string) => `https://nvd.nist.gov/vuln/detail/${cve}`;
 
+/**
+ * Risk: the highest group among the finding's CVEs by score (docs/scores.md),
+ * else the finding's or check's declared risk. `other` stays `other`: an
+ * informational check, or a finding settled as LOG because its quality of
+ * detection is low (qod.ts), is not raised to an alarm by its CVEs' scores.
+ */
 export function findingFacts(check: Check, finding: Finding): FindingFacts {
   const cves = [...(finding.cves ?? check.cves)];
+  const declared = finding.risk ?? check.risk;
+  const top = topScore(cves);
+  let scoredRisk: Risk | null = null;
+  for (const cve of cves) {
+    const r = cveRisk(cve);
+    if (r) scoredRisk = scoredRisk ? higherRisk(scoredRisk, r) : r;
+  }
+  const advisories = cves.map((cve) => cveFacts(cve)?.advisory).filter((u): u is string => !!u);
   return {
     cves,
-    risk: finding.risk ?? check.risk,
-    score: null,
-    vector: null,
+    risk: declared === 'other' || !scoredRisk ? declared : scoredRisk,
+    score: top?.score ?? null,
+    vector: top?.vector ?? null,
     solution: finding.solution ?? check.solution ?? '',
-    references: cves.map(nvdUrl),
+    references: [...new Set([...cves.map(nvdUrl), ...advisories])],
   };
 }

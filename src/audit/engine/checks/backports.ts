@@ -54,6 +54,50 @@ function shippedBy(product: ProductKey, version: string): Release[] {
 const uncertain = (note: string): Verdict => ({ kind: 'report', qod: QOD.backport, note });
 
 /**
+ * One sighting's CVEs sorted by what the package says about each (judge,
+ * CVE by CVE): `open` are reported at the banner's QoD (with the
+ * distribution's fixed revision when known), `undecided` at the backport
+ * QoD, and fixed ones are dropped. `note` explains the undecided ones.
+ */
+export interface Triage {
+  open: { cve: string; fixedIn: string | null }[];
+  undecided: string[];
+  /** Why the undecided CVEs cannot be decided ('' when none are). */
+  note: string;
+  /** The placed distribution package, e.g. 'Debian 12 (bookworm) package 9.2p1-2+deb12u2'. */
+  pkg: string | null;
+}
+
+export function triage(product: ProductKey, s: Sighting, cves: readonly string[]): Triage {
+  const out: Triage = { open: [], undecided: [], note: '', pkg: null };
+  const revision = revisionOf(s.seen, s.version, s.distro);
+  const release = s.distro || revision ? placeRelease(product, s.version, revision, s.distro) : null;
+  const fixes = release ? FIXED[product]?.[release.id] : undefined;
+  if (release && revision && fixes) {
+    out.pkg = `${release.name} package ${s.version}-${revision}`;
+    const pkg = `${s.version}-${revision}`;
+    for (const cve of cves) {
+      const fixed = fixes[cve];
+      if (fixed === undefined) out.undecided.push(cve);
+      else if (fixed !== 'not-affected' && compareDebian(pkg, fixed) < 0) out.open.push({ cve, fixedIn: fixed });
+    }
+    if (out.undecided.length) {
+      out.note = `The ${out.pkg} may have the fix backported; Vigil's table of ${release.name} fixes has no entry for ${out.undecided.join(', ')}: check the distribution's security tracker.`;
+    }
+    return out;
+  }
+  // Not placed with its fixes: every CVE gets the same verdict, the one judge gives.
+  const v = judge(product, s, cves);
+  if (v.kind === 'fixed') return out;
+  if (v.qod >= QOD.banner) out.open = cves.map((cve) => ({ cve, fixedIn: null }));
+  else {
+    out.undecided = [...cves];
+    out.note = v.note.trim();
+  }
+  return out;
+}
+
+/**
  * Judges one in-range version-table row (its CVEs) for one sighting.
  * Without any sign of a distribution build the banner is taken at its word
  * (QoD 80). With a placed package revision, the release's fixed versions

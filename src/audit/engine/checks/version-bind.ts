@@ -2,9 +2,8 @@ import { randomInt } from 'node:crypto';
 import * as dnsPacket from 'dns-packet';
 import { QOD } from '../qod.ts';
 import type { Check, Finding, HostFacts, Net } from '../types.ts';
-import { judge } from './backports.ts';
 import { BIND_VERSION, distroOf, sightings } from './version-extract.ts';
-import { inRange, parseRanges } from './version-compare.ts';
+import { productFinding } from './version-finding.ts';
 import { VERSION_TABLE } from './version-table.ts';
 
 /** The TXT text of a CHAOS version.bind answer, or null. Never throws. */
@@ -29,16 +28,17 @@ export async function queryVersionBind(net: Net, port: number, timeoutMs = 2000)
 }
 
 const BIND = VERSION_TABLE.find((t) => t.product === 'bind')!;
-const BIND_ROWS = BIND.rows.map((row) => ({ row, ranges: parseRanges(row.affected) }));
 
 /**
  * Decision: the table-row checks are passive and only see version.bind when
  * service detection put it in the facts. This one active check asks for it
  * itself (UDP, port 53 and every detected DNS port) and reports it twice
- * over: one finding naming the text (version disclosure), and one finding
- * per affected BIND row carrying that row's CVEs, risk and title as
- * overrides. Rows already visible in the facts are left to the passive
- * checks so that nothing is reported twice.
+ * over: one finding naming the text (version disclosure), and, when it is
+ * a vulnerable ISC BIND release, the one outdated-release finding the
+ * passive vigil.version.bind check would give (version-finding.ts), with
+ * its CVEs, risk, title and solution as overrides. A version already
+ * visible in the facts is left to the passive check so that nothing is
+ * reported twice.
  */
 export const VERSION_BIND_CHECK: Check = {
   id: 'vigil.version.bind.version-bind',
@@ -51,6 +51,8 @@ export const VERSION_BIND_CHECK: Check = {
   description:
     'The name server answers the CHAOS TXT query version.bind with its software version, which helps an attacker pick exploits. ' +
     'Set `version "none";` (BIND) or the equivalent option. When the version is a vulnerable ISC BIND release, the affected CVEs are reported too.',
+  solution:
+    'Hide the version: in BIND set `version "none";` in the options block of named.conf (Unbound: `hide-version: yes`; Knot: `version:` empty), and upgrade when a vulnerable release is reported.',
   intrusive: false,
   dos: false,
   active: true,
@@ -67,19 +69,8 @@ export const VERSION_BIND_CHECK: Check = {
       const version = BIND_VERSION.exec(text)?.[1];
       if (!version) continue;
       const sighting = { product: 'bind' as const, version, seen: text, distro: distroOf(text) };
-      for (const { row, ranges } of BIND_ROWS) {
-        if (!inRange(version, ranges)) continue;
-        const verdict = judge('bind', sighting, row.cve.split(' '));
-        if (verdict.kind === 'fixed') continue;
-        findings.push({
-          port,
-          detail: `version.bind "${text}": ISC BIND ${version} is in the affected range (${row.affected}).${verdict.note}`,
-          qod: verdict.qod,
-          cves: row.cve.split(' '),
-          risk: row.risk,
-          title: `ISC BIND: ${row.title}`,
-        });
-      }
+      const outdated = productFinding(BIND, sighting, port, `version.bind "${text}"`);
+      if (outdated) findings.push(outdated);
     }
     return findings;
   },

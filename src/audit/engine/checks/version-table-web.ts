@@ -45,6 +45,7 @@ const IIS: ProductTable = {
   name: 'Microsoft IIS',
   category: 'Web Servers',
   caveat: 'IIS reports the Windows release, not its patch level: check that the security update is installed.',
+  upgrade: 'Install the Microsoft security updates of the bulletins named (Windows Update), or move the site to a supported Windows Server release.',
   rows: [
     { cve: 'CVE-2017-7269', risk: 'high', title: 'IIS 6.0 WebDAV ScStoragePathFromUrl buffer overflow', affected: '6.0 <7.0' },
     { cve: 'CVE-2009-1535', risk: 'high', title: 'IIS WebDAV Unicode authentication bypass (MS09-020)', affected: '5.0 <7.0' },

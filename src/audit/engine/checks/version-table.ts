@@ -5,8 +5,8 @@ import { REMOTE_TABLES } from './version-table-remote.ts';
 import { WEB_TABLES } from './version-table-web.ts';
 
 /**
- * Products whose version shows in a banner or header. The key is part of
- * every check id (vigil.version.<key>.<cve>), so keys never change.
+ * Products whose version shows in a banner or header. The key is the
+ * check id (vigil.version.<key>), so keys never change.
  */
 export type ProductKey =
   | 'apache' | 'nginx' | 'iis' | 'lighttpd' | 'openssl' | 'php'
@@ -19,7 +19,9 @@ export type ProductKey =
  * `FROM <FIXED` (FROM inclusive, FIXED exclusive, FROM may be left out),
  * in the vendor's own version numbers: '8.5 <9.8p1' or '<4.4p1'. Ranges are
  * written from the vendors' advisories ("fixed in" releases per branch).
- * `cve` may name several CVEs sharing one range; the first names the check.
+ * The release to upgrade to is computed from them (version-finding.ts:
+ * upgradeTarget), so a range's FIXED must be a real release.
+ * `cve` may name several CVEs sharing one range.
  */
 export interface VersionRow {
   readonly cve: string;
@@ -35,6 +37,11 @@ export interface ProductTable {
   readonly category: string;
   /** Added to every finding, e.g. when the version does not show the patch level. */
   readonly caveat?: string;
+  /**
+   * The fix sentence when "Upgrade <name> to <computed release> or later"
+   * does not fit (IIS: the version names a Windows release, not a patch).
+   */
+  readonly upgrade?: string;
   readonly rows: readonly VersionRow[];
 }
 

@@ -31,11 +31,13 @@ const announce: Record<string, (v: string) => Service> = {
 };
 
 async function flagged(product: string, cve: string, version: string): Promise<boolean> {
-  const check = VERSION_CHECKS.find((c) => c.id === `vigil.version.${product}.${cve.toLowerCase()}`);
-  assert.ok(check, `no check for ${product} ${cve}`);
+  const check = VERSION_CHECKS.find((c) => c.id === `vigil.version.${product}`);
+  assert.ok(check, `no check for ${product}`);
+  assert.ok(check.cves.includes(cve), `${product} has no row for ${cve}`);
   const s = announce[product]!(version);
   const found = await check.run({ address: '127.0.0.1', openPorts: [s.port], services: [s] }, null as unknown as Net);
-  return found.length > 0;
+  assert.ok(found.length <= 1, 'one finding per product per port');
+  return found.some((f) => f.cves?.includes(cve));
 }
 
 // [product, cve, versions flagged, versions not flagged]: first/last affected and just outside.
@@ -87,16 +89,18 @@ test('every row: first affected version in range, fixed version out of range, ra
   assert.ok(rows >= 150, `only ${rows} rows`);
 });
 
-test('check ids are unique and passive; table checks are HOLEs', () => {
+test('one check per product table, unique ids, passive HOLEs', () => {
   const ids = VERSION_CHECKS.map((c) => c.id);
   assert.equal(new Set(ids).size, ids.length);
   assert.equal(new Set(VERSION_CHECKS.map((c) => c.shortid)).size, ids.length);
+  assert.equal(ids.length, VERSION_TABLE.length + 1);
   for (const c of VERSION_CHECKS) {
     if (c.id === 'vigil.version.bind.version-bind') continue;
     assert.equal(c.active, false);
     assert.equal(c.type, 'HOLE');
   }
-  assert.ok(ids.includes('vigil.version.apache.cve-2021-41773'));
+  assert.ok(ids.includes('vigil.version.apache'));
+  assert.ok(VERSION_CHECKS.find((c) => c.id === 'vigil.version.apache')!.cves.includes('CVE-2021-41773'));
 });
 
 test('comparator: real-world forms', () => {
@@ -153,14 +157,18 @@ test('odd input never throws', async () => {
 });
 
 test('a distro package whose revision has the fix is not flagged; an undecidable one is LOG-grade (QoD 30)', async () => {
-  const check = VERSION_CHECKS.find((c) => c.id === 'vigil.version.openssh.cve-2023-48795')!;
+  const check = VERSION_CHECKS.find((c) => c.id === 'vigil.version.openssh')!;
   const run = (banner: string) => check.run({ address: '127.0.0.1', openPorts: [22], services: [svc({ port: 22, name: 'ssh', banner })] }, null as unknown as Net);
-  assert.deepEqual(await run('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3'), []);
+  const [late] = await run('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3');
+  assert.ok(!late!.cves!.includes('CVE-2023-48795') && !late!.cves!.includes('CVE-2024-6387'), late!.cves!.join(' '));
   const [f] = await run('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u1');
+  assert.ok(f!.cves!.includes('CVE-2023-48795'));
   assert.match(f!.detail, /SSH-2\.0-OpenSSH_9\.2p1 Debian-2\+deb12u1/);
-  assert.match(f!.detail, /fixed in 9\.2p1-2\+deb12u2/);
+  assert.match(f!.detail, /CVE-2023-48795 \(.*\[distribution fix: 9\.2p1-2\+deb12u2\]/);
+  assert.match(f!.solution!, /Debian 12 \(bookworm\) package 9\.2p1-2\+deb12u\d+ or later/);
   const [g] = await run('SSH-2.0-OpenSSH_9.2p1 Raspbian-2');
   assert.equal(g!.qod, 30);
+  assert.match(g!.title!, /^OpenSSH 9\.2p1 may be outdated/);
   assert.match(g!.detail, /backport/);
 });
 
@@ -184,7 +192,11 @@ test('version.bind: asks over UDP and reports the text and the affected BIND row
   const host: HostFacts = { address: '127.0.0.1', openPorts: [port], services: [svc({ port, name: 'domain' })] };
   const found = (await check.run(host, net)).filter((f) => f.port === port);
   assert.match(found[0]!.detail, /9\.11\.5-P4-5\.1\+deb10u5-Debian/);
-  const cves = found.flatMap((f) => f.cves ?? []);
+  // The disclosure, then one outdated-BIND finding carrying every affected CVE.
+  assert.equal(found.length, 2);
+  const cves = found[1]!.cves ?? [];
   assert.ok(cves.includes('CVE-2020-8616') && cves.includes('CVE-2023-50387'), cves.join(' '));
   assert.ok(!cves.includes('CVE-2015-5477'));
+  assert.match(found[1]!.title!, /^ISC BIND 9\.11\.5-P4 (may be|is) outdated/);
+  assert.match(found[1]!.solution!, /ISC BIND to 9\.\d+\.\d+ or later/);
 });

@@ -1,28 +1,29 @@
 import { QOD } from '../qod.ts';
 import type { Check, Finding, HostFacts } from '../types.ts';
-import { judge } from './backports.ts';
 import { VERSION_BIND_CHECK } from './version-bind.ts';
-import { inRange, parseRanges } from './version-compare.ts';
 import { sightings } from './version-extract.ts';
-import { VERSION_TABLE, type ProductTable, type VersionRow } from './version-table.ts';
+import { productFinding } from './version-finding.ts';
+import { VERSION_TABLE, type ProductTable } from './version-table.ts';
 
-/** One passive check per table row: it reads versions off HostFacts only. */
-function rowCheck(table: ProductTable, row: VersionRow): Check {
-  const cves = row.cve.split(' ');
-  const first = cves[0]!;
-  const ranges = parseRanges(row.affected);
+/**
+ * One passive check per product table: it reads versions off HostFacts
+ * only, and gives one finding per port whose version the table knows to be
+ * vulnerable, carrying all that version's CVEs (version-finding.ts).
+ */
+function productCheck(table: ProductTable): Check {
+  const cves = [...new Set(table.rows.flatMap((r) => r.cve.split(' ')))];
   return {
-    id: `vigil.version.${table.product}.${first.toLowerCase()}`,
-    shortid: `${table.product.toUpperCase()}-${first.slice(4)}`,
-    title: `${table.name}: ${row.title}`,
+    id: `vigil.version.${table.product}`,
+    shortid: `VERSION-${table.product.toUpperCase()}`,
+    title: `${table.name}: outdated release with known vulnerabilities`,
     category: table.category,
-    risk: row.risk,
+    risk: table.rows.some((r) => r.risk === 'high') ? 'high' : 'medium',
     cves,
     type: 'HOLE',
     description:
-      `${table.name} releases in the range ${row.affected} are affected by ${cves.join(', ')} (${row.title}). ` +
-      'Found by the version the service announces; upgrade to a fixed release. A distribution package ' +
-      'whose revision shows the fix is not reported; one whose fix cannot be decided is reported as LOG at a low quality of detection.',
+      `The ${table.name} version the service announces is in the affected range of published vulnerabilities (Vigil's table of ${cves.length} ${table.name} CVEs, ` +
+      "from the vendor's advisories). A distribution package whose revision shows every fix is not reported; one whose fixes cannot be decided is reported as LOG at a low quality of detection.",
+    solution: table.upgrade ?? `Upgrade ${table.name} to the release the finding names, or install the distribution's security updates for it.`,
     intrusive: false,
     dos: false,
     active: false,
@@ -32,14 +33,8 @@ function rowCheck(table: ProductTable, row: VersionRow): Check {
       try {
         for (const svc of host.services) {
           const s = sightings(svc).find((x) => x.product === table.product);
-          if (!s || !inRange(s.version, ranges)) continue;
-          const verdict = judge(table.product, s, cves);
-          if (verdict.kind === 'fixed') continue;
-          findings.push({
-            port: svc.port,
-            detail: `${s.seen} — ${table.name} ${s.version} is in the affected range (${row.affected}).${verdict.note}${table.caveat ? ` ${table.caveat}` : ''}`,
-            qod: verdict.qod,
-          });
+          const f = s && productFinding(table, s, svc.port);
+          if (f) findings.push(f);
         }
       } catch {
         return [];
@@ -49,7 +44,4 @@ function rowCheck(table: ProductTable, row: VersionRow): Check {
   };
 }
 
-export const VERSION_CHECKS: readonly Check[] = Object.freeze([
-  ...VERSION_TABLE.flatMap((table) => table.rows.map((row) => rowCheck(table, row))),
-  VERSION_BIND_CHECK,
-]);
+export const VERSION_CHECKS: readonly Check[] = Object.freeze([...VERSION_TABLE.map(productCheck), VERSION_BIND_CHECK]);
