@@ -68,7 +68,7 @@ test('upgrade target: past every range of the table, across regressions', () => 
 });
 
 test('IIS: the version names a Windows release, so the fix is the security update, not an IIS number', async () => {
-  const [{ f }] = await findings([svc({ http: { status: 200, headers: { server: 'Microsoft-IIS/6.0' }, body: '' } })]);
+  const f = (await findings([svc({ http: { status: 200, headers: { server: 'Microsoft-IIS/6.0' }, body: '' } })]))[0]?.f;
   assert.match(f!.solution!, /Microsoft security updates/);
   assert.match(f!.detail, /patch level/);
 });
