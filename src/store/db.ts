@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, type MigrationInfo, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, type MigrationInfo, Migrator } from 'kysely';
+import { FifoSqliteDialect } from './sqlite-driver.ts';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations.ts';
 import { backupBeforeMigrations } from './backup.ts';
@@ -29,7 +30,7 @@ export async function openSqlite(file: string): Promise<Db> {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = FULL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(database) }) });
   await migrate(db, (migrations) => backupBeforeMigrations(database, file, migrations));
   return db;
 }
