@@ -103,8 +103,13 @@ export interface Check {
   readonly cves: readonly string[];
   readonly type: EntryType;
   readonly description: string;
-  /** What to do about a finding: one or two sentences, shown as the report's "Solution:" line. */
-  readonly solution?: string;
+  /**
+   * What to do about a finding: one or two sentences saying what to change
+   * and where (the setting, the file), shown as the report's "Solution:"
+   * line. The description says what is wrong and why; it does not repeat
+   * the fix. A finding may give a more precise one (Finding.solution).
+   */
+  readonly solution: string;
   /**
    * The check's class, which audit types run it (profiles.ts, docs/audit-checks.md):
    * - `safe` (neither flag): sends only what an ordinary client sends and

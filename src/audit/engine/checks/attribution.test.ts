@@ -29,7 +29,7 @@ test('no check carries a CVE or remedy of another product in its table declarati
     if (RUNTIME_SCOPED[c.id]) continue;
     // Version tables are scoped by construction: vigil.version.<product> fires only on that product's sightings (below).
     if (c.id.startsWith('vigil.version.')) continue;
-    const text = `${c.cves.join(' ')} | ${c.description}`;
+    const text = `${c.cves.join(' ')} | ${c.description} | ${c.solution}`;
     for (const s of SCOPED) {
       for (const m of text.matchAll(s.token)) {
         const before = text.slice(Math.max(0, m.index! - 12), m.index!);
@@ -75,7 +75,7 @@ test('the whole catalogue on product-mismatched facts: every CVE and remedy foun
     for (const f of found) {
       const s = HOST.services.find((x) => x.port === f.port);
       const seen = `${s?.product ?? ''} ${s?.banner ?? ''} ${JSON.stringify(s?.http?.headers ?? {})} ${JSON.stringify(s?.extra ?? {})}`;
-      const text = `${(f.cves ?? c.cves).join(' ')} | ${f.detail}`;
+      const text = `${(f.cves ?? c.cves).join(' ')} | ${f.detail} | ${f.solution ?? ''}`;
       for (const sc of SCOPED) {
         for (const m of text.matchAll(sc.token)) {
           if (!sc.product.test(seen) && !sc.label.test(text.slice(Math.max(0, m.index! - 12), m.index!))) wrong.push(`${c.id} on ${f.port}: ${m[0]}`);

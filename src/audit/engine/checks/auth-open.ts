@@ -41,7 +41,8 @@ function rsyncOpens(net: Parameters<Check['run']>[1], port: number, module: stri
 export const rsyncOpenModule: Check = portCheck(
   {
     id: 'vigil.rsync.open-module', shortid: 'RSYNC-OPEN', title: 'rsync module readable without authentication', category: 'General', risk: 'high', cves: ['CVE-1999-0502'], type: 'HOLE', qod: 95,
-    description: 'The rsync daemon lists its modules and opens one to a client that gives no user or password: everything in it can be downloaded (and uploaded, if the module is not read only). Set "auth users" and "secrets file" on every module, "list = no", and bind rsyncd to trusted addresses.',
+    description: 'The rsync daemon lists its modules and opens one to a client that gives no user or password: everything in it can be downloaded (and uploaded, if the module is not read only).',
+    solution: 'Set "auth users" and "secrets file" on every module of rsyncd.conf, "list = no", and bind rsyncd to trusted addresses.',
   },
   (h) => portsOf(h, ['rsync'], [873]),
   async (net, port) => {
@@ -66,7 +67,8 @@ const X11_SETUP = Buffer.from([0x6c, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 export const x11Open: Check = portCheck(
   {
     id: 'vigil.x11.open', shortid: 'X11-OPEN', title: 'X11 display server accepts any client', category: 'Remote Access', risk: 'high', cves: ['CVE-1999-0526'], type: 'HOLE', qod: 99, desktop: true,
-    description: 'The X server accepted a connection without any authorization (access control disabled, as with "xhost +" or -ac): anyone who reaches it can watch the screen, log keystrokes and type commands into open terminals. Enable access control (xauth cookies), start X with -nolisten tcp, and tunnel X over SSH.',
+    description: 'The X server accepted a connection without any authorization (access control disabled, as with "xhost +" or -ac): anyone who reaches it can watch the screen, log keystrokes and type commands into open terminals.',
+    solution: 'Enable access control (xauth cookies), start X with -nolisten tcp, and tunnel X over SSH.',
   },
   (h) => portsOf(h, ['X11', 'x11'], [6000, 6001, 6002, 6003, 6004, 6005]),
   (net, port) =>
@@ -82,7 +84,8 @@ export const x11Open: Check = portCheck(
 export const ldapAnonymous: Check = portCheck(
   {
     id: 'vigil.ldap.anonymous', shortid: 'LDAP-ANON', title: 'LDAP directory readable by an anonymous bind', category: 'General', risk: 'medium', cves: ['CVE-1999-0385'], type: 'HOLE', qod: 99,
-    description: 'The LDAP server accepted an anonymous bind and returned directory entries from its naming context: user names, groups, mail addresses and often more can be harvested by anyone. Require authentication for directory data ("disallow bind_anon", or ACLs "by anonymous auth") and leave only the root DSE public.',
+    description: 'The LDAP server accepted an anonymous bind and returned directory entries from its naming context: user names, groups, mail addresses and often more can be harvested by anyone.',
+    solution: 'Require authentication for directory data ("disallow bind_anon", or ACLs "by anonymous auth") and leave only the root DSE public.',
   },
   (h) => portsOf(h, ['ldap'], [389]),
   async (net, port) => {

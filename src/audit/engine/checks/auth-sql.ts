@@ -25,7 +25,8 @@ const pgMessageDone = (b: Buffer) => b.length >= 5 && b.length >= 1 + b.readInt3
 export const postgresTrust: Check = portCheck(
   {
     id: 'vigil.postgresql.trust', shortid: 'PG-TRUST', title: 'PostgreSQL accepts a login without a password', category: 'Databases', risk: 'high', cves: [], type: 'HOLE', qod: 99,
-    description: 'The PostgreSQL server logged the superuser "postgres" in without asking for any password (a "trust" rule in pg_hba.conf matches the network): anyone who reaches the port owns every database and, through COPY … PROGRAM, the server account. Use scram-sha-256 for every host rule and listen only where clients are.',
+    description: 'The PostgreSQL server logged the superuser "postgres" in without asking for any password (a "trust" rule in pg_hba.conf matches the network): anyone who reaches the port owns every database and, through COPY … PROGRAM, the server account.',
+    solution: 'Use scram-sha-256 for every host rule in pg_hba.conf, give postgres a password, and set listen_addresses to where the clients are.',
   },
   (h) => portsOf(h, ['postgresql'], [5432]),
   (net, port) =>
@@ -73,7 +74,8 @@ function scrambleOf(g: Buffer): Buffer | null {
 export const mysqlEmptyRoot: Check = portCheck(
   {
     id: 'vigil.mysql.empty-root', shortid: 'MYSQL-EMPTY-ROOT', title: 'MySQL/MariaDB root login with an empty password', category: 'Databases', risk: 'high', cves: ['CVE-2001-0645'], type: 'HOLE', qod: 99,
-    description: 'The MySQL/MariaDB server accepted the account "root" with an empty password over the network: anyone who reaches the port can read, change or drop every database and often write files on the server. Set a strong password (or unix_socket authentication) for root and remove network root accounts.',
+    description: 'The MySQL/MariaDB server accepted the account "root" with an empty password over the network: anyone who reaches the port can read, change or drop every database and often write files on the server.',
+    solution: 'Set a strong password (or unix_socket authentication) for root, remove root accounts for remote hosts (DROP USER \'root\'@\'%\'), and bind the server to trusted interfaces.',
   },
   (h) => portsOf(h, ['mysql'], [3306]),
   async (net, port) => {

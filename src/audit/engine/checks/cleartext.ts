@@ -12,9 +12,9 @@ import { Dialog, finalReply } from './starttls.ts';
  */
 type Probe = (d: Dialog) => Promise<string | null>;
 
-function cleartext(id: string, shortid: string, title: string, category: string, names: readonly string[], qod: number, description: string, probe: Probe): Check {
+function cleartext(id: string, shortid: string, title: string, category: string, names: readonly string[], qod: number, description: string, solution: string, probe: Probe): Check {
   return {
-    id, shortid, title, category, risk: 'medium', cves: [], type: 'NOTE', description, qod,
+    id, shortid, title, category, risk: 'medium', cves: [], type: 'NOTE', description, solution, qod,
     intrusive: false, dos: false, active: true,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
@@ -39,7 +39,8 @@ const probeUser = () => `vigil-${randomBytes(4).toString('hex')}`;
 
 export const CLEARTEXT_CHECKS: readonly Check[] = [
   cleartext('vigil.ftp.cleartext-login', 'FTP-CLEARTEXT', 'FTP accepts logins without TLS', 'FTP', ['ftp'], 99,
-    'The FTP server asks for a password on an unencrypted connection, so user names and passwords cross the network in clear text. Require AUTH TLS before login (vsftpd: ssl_enable=YES, force_local_logins_ssl=YES; ProFTPD: TLSRequired on) or use SFTP.',
+    'The FTP server asks for a password on an unencrypted connection, so user names and passwords cross the network in clear text.',
+    'Require AUTH TLS before login (vsftpd: ssl_enable=YES, force_local_logins_ssl=YES; ProFTPD: TLSRequired on) or use SFTP.',
     async (d) => {
       if (!/^220 /m.test(await d.until(finalReply('220')))) return null;
       const feat = await d.ask('FEAT\r\n', finalReply('211'));
@@ -51,7 +52,8 @@ export const CLEARTEXT_CHECKS: readonly Check[] = [
       return `USER before any TLS answered "${line(user)}"; ${tls ? 'AUTH TLS is offered but not required' : 'FEAT offers no AUTH TLS'}.`;
     }),
   cleartext('vigil.imap.cleartext-login', 'IMAP-CLEARTEXT', 'IMAP accepts logins without TLS', 'Mail', ['imap'], 95,
-    'The IMAP server allows LOGIN (or plaintext SASL) on an unencrypted connection, so passwords cross the network in clear text. Advertise LOGINDISABLED until STARTTLS (Dovecot: ssl = required, disable_plaintext_auth = yes) or serve IMAPS only.',
+    'The IMAP server allows LOGIN (or plaintext SASL) on an unencrypted connection, so passwords cross the network in clear text.',
+    'Advertise LOGINDISABLED until STARTTLS (Dovecot: ssl = required, disable_plaintext_auth = yes) or serve IMAPS only.',
     async (d) => {
       const hello = await d.until((t) => /\r?\n/.test(t));
       if (!/^\* OK/i.test(hello)) return null;
@@ -64,7 +66,8 @@ export const CLEARTEXT_CHECKS: readonly Check[] = [
       return `CAPABILITY on the unencrypted connection lacks LOGINDISABLED (${starttls ? 'STARTTLS is offered but not required' : 'no STARTTLS offered'}): ${caps.slice(0, 160)}.`;
     }),
   cleartext('vigil.pop3.cleartext-login', 'POP3-CLEARTEXT', 'POP3 accepts logins without TLS', 'Mail', ['pop3'], 99,
-    'The POP3 server accepts USER/PASS (or plaintext SASL) on an unencrypted connection, so passwords cross the network in clear text. Require STLS before authentication (Dovecot: ssl = required, disable_plaintext_auth = yes) or serve POP3S only.',
+    'The POP3 server accepts USER/PASS (or plaintext SASL) on an unencrypted connection, so passwords cross the network in clear text.',
+    'Require STLS before authentication (Dovecot: ssl = required, disable_plaintext_auth = yes) or serve POP3S only.',
     async (d) => {
       if (!/^\+OK/.test(await d.until((t) => /\r?\n/.test(t)))) return null;
       const capa = await d.ask('CAPA\r\n', (t) => /^\.\r?$/m.test(t) || /^-ERR/.test(t));
@@ -75,7 +78,8 @@ export const CLEARTEXT_CHECKS: readonly Check[] = [
       return why ? `${why} before any TLS (${stls ? 'STLS is offered but not required' : 'no STLS offered'}).` : null;
     }),
   cleartext('vigil.smtp.cleartext-auth', 'SMTP-CLEARTEXT-AUTH', 'SMTP offers password authentication without TLS', 'Mail', ['smtp', 'submission'], 95,
-    'The SMTP server offers AUTH PLAIN or LOGIN before STARTTLS, so mail clients may send their password in clear text. Offer AUTH only after STARTTLS (Postfix: smtpd_tls_auth_only = yes).',
+    'The SMTP server offers AUTH PLAIN or LOGIN before STARTTLS, so mail clients may send their password in clear text.',
+    'Offer AUTH only after STARTTLS (Postfix: smtpd_tls_auth_only = yes in main.cf; Exim: auth_advertise_hosts = ${if eq{$tls_in_cipher}{}{}{*}}).',
     async (d) => {
       if (!/^220/m.test(await d.until(finalReply('220')))) return null;
       const ehlo = await d.ask('EHLO vigil.invalid\r\n', finalReply('250'));

@@ -94,7 +94,8 @@ async function zonesOf(net: Net, port: number, host: HostFacts): Promise<string[
 export const dnsZoneTransfer: Check = portCheck(
   {
     id: 'vigil.dns.axfr', shortid: 'DNS-AXFR', title: 'DNS zone transfer (AXFR) allowed to anyone', category: 'DNS', risk: 'medium', cves: ['CVE-1999-0532'], type: 'HOLE', qod: 99,
-    description: 'The name server sends a whole zone to anyone who asks for a transfer (AXFR): every host name and address in it is handed to attackers at once, including internal names. Allow transfers only to the secondaries (BIND: allow-transfer { <secondaries>; }; or TSIG keys).',
+    description: 'The name server sends a whole zone to anyone who asks for a transfer (AXFR): every host name and address in it is handed to attackers at once, including internal names.',
+    solution: 'Allow transfers only to the secondaries (BIND: allow-transfer { <secondaries>; }; or TSIG keys).',
   },
   (h) => portsOf(h, ['domain'], [53]),
   async (net, port, host) => {

@@ -69,8 +69,8 @@ export const dnsAnyAmplification: Check = {
   cves: [],
   type: 'HOLE',
   description:
-    'The name server answers an ANY query for one of its zones with every record set, many times the size of the query: with a spoofed source address it becomes a traffic amplifier. ' +
-    'Answer ANY minimally as RFC 8482 allows (BIND: minimal-any yes; Knot and NSD do so by default) and enable response rate limiting (BIND: rate-limit { responses-per-second 10; }).',
+    'The name server answers an ANY query for one of its zones with every record set, many times the size of the query: with a spoofed source address it becomes a traffic amplifier.',
+  solution: 'Answer ANY minimally as RFC 8482 allows (BIND: minimal-any yes; Knot and NSD do so by default) and enable response rate limiting (BIND: rate-limit { responses-per-second 10; }).',
   intrusive: false,
   dos: true,
   active: true,

@@ -21,8 +21,8 @@ export const httpRangeAmplification: Check = {
   cves: [],
   type: 'HOLE',
   description:
-    'Asked for the same resource many times over in one Range header, the server sends every copy: a few hundred request bytes make it send (and buffer) many times the resource, the mechanism of the "Apache Killer" (CVE-2011-3192 in Apache httpd before 2.2.20). ' +
-    'RFC 9110 lets a server coalesce overlapping ranges or ignore them: limit them (Apache: MaxRanges, MaxRangeOverlaps; nginx: max_ranges) or upgrade.',
+    'Asked for the same resource many times over in one Range header, the server sends every copy: a few hundred request bytes make it send (and buffer) many times the resource, the mechanism of the "Apache Killer" (CVE-2011-3192 in Apache httpd before 2.2.20).',
+  solution: 'Limit ranges per request (Apache: MaxRanges and MaxRangeOverlaps; nginx: max_ranges), as RFC 9110 lets a server coalesce or ignore them, or upgrade the server.',
   intrusive: false,
   dos: true,
   active: true,
@@ -86,8 +86,8 @@ export const httpSlowRequest: Check = {
   type: 'NOTE',
   description:
     'The server kept a request whose headers arrive one line every few seconds open for the whole test: a client holding many such requests can tie up every worker (slowloris). ' +
-    'Whether that exhausts the server depends on its connection model, which one connection cannot show, so this is reported at a quality of detection of 50 (as nmap\'s http-slowloris-check says "LIKELY VULNERABLE"). ' +
-    'Bound the time for request headers (Apache: RequestReadTimeout header=5-20,MinRate=500; nginx: client_header_timeout 5s) and the connections per client.',
+    'Whether that exhausts the server depends on its connection model, which one connection cannot show, so this is reported at a quality of detection of 50 (as nmap\'s http-slowloris-check says "LIKELY VULNERABLE").',
+  solution: 'Bound the time for request headers (Apache: RequestReadTimeout header=5-20,MinRate=500; nginx: client_header_timeout 5s) and the connections per client.',
   intrusive: false,
   dos: true,
   active: true,

@@ -47,8 +47,8 @@ export const tlsClientRenegotiation: Check = {
   cves: [],
   type: 'NOTE',
   description:
-    'The server renegotiates TLS whenever the client asks: every renegotiation costs the server a full handshake and the client almost nothing, so a few clients can exhaust its CPU (THC-SSL-DOS). ' +
-    'Refuse client-initiated renegotiation (the default of OpenSSL 3, nginx and current Apache mod_ssl; OpenSSL: do not set SSL_OP_ALLOW_CLIENT_RENEGOTIATION / ClientRenegotiation) or offer TLS 1.3 only.',
+    'The server renegotiates TLS whenever the client asks: every renegotiation costs the server a full handshake and the client almost nothing, so a few clients can exhaust its CPU (THC-SSL-DOS).',
+  solution: 'Refuse client-initiated renegotiation (the default of OpenSSL 3, nginx and current Apache mod_ssl; OpenSSL: do not set SSL_OP_ALLOW_CLIENT_RENEGOTIATION / ClientRenegotiation) or offer TLS 1.3 only.',
   intrusive: false,
   dos: true,
   active: true,

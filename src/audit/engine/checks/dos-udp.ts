@@ -22,6 +22,7 @@ interface Amplifier {
   /** The reply is the service's own answer, not an error or an echo. */
   answers(reply: Buffer): boolean;
   description: string;
+  solution: string;
   /** Smallest factor reported (default AMPLIFICATION_MIN). */
   minFactor?: number;
   /** Only where the answer itself identifies the flaw (monlist exists only in reference ntpd before 4.2.7p26). */
@@ -38,8 +39,8 @@ const MEMCACHED: Amplifier = {
   request: Buffer.concat([Buffer.from([0, 1, 0, 0, 0, 1, 0, 0]), Buffer.from('stats\r\n')]),
   answers: (r) => r.length > 8 && r.subarray(8).toString('latin1').startsWith('STAT '),
   description:
-    'memcached answers "stats" over UDP with kilobytes for a 15-byte request, and "get" of a large value with up to a megabyte: the largest amplification factor known (the 1.7 Tbit/s attacks of 2018). ' +
-    'Start memcached with -U 0 (UDP off; the default since 1.5.6) and listen on a private address only.',
+    'memcached answers "stats" over UDP with kilobytes for a 15-byte request, and "get" of a large value with up to a megabyte: the largest amplification factor known (the 1.7 Tbit/s attacks of 2018).',
+  solution: 'Start memcached with -U 0 (UDP off; the default since 1.5.6) and listen on a private address only.',
 };
 
 const NTP_MODE6: Amplifier = {
@@ -52,8 +53,8 @@ const NTP_MODE6: Amplifier = {
   request: Buffer.from([0x16, 0x02, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 0]),
   answers: (r) => r.length > 12 && (r[0]! & 0x07) === 6 && (r[1]! & 0x80) !== 0 && (r[1]! & 0x40) === 0,
   description:
-    'The NTP server answers mode 6 (ntpq) control queries from anyone: a 12-byte READVAR returns its system variables, tens of times larger, and can be sent with a spoofed source. ' +
-    'Restrict queries (ntpd/ntpsec: "restrict default kod nomodify noquery nopeer limited"; allow only the administrators\' addresses).',
+    'The NTP server answers mode 6 (ntpq) control queries from anyone: a 12-byte READVAR returns its system variables, tens of times larger, and can be sent with a spoofed source.',
+  solution: 'Restrict queries (ntpd/ntpsec: "restrict default kod nomodify noquery nopeer limited"; allow only the administrators\' addresses).',
 };
 
 const NTP_MONLIST: Amplifier = {
@@ -67,8 +68,8 @@ const NTP_MONLIST: Amplifier = {
   answers: (r) => r.length > 8 && (r[0]! & 0x07) === 7 && (r[0]! & 0x80) !== 0 && r[3] === 0x2a,
   cves: ['CVE-2013-5211'],
   description:
-    'The NTP server answers mode 7 MON_GETLIST (monlist) with up to 600 addresses of recent clients, a factor of several hundred (CVE-2013-5211; reference ntpd before 4.2.7p26). ' +
-    'Upgrade (ntpsec has no mode 7) or add "disable monitor" and "restrict default noquery".',
+    'The NTP server answers mode 7 MON_GETLIST (monlist) with up to 600 addresses of recent clients, a factor of several hundred (CVE-2013-5211; reference ntpd before 4.2.7p26).',
+  solution: 'Upgrade ntpd (4.2.7p26 and later, and ntpsec, have no monlist) or add "disable monitor" and "restrict default noquery" to ntp.conf.',
 };
 
 const SSDP: Amplifier = {
@@ -84,8 +85,8 @@ const SSDP: Amplifier = {
   // any unicast answer from outside the LAN is the exposure (TA14-017A: factor 30 over all replies).
   minFactor: 2,
   description:
-    'The device answers SSDP M-SEARCH requests sent to it directly from outside its network: one small request gets one reply per device and service it offers, a favourite amplifier of botnets. ' +
-    'SSDP belongs to the local network: block UDP 1900 at the edge or turn UPnP off on the public interface.',
+    'The device answers SSDP M-SEARCH requests sent to it directly from outside its network: one small request gets one reply per device and service it offers, a favourite amplifier of botnets.',
+  solution: 'Block UDP port 1900 at the network edge or turn UPnP/SSDP off on the public interface: SSDP belongs to the local network.',
 };
 
 export const AMPLIFIERS: readonly Amplifier[] = [MEMCACHED, NTP_MODE6, NTP_MONLIST, SSDP];
@@ -107,6 +108,7 @@ function amplifierCheck(a: Amplifier): Check {
     cves: a.cves ?? [],
     type: 'HOLE',
     description: a.description,
+    solution: a.solution,
     intrusive: false,
     dos: true,
     active: true,

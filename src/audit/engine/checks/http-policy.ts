@@ -8,9 +8,9 @@ import { httpRequest, isHttpService, usesTls, type HttpAnswer } from './http-cli
  */
 type Look = (net: Net, svc: Service, host: HostFacts) => Promise<string | null>;
 
-function policy(id: string, shortid: string, title: string, risk: 'high' | 'medium' | 'low', type: 'HOLE' | 'NOTE', qod: number, description: string, look: Look): Check {
+function policy(id: string, shortid: string, title: string, risk: 'high' | 'medium' | 'low', type: 'HOLE' | 'NOTE', qod: number, description: string, solution: string, look: Look): Check {
   return {
-    id, shortid, title, category: 'Web Servers', risk, cves: [], type, description, qod,
+    id, shortid, title, category: 'Web Servers', risk, cves: [], type, description, solution, qod,
     intrusive: false, dos: false, active: true,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
@@ -96,7 +96,8 @@ const AUTH_PATHS = ['/', '/admin/', '/private/', '/secure/', '/protected/', '/ma
 
 export const HTTP_POLICY_CHECKS: readonly Check[] = [
   policy('vigil.http.cors-any-origin', 'HTTP-CORS', 'CORS reflects any origin with credentials', 'medium', 'HOLE', 99,
-    'The server echoes any Origin in Access-Control-Allow-Origin together with Access-Control-Allow-Credentials: true, so any web site a logged-in user visits can read this site\'s authenticated responses. Allow only your own origins.',
+    'The server echoes any Origin in Access-Control-Allow-Origin together with Access-Control-Allow-Credentials: true, so any web site a logged-in user visits can read this site\'s authenticated responses.',
+    'Answer Access-Control-Allow-Origin only for a fixed list of your own origins (never echo the request\'s Origin) wherever Access-Control-Allow-Credentials is sent.',
     async (net, svc) => {
       // A simple GET, a preflight (some servers answer CORS only there), and an API root.
       const tries: [string, string, Record<string, string>][] = [
@@ -114,13 +115,15 @@ export const HTTP_POLICY_CHECKS: readonly Check[] = [
       return null;
     }),
   policy('vigil.http.cookie-no-httponly', 'HTTP-COOKIE-HTTPONLY', 'Cookie without the HttpOnly attribute', 'low', 'NOTE', 95,
-    'A cookie is set without HttpOnly, so any script running in the page (an injected one included) can read it and steal the session. Add HttpOnly to session and authentication cookies.',
+    'A cookie is set without HttpOnly, so any script running in the page (an injected one included) can read it and steal the session.',
+    'Add the HttpOnly attribute to session and authentication cookies (in the application\'s cookie settings, e.g. PHP session.cookie_httponly = 1).',
     async (net, svc, host) => {
       const bare = await cookiesWithout(net, svc, host, 'httponly', scriptReadable);
       return bare.length ? `Set without HttpOnly: ${bare.join(', ')}.` : null;
     }),
   policy('vigil.http.cookie-no-secure', 'HTTP-COOKIE-SECURE', 'Cookie over HTTPS without the Secure attribute', 'low', 'NOTE', 95,
-    'An HTTPS site sets a cookie without Secure, so the browser also sends it over plain HTTP, where anyone on the path can read it. Add Secure to every cookie of an HTTPS site.',
+    'An HTTPS site sets a cookie without Secure, so the browser also sends it over plain HTTP, where anyone on the path can read it.',
+    'Add the Secure attribute to every cookie the HTTPS site sets (e.g. PHP session.cookie_secure = 1).',
     async (net, svc, host) => {
       // Over plain HTTP, Secure cannot be set (browsers ignore it there); the weakness exists on HTTPS only.
       if (!usesTls(svc)) return null;
@@ -128,7 +131,8 @@ export const HTTP_POLICY_CHECKS: readonly Check[] = [
       return bare.length ? `Set over HTTPS without Secure: ${bare.join(', ')}.` : null;
     }),
   policy('vigil.http.password-form-cleartext', 'HTTP-PASSWORD-FORM', 'Password form served over plain HTTP', 'medium', 'NOTE', 95,
-    'A page with a password field is served over unencrypted HTTP: the password is sent in clear text, and anyone on the path can also rewrite the form to send it elsewhere. Serve the site over HTTPS only and redirect HTTP to it.',
+    'A page with a password field is served over unencrypted HTTP: the password is sent in clear text, and anyone on the path can also rewrite the form to send it elsewhere.',
+    'Serve the site over HTTPS only and redirect HTTP to it.',
     async (net, svc, host) => {
       if (usesTls(svc)) return null;
       // HTML's <input type=password> (any quoting); a page that only says "password" is not a form.
@@ -136,7 +140,8 @@ export const HTTP_POLICY_CHECKS: readonly Check[] = [
       return hit ? `GET ${hit[0]} over plain HTTP serves a form with a password field.` : null;
     }),
   policy('vigil.http.basic-auth-cleartext', 'HTTP-BASIC-CLEAR', 'HTTP Basic authentication over plain HTTP', 'medium', 'NOTE', 95,
-    'The server asks for a password with HTTP Basic authentication on an unencrypted connection: the browser sends the user name and password in base64, readable by anyone on the path. Serve the protected area over HTTPS only (redirect HTTP to HTTPS).',
+    'The server asks for a password with HTTP Basic authentication on an unencrypted connection: the browser sends the user name and password in base64, readable by anyone on the path.',
+    'Serve the protected area over HTTPS only (redirect HTTP to HTTPS).',
     async (net, svc) => {
       if (usesTls(svc)) return null;
       const basic = (a: { status: number; headers: Record<string, string> } | null) => a?.status === 401 && /(?:^|,)\s*Basic\b/i.test(a.headers['www-authenticate'] ?? '');

@@ -97,9 +97,9 @@ async function propfindProbe(net: Net, svc: Service): Promise<string | null> {
   return null;
 }
 
-function writeCheck(id: string, shortid: string, title: string, risk: 'high' | 'medium', type: 'HOLE' | 'NOTE', intrusive: boolean, description: string, probe: (net: Net, svc: Service) => Promise<string | null>, qod = 99): Check {
+function writeCheck(id: string, shortid: string, title: string, risk: 'high' | 'medium', type: 'HOLE' | 'NOTE', intrusive: boolean, description: string, solution: string, probe: (net: Net, svc: Service) => Promise<string | null>, qod = 99): Check {
   return {
-    id, shortid, title, category: 'Web Servers', risk, cves: [], type, description, intrusive, dos: false, active: true, qod,
+    id, shortid, title, category: 'Web Servers', risk, cves: [], type, description, solution, intrusive, dos: false, active: true, qod,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
       for (const svc of host.services.filter(isHttpService)) {
@@ -113,12 +113,15 @@ function writeCheck(id: string, shortid: string, title: string, risk: 'high' | '
 
 export const HTTP_WRITE_CHECKS: readonly Check[] = [
   writeCheck('vigil.http.put-write', 'HTTP-PUT', 'Web server accepts file uploads with PUT (no authentication)', 'high', 'HOLE', true,
-    'Anyone can create files on the server with HTTP PUT (WebDAV or dav_methods without authentication): an attacker can deface the site, plant malware for visitors or, where scripts run, upload a web shell. Require authentication for write methods or disable them.',
+    'Anyone can create files on the server with HTTP PUT (WebDAV or dav_methods without authentication): an attacker can deface the site, plant malware for visitors or, where scripts run, upload a web shell.',
+    'Require authentication for PUT and the WebDAV write methods, or disable them (Apache: no Dav On without Require; nginx: no dav_methods).',
     putProbe),
   writeCheck('vigil.http.put-accepted', 'HTTP-PUT-ACCEPTED', 'Web server would accept uploads with PUT (no authentication)', 'medium', 'NOTE', false,
-    'A PUT without credentials gets "100 Continue": the server is ready to store what anyone sends (WebDAV or dav_methods without authentication). Seen without writing anything; the advanced audit confirms it with a real write. Require authentication for write methods or disable them.',
+    'A PUT without credentials gets "100 Continue": the server is ready to store what anyone sends (WebDAV or dav_methods without authentication). Seen without writing anything; the advanced audit confirms it with a real write.',
+    'Require authentication for PUT and the WebDAV write methods, or disable them (Apache: no Dav On without Require; nginx: no dav_methods).',
     putAcceptedProbe, 80),
   writeCheck('vigil.http.webdav-open', 'HTTP-WEBDAV', 'WebDAV answers without authentication', 'medium', 'NOTE', false,
-    'WebDAV answers PROPFIND without asking for credentials: anyone can list the collection and its properties, and write methods are often enabled with it. Require authentication for the WebDAV location.',
+    'WebDAV answers PROPFIND without asking for credentials: anyone can list the collection and its properties, and write methods are often enabled with it.',
+    'Require authentication for the WebDAV location (Apache: AuthType and Require valid-user in its <Location>), or turn WebDAV off.',
     propfindProbe),
 ];

@@ -71,6 +71,7 @@ export const nseVuln: Check = {
   cves: [],
   type: 'HOLE',
   description: "A finding of one of nmap's NSE scripts in the 'vuln' and 'safe' categories, run by Vigil on the open ports of this address; the script's own output follows.",
+  solution: 'Follow the advice in the script\'s output and the references it names; most NSE vuln findings are fixed by upgrading the product or disabling the feature named.',
   active: true,
   intrusive: false,
   dos: false,

@@ -16,7 +16,8 @@ const exposed = (host: HostFacts, names: string[], usual: number[], what: string
 export const telnetOpen: Check = portCheck(
   {
     id: 'vigil.telnet.open', shortid: 'TELNET', title: 'Telnet service open', category: 'Remote Access', risk: 'medium', cves: ['CVE-1999-0619'], type: 'HOLE',
-    description: 'Telnet sends logins and everything typed in clear text, readable by anyone on the path. Replace it with SSH.',
+    description: 'Telnet sends logins and everything typed in clear text, readable by anyone on the path.',
+    solution: 'Turn the telnet service off (inetd/systemd socket) and use SSH instead.',
   },
   (h) => portsOf(h, ['telnet'], [23, 2323]),
   async (net, port, host) => {
@@ -30,7 +31,8 @@ export const telnetOpen: Check = portCheck(
 export const sshProtocol1: Check = seen(
   {
     id: 'vigil.ssh.protocol1', shortid: 'SSH-V1', title: 'SSH protocol version 1 supported', category: 'Remote Access', risk: 'high', cves: ['CVE-2001-0572', 'CVE-2001-1473'], type: 'HOLE',
-    description: 'SSH protocol 1 has broken integrity protection and known session-hijacking attacks. Allow protocol 2 only.',
+    description: 'SSH protocol 1 has broken integrity protection and known session-hijacking attacks.',
+    solution: 'Allow SSH protocol 2 only (sshd_config: Protocol 2, or upgrade to OpenSSH 7.4 or later, which has no protocol 1).',
   },
   (host) =>
     host.services
@@ -50,7 +52,8 @@ const WEAK = {
 const sshWeakAlgorithmsProbe: Check = portCheck(
   {
     id: 'vigil.ssh.weak-algorithms', shortid: 'SSH-WEAK-ALGO', title: 'SSH server offers weak algorithms', category: 'Remote Access', risk: 'low', cves: [], type: 'NOTE',
-    description: 'The SSH server offers key exchange, ciphers or MACs that are broken or too weak (SHA-1 Diffie-Hellman groups, CBC-mode or RC4 ciphers, MD5 or 96-bit MACs). Remove them from KexAlgorithms, Ciphers and MACs.',
+    description: 'The SSH server offers key exchange, ciphers or MACs that are broken or too weak (SHA-1 Diffie-Hellman groups, CBC-mode or RC4 ciphers, MD5 or 96-bit MACs).',
+    solution: 'Remove the weak algorithms from KexAlgorithms, Ciphers and MACs in sshd_config (or the server\'s equivalent) and restart sshd.',
   },
   (h) => portsOf(h, ['ssh'], [22]),
   async (net, port, host) => {
@@ -76,7 +79,8 @@ export const sshWeakAlgorithms: Check = {
 export const rdpExposed: Check = seen(
   {
     id: 'vigil.rdp.exposed', shortid: 'RDP-EXPOSED', title: 'Remote Desktop (RDP) reachable', category: 'Windows', risk: 'medium', cves: [], type: 'NOTE', desktop: true,
-    description: 'Remote Desktop is reachable: it is a favourite target of password guessing and of worms (BlueKeep, CVE-2019-0708). Put it behind a VPN or gateway and require Network Level Authentication.',
+    description: 'Remote Desktop is reachable: it is a favourite target of password guessing and of worms (BlueKeep, CVE-2019-0708).',
+    solution: 'Put it behind a VPN or gateway and require Network Level Authentication.',
   },
   (host) => exposed(host, ['ms-wbt-server', 'rdp'], [3389], 'Remote Desktop (RDP)'),
 );
@@ -85,6 +89,7 @@ export const vncExposed: Check = seen(
   {
     id: 'vigil.vnc.exposed', shortid: 'VNC-EXPOSED', title: 'VNC remote desktop reachable', category: 'Remote Access', risk: 'other', cves: [], type: 'LOG', desktop: true,
     description: 'A VNC server is reachable. Whether that is a weakness depends on what it offers: see the VNC authentication and encryption checks.',
+    solution: 'Reach VNC only through an SSH tunnel or VPN, and let the server listen on localhost or the private network only.',
   },
   (host) => host.services.filter((s) => s.name === 'vnc').map((s) => ({ port: s.port, detail: `VNC (${shown(s.extra.protocol ?? s.banner ?? 'RFB', 40)}) answers` })),
 );
@@ -95,7 +100,8 @@ const VNC_ENCRYPTED = new Set([5, 18, 19]);
 export const vncUnencrypted: Check = portCheck(
   {
     id: 'vigil.vnc.unencrypted', shortid: 'VNC-UNENCRYPTED', title: 'VNC server allows unencrypted sessions', category: 'Remote Access', risk: 'medium', cves: [], type: 'NOTE', desktop: true,
-    description: 'The VNC server offers a security type without encryption (classic "VNC Authentication" uses an 8-character password and a DES challenge that can be cracked offline; the session itself travels in clear). Offer only VeNCrypt/TLS or RA2, or tunnel VNC over SSH or a VPN.',
+    description: 'The VNC server offers a security type without encryption (classic "VNC Authentication" uses an 8-character password and a DES challenge that can be cracked offline; the session itself travels in clear).',
+    solution: 'Offer only VeNCrypt/TLS or RA2, or tunnel VNC over SSH or a VPN.',
   },
   (h) => portsOf(h, ['vnc'], [5900, 5901]),
   async (net, port) => {
@@ -108,7 +114,8 @@ export const vncUnencrypted: Check = portCheck(
 export const vncNoAuth: Check = portCheck(
   {
     id: 'vigil.vnc.noauth', shortid: 'VNC-NOAUTH', title: 'VNC server without authentication', category: 'Remote Access', risk: 'high', cves: ['CVE-2006-2369'], type: 'HOLE', desktop: true,
-    description: 'The VNC server offers the security type "None": anyone who connects sees and controls the desktop. Require a password (or better, tunnel VNC and require authentication).',
+    description: 'The VNC server offers the security type "None": anyone who connects sees and controls the desktop.',
+    solution: 'Require authentication in the VNC server\'s settings (a password, or VeNCrypt with user accounts), and reach it only through an SSH tunnel or VPN.',
   },
   (h) => portsOf(h, ['vnc'], [5900, 5901]),
   async (net, port) => {

@@ -6,7 +6,8 @@ import type { Check } from '../types.ts';
 export const redisNoAuth: Check = portCheck(
   {
     id: 'vigil.redis.noauth', shortid: 'REDIS-NOAUTH', title: 'Redis answers without authentication', category: 'Databases', risk: 'high', cves: [], type: 'HOLE',
-    description: 'The Redis server runs commands for anyone who connects: data can be read, changed or wiped, and CONFIG/MODULE commands often lead to code execution. Set requirepass or ACL users and bind Redis to trusted interfaces.',
+    description: 'The Redis server runs commands for anyone who connects: data can be read, changed or wiped, and CONFIG/MODULE commands often lead to code execution.',
+    solution: 'Set requirepass or ACL users in redis.conf, keep protected-mode yes, and bind Redis to trusted interfaces only.',
   },
   (h) => portsOf(h, ['redis'], [6379]),
   (net, port) =>
@@ -20,7 +21,8 @@ export const redisNoAuth: Check = portCheck(
 export const memcachedOpen: Check = portCheck(
   {
     id: 'vigil.memcached.open', shortid: 'MEMCACHED-OPEN', title: 'Memcached open to the network', category: 'Databases', risk: 'medium', cves: ['CVE-2018-1000115'], type: 'HOLE',
-    description: 'Memcached has no authentication: anyone who reaches it can read and overwrite cached data, and with UDP enabled it amplifies reflection attacks. Bind it to localhost or a private interface.',
+    description: 'Memcached has no authentication: anyone who reaches it can read and overwrite cached data, and with UDP enabled it amplifies reflection attacks.',
+    solution: 'Bind memcached to localhost or a private interface (-l 127.0.0.1) and turn UDP off (-U 0).',
   },
   (h) => portsOf(h, ['memcached', 'memcache'], [11211]),
   (net, port) =>
@@ -49,7 +51,8 @@ function listDatabasesMsg(): Buffer {
 export const mongoNoAuth: Check = portCheck(
   {
     id: 'vigil.mongodb.noauth', shortid: 'MONGODB-NOAUTH', title: 'MongoDB lists its databases without authentication', category: 'Databases', risk: 'high', cves: [], type: 'HOLE',
-    description: 'MongoDB runs commands without authentication: every database can be read, changed or dropped (the usual cause of ransomed MongoDB instances). Enable authorization and bind to trusted interfaces.',
+    description: 'MongoDB runs commands without authentication: every database can be read, changed or dropped (the usual cause of ransomed MongoDB instances).',
+    solution: 'Enable authorization (security.authorization: enabled in mongod.conf), create users, and bind to trusted interfaces (net.bindIp).',
   },
   (h) => portsOf(h, ['mongodb', 'mongod'], [27017, 27018]),
   (net, port) =>
@@ -65,7 +68,8 @@ export const mongoNoAuth: Check = portCheck(
 export const elasticsearchOpen: Check = portCheck(
   {
     id: 'vigil.elasticsearch.open', shortid: 'ES-OPEN', title: 'Elasticsearch open without authentication', category: 'Databases', risk: 'high', cves: [], type: 'HOLE',
-    description: 'The Elasticsearch REST API answers without credentials: every index can be read or deleted. Enable security (xpack.security) and keep the API off public interfaces.',
+    description: 'The Elasticsearch REST API answers without credentials: every index can be read or deleted.',
+    solution: 'Enable security (xpack.security.enabled: true in elasticsearch.yml) with passwords for the built-in users, and keep the API off public interfaces.',
   },
   (h) => portsOf(h, ['elasticsearch', 'wap-wsp', 'http', 'unknown'], [9200]).filter((p) => p === 9200 || h.services.find((s) => s.port === p)?.http?.body.includes('"cluster_name"')),
   async (net, port) => {

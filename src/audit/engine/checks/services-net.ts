@@ -6,7 +6,8 @@ import type { Check } from '../types.ts';
 export const ftpAnonymous: Check = portCheck(
   {
     id: 'vigil.ftp.anonymous', shortid: 'FTP-ANON', title: 'Anonymous FTP login allowed', category: 'FTP', risk: 'medium', cves: ['CVE-1999-0497'], type: 'HOLE',
-    description: 'The FTP server accepts the user "anonymous" with any password: whatever it serves is public, and a writable area invites abuse. Disable anonymous access unless the files are meant to be public.',
+    description: 'The FTP server accepts the user "anonymous" with any password: whatever it serves is public, and a writable area invites abuse.',
+    solution: 'Disable anonymous access (vsftpd: anonymous_enable=NO; ProFTPD: remove the <Anonymous> block) unless the files are meant to be public.',
   },
   (h) => portsOf(h, ['ftp'], [21]),
   (net, port) =>
@@ -27,7 +28,8 @@ export const ftpAnonymous: Check = portCheck(
 export const smtpOpenRelay: Check = portCheck(
   {
     id: 'vigil.smtp.open-relay', shortid: 'SMTP-RELAY', title: 'SMTP server relays mail for anyone', category: 'Mail', risk: 'high', cves: ['CVE-1999-0512'], type: 'HOLE',
-    description: 'The mail server accepts a recipient in a foreign domain from an unauthenticated sender in another foreign domain: spammers can send through it and get it block-listed. Relay only for your own domains and authenticated users.',
+    description: 'The mail server accepts a recipient in a foreign domain from an unauthenticated sender in another foreign domain: spammers can send through it and get it block-listed.',
+    solution: 'Relay only for your own domains and authenticated users (Postfix: smtpd_relay_restrictions = permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination).',
   },
   (h) => portsOf(h, ['smtp', 'submission'], [25, 587, 2525]),
   (net, port) =>
@@ -44,7 +46,8 @@ export const smtpOpenRelay: Check = portCheck(
 /** A recursive question for a name the target is surely not authoritative for. */
 export const dnsRecursion: Check = {
   id: 'vigil.dns.recursion', shortid: 'DNS-RECURSION', title: 'DNS server resolves for anyone (open recursion)', category: 'DNS', risk: 'medium', cves: ['CVE-2006-0987'], type: 'HOLE',
-  description: 'The name server performs recursive lookups for any client: it can be used to amplify denial-of-service attacks and its cache can be poisoned. Allow recursion only for your own networks (allow-recursion).',
+  description: 'The name server performs recursive lookups for any client: it can be used to amplify denial-of-service attacks and its cache can be poisoned.',
+  solution: 'Allow recursion only for your own networks (BIND: allow-recursion { <your networks>; }; Unbound: access-control), or turn it off on an authoritative server (recursion no).',
   active: true, intrusive: false, dos: false,
   async run(host, net) {
     const ports = [...new Set([53, ...portsOf(host, ['domain'], [])])];
@@ -88,7 +91,8 @@ function snmpGet(community: string, requestId: number): Buffer {
 
 export const snmpPublic: Check = {
   id: 'vigil.snmp.public', shortid: 'SNMP-PUBLIC', title: 'SNMP answers to the community "public"', category: 'General', risk: 'high', cves: ['CVE-1999-0517'], type: 'HOLE',
-  description: 'The SNMP agent answers the default community string "public": anyone can read the device\'s configuration, interfaces and often routing tables and users. Change the community or use SNMPv3 with authentication.',
+  description: 'The SNMP agent answers the default community string "public": anyone can read the device\'s configuration, interfaces and often routing tables and users.',
+  solution: 'Remove the "public" community from snmpd.conf (or restrict it to a management host) and use SNMPv3 with authentication.',
   active: true, intrusive: false, dos: false,
   async run(_host, net) {
     const raw = await net.udpRequest(161, snmpGet('public', 0x2a5c), { timeoutMs: 2500 }).catch(() => null);

@@ -18,7 +18,8 @@ const smbPorts = (h: HostFacts) => portsOf(h, ['microsoft-ds', 'smb', 'netbios-s
 export const smbSigningNotRequired: Check = portCheck(
   {
     id: 'vigil.smb.signing-not-required', shortid: 'SMB-SIGNING', title: 'SMB message signing not required', category: 'Windows', risk: 'medium', cves: [], type: 'NOTE', desktop: true, qod: 95,
-    description: 'The SMB server does not require message signing (its NEGOTIATE response leaves SIGNING_REQUIRED unset): a machine in the middle can relay or alter SMB sessions (NTLM relay). Require signing ("server signing = mandatory" in Samba; "Microsoft network server: Digitally sign communications (always)" on Windows).',
+    description: 'The SMB server does not require message signing (its NEGOTIATE response leaves SIGNING_REQUIRED unset): a machine in the middle can relay or alter SMB sessions (NTLM relay).',
+    solution: 'Require signing ("server signing = mandatory" in Samba; "Microsoft network server: Digitally sign communications (always)" on Windows).',
   },
   smbPorts,
   (net, port) =>
@@ -54,7 +55,8 @@ function tryShares(net: Net, port: number, user: string | null): Promise<{ login
 export const smbGuestShare: Check = portCheck(
   {
     id: 'vigil.smb.guest-share', shortid: 'SMB-GUEST', title: 'SMB share open to guest or anonymous users', category: 'Windows', risk: 'high', cves: ['CVE-1999-0519'], type: 'HOLE', desktop: true, qod: 99,
-    description: 'The SMB server let an anonymous session or an unknown user (mapped to guest) connect to a file share: anyone who reaches it can read (and, if writable, plant) files. Turn off guest access ("map to guest = never", no "guest ok" shares in Samba; disable the Guest account and insecure guest logons on Windows).',
+    description: 'The SMB server let an anonymous session or an unknown user (mapped to guest) connect to a file share: anyone who reaches it can read (and, if writable, plant) files.',
+    solution: 'Turn off guest access ("map to guest = never", no "guest ok" shares in Samba; disable the Guest account and insecure guest logons on Windows).',
   },
   smbPorts,
   async (net, port) => {
@@ -81,7 +83,8 @@ const ETERNALBLUE = ['CVE-2017-0143', 'CVE-2017-0144', 'CVE-2017-0145'];
 export const smbV1Dialect: Check = portCheck(
   {
     id: 'vigil.smb.v1', shortid: 'SMBV1', title: 'SMB version 1 enabled', category: 'Windows', risk: 'high', cves: ETERNALBLUE, type: 'HOLE', desktop: true,
-    description: 'The server accepts the SMBv1 dialect "NT LM 0.12": an obsolete protocol without pre-authentication integrity, and on Windows the protocol of the EternalBlue/WannaCry attacks (MS17-010). Disable SMBv1 ("server min protocol = SMB2_10" in Samba).',
+    description: 'The server accepts the SMBv1 dialect "NT LM 0.12": an obsolete protocol without pre-authentication integrity, and on Windows the protocol of the EternalBlue/WannaCry attacks (MS17-010).',
+    solution: 'Disable SMBv1 (Samba: "server min protocol = SMB2_10" in smb.conf; Windows: Set-SmbServerConfiguration -EnableSMB1Protocol $false) and install MS17-010 on Windows.',
   },
   (h) => portsOf(h, ['microsoft-ds', 'smb', 'netbios-ssn'], [445, 139]),
   async (net, port) => ((await smb1Accepted(net, port)) ? 'an SMB1 NEGOTIATE with only "NT LM 0.12" was accepted' : null),

@@ -16,7 +16,8 @@ const unknown = (c: number) => c === 550 || c === 551 || c === 553;
 export const smtpUserEnum: Check = portCheck(
   {
     id: 'vigil.smtp.user-enum', shortid: 'SMTP-ENUM', title: 'SMTP server reveals which users exist (VRFY/EXPN)', category: 'Mail', risk: 'medium', cves: ['CVE-1999-0531'], type: 'NOTE', qod: 99,
-    description: 'The mail server answers VRFY or EXPN one way for existing accounts and another for unknown ones: anyone can list valid user names for password guessing and phishing. Disable the commands (Postfix: disable_vrfy_command = yes; Exim: no "vrfy"/"expn" in the ACLs; Sendmail: PrivacyOptions=goaway).',
+    description: 'The mail server answers VRFY or EXPN one way for existing accounts and another for unknown ones: anyone can list valid user names for password guessing and phishing.',
+    solution: 'Disable the commands (Postfix: disable_vrfy_command = yes; Exim: no "vrfy"/"expn" in the ACLs; Sendmail: PrivacyOptions=goaway).',
   },
   (h) => portsOf(h, ['smtp', 'submission'], [25, 587]),
   (net, port) =>

@@ -27,7 +27,8 @@ export async function tftpRead(net: Net, files = TFTP_FILES): Promise<{ file: st
 
 export const tftpReadable: Check = {
   id: 'vigil.tftp.read', shortid: 'TFTP-READ', title: 'TFTP server gives files to anyone', category: 'General', risk: 'medium', cves: ['CVE-1999-0498'], type: 'HOLE', qod: 99,
-  description: 'The TFTP server sent a file to an unauthenticated request (TFTP has no authentication at all): configurations, boot images and the secrets in them are readable by anyone who can reach UDP port 69. Serve TFTP only on the provisioning network, from a directory that holds nothing sensitive, or turn it off.',
+  description: 'The TFTP server sent a file to an unauthenticated request (TFTP has no authentication at all): configurations, boot images and the secrets in them are readable by anyone who can reach UDP port 69.',
+  solution: 'Serve TFTP only on the provisioning network, from a directory that holds nothing sensitive, or turn it off.',
   active: true, intrusive: false, dos: false,
   async run(_host, net) {
     const r = await tftpRead(net);
@@ -37,7 +38,8 @@ export const tftpReadable: Check = {
 
 export const tftpWritable: Check = {
   id: 'vigil.tftp.write', shortid: 'TFTP-WRITE', title: 'TFTP server accepts uploads from anyone', category: 'General', risk: 'high', cves: ['CVE-1999-0498'], type: 'HOLE', qod: 99,
-  description: 'The TFTP server accepted a write request for a new file from an unauthenticated client: anyone can plant files (boot images and device configurations fetched by other machines) or fill the disk. Disable uploads (tftpd-hpa without --create) or restrict TFTP to the provisioning network. The test may leave an empty file named vigil-audit-*.txt behind: TFTP cannot delete.',
+  description: 'The TFTP server accepted a write request for a new file from an unauthenticated client: anyone can plant files (boot images and device configurations fetched by other machines) or fill the disk. The test may leave an empty file named vigil-audit-*.txt behind: TFTP cannot delete.',
+  solution: 'Disable uploads (tftpd-hpa: no --create in TFTP_OPTIONS) or restrict TFTP to the provisioning network.',
   active: true, intrusive: true, dos: false,
   async run(_host, net) {
     const file = `vigil-audit-${randomBytes(6).toString('hex')}.txt`;

@@ -38,7 +38,8 @@ async function measure(net: Net, t: Awaited<ReturnType<typeof tlsTargets>>[numbe
 export const DH_CHECK: Check = {
   id: 'vigil.tls.dh-weak', shortid: 'TLS-WEAK-DH', title: `Weak Diffie-Hellman group (< ${DH_MIN_BITS} bits)`, category: 'SSL/TLS',
   risk: 'medium', cves: [], type: 'HOLE',
-  description: `The server's DHE key exchange uses a prime of fewer than ${DH_MIN_BITS} bits, which a well-funded attacker can break by precomputation (Logjam), exposing the session keys. Configure a ${DH_MIN_BITS}-bit or larger group (ssl_dhparam / SSLOpenSSLConfCmd DHParameters / the RFC 7919 ffdhe groups) or offer ECDHE only.`,
+  description: `The server's DHE key exchange uses a prime of fewer than ${DH_MIN_BITS} bits, which a well-funded attacker can break by precomputation (Logjam), exposing the session keys.`,
+  solution: `Configure a ${DH_MIN_BITS}-bit or larger group (ssl_dhparam / SSLOpenSSLConfCmd DHParameters / the RFC 7919 ffdhe groups) or offer ECDHE only.`,
   intrusive: false, dos: false, active: true, qod: 99,
   async run(host: HostFacts, net: Net): Promise<Finding[]> {
     const findings: Finding[] = [];

@@ -14,6 +14,7 @@ interface Probe {
   type: 'HOLE' | 'NOTE';
   cves: string[];
   description: string;
+  solution: string;
   version: number;
   suites: readonly number[];
   /** Does the ServerHello prove the weakness? */
@@ -24,7 +25,7 @@ interface Probe {
 function probeCheck(p: Probe): Check {
   return {
     id: p.id, shortid: p.shortid, title: p.title, category: 'SSL/TLS', risk: p.risk, cves: p.cves, type: p.type,
-    description: p.description, intrusive: false, dos: false, active: true,
+    description: p.description, solution: p.solution, intrusive: false, dos: false, active: true,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
       for (const t of await tlsTargets(host, net)) {
@@ -40,7 +41,8 @@ function probeCheck(p: Probe): Check {
 
 const version = (v: number, id: string, shortid: string, title: string, risk: Risk, type: 'HOLE' | 'NOTE', cves: string[], why: string): Check =>
   probeCheck({ id, shortid, title, risk, type, cves, version: v, suites: COMMON_SUITES, accepted: (got) => got === v,
-    description: `The service accepts ${NAMES[v]} connections. ${why} Allow TLS 1.2 and TLS 1.3 only.` });
+    description: `The service accepts ${NAMES[v]} connections. ${why}`,
+    solution: `Allow only TLS 1.2 and TLS 1.3 in the service's TLS settings (nginx: ssl_protocols TLSv1.2 TLSv1.3; Apache: SSLProtocol -all +TLSv1.2 +TLSv1.3; Postfix: smtpd_tls_protocols = >=TLSv1.2).` });
 
 /** IANA names of the weak suites we offer (and the common ones a server may pick). */
 const SUITE_NAMES: Record<number, string> = {
@@ -66,7 +68,8 @@ const suitesMatching = (re: RegExp) => Object.keys(SUITE_NAMES).map(Number).filt
 const cipher = (re: RegExp, id: string, shortid: string, title: string, risk: Risk, cves: string[], why: string): Check => {
   const suites = suitesMatching(re);
   return probeCheck({ id, shortid, title, risk, type: 'HOLE', cves, version: TLS12, suites, accepted: (_v, s) => suites.includes(s),
-    description: `${why} Remove these cipher suites from the server configuration.` });
+    description: why,
+    solution: `Remove these cipher suites from the service's TLS settings (nginx: ssl_ciphers; Apache: SSLCipherSuite; Postfix: smtpd_tls_exclude_ciphers), keeping ECDHE with AES-GCM or ChaCha20.` });
 };
 
 export const TLS_PROBE_CHECKS: readonly Check[] = [

@@ -22,6 +22,7 @@ export interface ContentFamily {
   risk: 'high' | 'medium' | 'low';
   type: 'HOLE' | 'NOTE';
   description: string;
+  solution: string;
   /** Start of the finding's detail, before the list of paths. */
   lead: string;
   /** Stop at the first hit (the family is proven; spare the server the rest). */
@@ -45,7 +46,8 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
   {
     id: 'vigil.http.vcs-exposed', shortid: 'HTTP-VCS', title: 'Version-control metadata exposed (Subversion, Mercurial, Bazaar, CVS)',
     risk: 'high', type: 'HOLE',
-    description: 'The web root holds the working-copy metadata of a version-control system (.svn, .hg, .bzr, CVS): anyone can list the files, often download the source and its history, and find secrets committed to it. Remove the metadata from the deployed tree or deny these paths.',
+    description: 'The web root holds the working-copy metadata of a version-control system (.svn, .hg, .bzr, CVS): anyone can list the files, often download the source and its history, and find secrets committed to it.',
+    solution: 'Deploy without the version-control metadata (export, not a checkout) or deny /.svn, /.hg, /.bzr and /CVS in the server configuration.',
     lead: 'Version-control metadata is readable', firstOnly: false,
     candidates: [
       // Subversion 1.7+ keeps one SQLite database per working copy (wc.db); 1.6 and older an "entries" text file whose first line is the format number (8-10) and 1.7+ writes "12".
@@ -64,7 +66,8 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
   {
     id: 'vigil.http.status-page', shortid: 'HTTP-STATUS-PAGE', title: 'Server status page exposed (nginx stub_status, PHP-FPM status, Apache server-info)',
     risk: 'medium', type: 'NOTE',
-    description: 'A monitoring page of the web stack is public: Apache mod_info shows the whole configuration, PHP-FPM status the pool, its processes and (full) the scripts and clients being served, nginx stub_status the load. Restrict these locations to administrators (allow/deny, Require ip).',
+    description: 'A monitoring page of the web stack is public: Apache mod_info shows the whole configuration, PHP-FPM status the pool, its processes and (full) the scripts and clients being served, nginx stub_status the load.',
+    solution: 'Restrict these locations to administrators (allow/deny, Require ip).',
     lead: 'Status pages answer without authentication',
     candidates: [
       // mod_info's page title and heading.
@@ -78,7 +81,8 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
   {
     id: 'vigil.http.backup-files', shortid: 'HTTP-BACKUP', title: 'Backup or editor copies of server scripts exposed',
     risk: 'medium', type: 'NOTE',
-    description: 'Copies left by editors and administrators (index.php~, .bak, .old, vim .swp files, SQL dumps and site archives) are served as plain files: the script source, its database credentials or the data itself can be downloaded. Delete them and deny backup extensions.',
+    description: 'Copies left by editors and administrators (index.php~, .bak, .old, vim .swp files, SQL dumps and site archives) are served as plain files: the script source, its database credentials or the data itself can be downloaded.',
+    solution: 'Delete the copies and deny backup extensions (~, .bak, .old, .orig, .save, .swp, .sql, archives) in the server configuration.',
     lead: 'Backup or editor files are readable',
     candidates: [
       ...each(['/index.php~', '/index.php.bak', '/index.php.old', '/index.php.orig', '/index.php.save', '/index.php.swp', '/config.php~', '/config.php.bak', '/config.php.old', '/config.php.save', '/config.inc.php.bak', '/settings.php.bak'], 'PHP source', phpSource),
@@ -94,7 +98,8 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
   {
     id: 'vigil.http.metadata-files', shortid: 'HTTP-OS-METADATA', title: 'Operating-system metadata files exposed (.DS_Store, Thumbs.db)',
     risk: 'low', type: 'NOTE',
-    description: 'Finder (.DS_Store) or Explorer (Thumbs.db) metadata was copied to the web root: it lists the names of the directory\'s files, including ones never linked. Delete these files and deny them in the server configuration.',
+    description: 'Finder (.DS_Store) or Explorer (Thumbs.db) metadata was copied to the web root: it lists the names of the directory\'s files, including ones never linked.',
+    solution: 'Delete these files and deny them in the server configuration.',
     lead: 'Desktop metadata files are readable',
     candidates: [
       // .DS_Store: 4-byte alignment header 00 00 00 01 then "Bud1" (the Buddy allocator magic).
@@ -112,7 +117,8 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
   {
     id: 'vigil.http.credential-files', shortid: 'HTTP-CREDENTIALS', title: 'Credential files exposed on the web server',
     risk: 'high', type: 'HOLE',
-    description: 'A file holding credentials is downloadable: password hashes (.htpasswd), private keys, cloud or registry tokens (.aws/credentials, .npmrc, .git-credentials), database passwords (a wp-config.php backup, .my.cnf, .pgpass). Remove it from the web root, deny dotfiles, and rotate every secret it held.',
+    description: 'A file holding credentials is downloadable: password hashes (.htpasswd), private keys, cloud or registry tokens (.aws/credentials, .npmrc, .git-credentials), database passwords (a wp-config.php backup, .my.cnf, .pgpass).',
+    solution: 'Remove it from the web root, deny dotfiles, and rotate every secret it held.',
     lead: 'Credential files are readable (contents not copied to this report)',
     candidates: [
       // htpasswd(1) formats: apr1-MD5, bcrypt, {SHA}, crypt(3) ($1$/$5$/$6$ or 13-char DES).
@@ -141,7 +147,8 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
   {
     id: 'vigil.http.phpinfo', shortid: 'HTTP-PHPINFO', title: 'PHP information page (phpinfo()) exposed',
     risk: 'medium', type: 'NOTE', firstOnly: true,
-    description: 'A page calling phpinfo() is public: it shows the PHP version and modules, file paths, environment variables (often secrets) and request headers including cookies. Delete it.',
+    description: 'A page calling phpinfo() is public: it shows the PHP version and modules, file paths, environment variables (often secrets) and request headers including cookies.',
+    solution: 'Delete the phpinfo() page from the web root.',
     lead: 'phpinfo() output is served',
     // phpinfo() writes "<title>PHP 8.2.x - phpinfo()</title>" (older: "phpinfo()") and "<h1 class="p">PHP Version X</h1>".
     candidates: each(['/phpinfo.php', '/info.php', '/test.php', '/php_info.php', '/php-info.php', '/phpinfo', '/i.php', '/pi.php', '/pinfo.php', '/php.php', '/infophp.php', '/_phpinfo.php', '/phpinfo.php5'], 'phpinfo()',

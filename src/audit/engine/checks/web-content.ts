@@ -99,7 +99,7 @@ async function scan(net: Net, svc: Service, host: HostFacts, fam: ContentFamily)
 function contentCheck(fam: ContentFamily): Check {
   return {
     id: fam.id, shortid: fam.shortid, title: fam.title, category: 'Web Servers', risk: fam.risk as Risk, cves: [], type: fam.type,
-    description: fam.description, intrusive: false, dos: false, active: true,
+    description: fam.description, solution: fam.solution, intrusive: false, dos: false, active: true,
     // The body signature is read, not guessed from a status code: an active confirmation.
     qod: 95,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {

@@ -63,7 +63,8 @@ async function nlst(c: Conv, net: Net): Promise<string[]> {
 export const ftpAnonymousWrite: Check = portCheck(
   {
     id: 'vigil.ftp.anonymous-write', shortid: 'FTP-ANON-WRITE', title: 'Anonymous FTP users can upload files', category: 'FTP', risk: 'high', cves: ['CVE-1999-0527'], type: 'HOLE', qod: 99, intrusive: true,
-    description: 'An anonymous FTP user could store a file on the server: it can be used to host malware or stolen data, to fill the disk, or to plant files other services serve. Disable anonymous uploads (vsftpd: anon_upload_enable=NO, write_enable=NO) or require a login.',
+    description: 'An anonymous FTP user could store a file on the server: it can be used to host malware or stolen data, to fill the disk, or to plant files other services serve.',
+    solution: 'Disable anonymous uploads (vsftpd: anon_upload_enable=NO, write_enable=NO) or require a login.',
   },
   (h) => portsOf(h, ['ftp'], [21]),
   ftpUpload,
@@ -91,7 +92,8 @@ async function snmpWrite(net: Net): Promise<string | null> {
 
 export const snmpWritable: Check = {
   id: 'vigil.snmp.write', shortid: 'SNMP-WRITE', title: 'SNMP community allows writes', category: 'General', risk: 'high', cves: ['CVE-2002-0013'], type: 'HOLE', qod: 99,
-  description: 'A default SNMP community ("public" or "private") has write access: anyone can change the agent\'s configuration, and on many devices routing, interfaces or the running configuration. Remove rwcommunity lines (or restrict them to a management host) and use SNMPv3 with authentication.',
+  description: 'A default SNMP community ("public" or "private") has write access: anyone can change the agent\'s configuration, and on many devices routing, interfaces or the running configuration.',
+  solution: 'Remove the rwcommunity lines from snmpd.conf (or restrict them to a management host) and use SNMPv3 with authentication for writes.',
   active: true, intrusive: true, dos: false,
   async run(_host, net) {
     const detail = await snmpWrite(net);
