@@ -79,11 +79,21 @@ export const TRANSPORT_CODES = {
   headersTooLarge: 431,
 } as const;
 
+/**
+ * Vigil's own script codes, for what the spec leaves open (docs/api.md,
+ * "Vigil's own codes"): answered only by extension scripts, never by a spec script.
+ */
+export const EXTENSION_CODES = [
+  /** A form field the extension script does not take (a spec script only logs it). */
+  'unknownParameter',
+] as const;
+
 export type SpecCode = (typeof SPEC_CODES)[number];
+export type ExtensionCode = (typeof EXTENSION_CODES)[number];
 /** reportLoadFailure carries a variable part: `reportLoadFailure[<code>]`. */
 export type ReportLoadFailure = `reportLoadFailure[${string}]`;
 export type TransportCode = keyof typeof TRANSPORT_CODES;
-export type ErrorCode = SpecCode | ReportLoadFailure | TransportCode;
+export type ErrorCode = SpecCode | ReportLoadFailure | TransportCode | ExtensionCode;
 
 /**
  * A failure that the API answers with a code; never carries free text.

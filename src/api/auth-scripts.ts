@@ -1,11 +1,11 @@
-import { params, type LoginScript } from './call.ts';
+import type { LoginScript } from './call.ts';
+import { CONTRACTS } from './contract/index.ts';
 
 /** auth.php: API key + userid + password -> session token. */
 export const authScripts: Record<string, LoginScript> = {
   'auth.php': {
+    ...CONTRACTS['auth.php'],
     session: false,
-    systemError: 'sysErrdoLogin',
-    params: params(['userid', 'password']),
     async run({ form, clientAddress, services }) {
       const sessionToken = await services.sessions.login({
         apikey: form.get('apikey'),

@@ -2,7 +2,7 @@ import type { AccountRow } from '../accounts/accounts.ts';
 import type { Sessions } from '../accounts/sessions.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { ReportLoadFailure, SpecCode } from '../errors.ts';
+import { CONTRACTS, type Contract, type ParamSpec, type ScriptName } from './contract/index.ts';
 import type { Db } from '../store/db.ts';
 import type { Form } from './form.ts';
 import type { Domains } from '../dns/domains.ts';
@@ -47,37 +47,27 @@ export interface Call extends AnonymousCall {
 /** Extra success fields; `status` is added by the transport. */
 export type Reply = Record<string, unknown>;
 
+/** A script's parameters as the table declares them (src/api/contract/schema.ts). */
+export type Params = Readonly<Record<string, ParamSpec>>;
+
 /**
- * A script's own form fields (spec section 4's "extra request parameters"),
- * by name: `required` must be sent (it may still be blank where the spec
- * allows, e.g. dnsAddA's `name`), `optional` may be left out. `apikey`, and
- * `sessionToken` for session scripts, come on top and are not listed.
- * The table is what tests (test/fuzz-scripts.test.ts) drive every script
- * from; a later issue grows it into types and rules per field.
+ * Params from plain name lists, for an entry not yet given kinds: text,
+ * checked by the domain (what every entry was before issue 16).
  */
-export type Params = Readonly<Record<string, 'required' | 'optional'>>;
-
-/** Params from the spec's lists: the required names, then the optional ones. */
 export function params(required: readonly string[], optional: readonly string[] = []): Params {
-  return Object.freeze(Object.fromEntries([...required.map((n) => [n, 'required']), ...optional.map((n) => [n, 'optional'])]));
+  const spec = (req: boolean): ParamSpec => ({ required: req, kind: 'text', checkedBy: 'domain', doc: '' });
+  return Object.freeze(Object.fromEntries([...required.map((n) => [n, spec(true)]), ...optional.map((n) => [n, spec(false)])]));
 }
 
-interface ScriptBase {
-  /** The code an unexpected failure answers: the spec's system error for it. */
-  readonly systemError: SpecCode | ReportLoadFailure;
-  /**
-   * The code when the store cannot be reached at all (src/store/failures.ts);
-   * unset: `systemError`. The spec gives `dbConnectionFailure` to every DNS
-   * script (5 to 21) and no such code to auth.php or the audit scripts.
-   */
-  readonly storeDownError?: SpecCode;
-  readonly params: Params;
-}
-export interface SessionScript extends ScriptBase {
+/**
+ * A served script: its declarations (src/api/contract/, which the API
+ * checks before `run`, see src/api/validate.ts) and the domain call that does the work.
+ */
+export interface SessionScript extends Contract {
   readonly session: true;
   run(call: Call): Promise<Reply>;
 }
-export interface LoginScript extends ScriptBase {
+export interface LoginScript extends Contract {
   readonly session: false;
   run(call: AnonymousCall): Promise<Reply>;
 }
@@ -88,3 +78,8 @@ export interface AliasScript {
   readonly operations: readonly (SessionScript | LoginScript)[];
 }
 export type Script = SessionScript | LoginScript | AliasScript;
+
+/** A session script: the contract of `name` and its `run`. */
+export function sessionScript(name: ScriptName, run: (call: Call) => Promise<Reply>): SessionScript {
+  return Object.freeze({ ...(CONTRACTS[name] as Contract), session: true, run });
+}

@@ -1,41 +1,32 @@
 import type { Fields } from '../dns/records.ts';
 import type { AddableType } from '../dns/zone-edits.ts';
-import { accountFigures, domainSummaries, readableTime, requireSubscription } from '../dns/subscription.ts';
+import { accountFigures, domainSummaries, readableTime } from '../dns/subscription.ts';
 import { stateText } from '../dns/states.ts';
-import { params, type AliasScript, type Call, type Params, type SessionScript } from './call.ts';
+import { sessionScript, type AliasScript, type Call, type SessionScript } from './call.ts';
+import type { ScriptName } from './contract/index.ts';
 import type { Form } from './form.ts';
 
 /** Form fields as a plain object (the auth fields are not the DNS layer's business). */
 const fieldsOf = (form: Form): Fields => Object.fromEntries(form);
 
-/** A DNS script: spec code `unspecifiedError` ("The record was not added.") on a system failure. */
-const dnsCall = (p: Params, run: (call: Call, fields: Fields) => Promise<Record<string, unknown> | void>): SessionScript => ({
-  session: true,
-  systemError: 'unspecifiedError',
-  storeDownError: 'dbConnectionFailure',
-  params: p,
-  async run(call) {
-    return (await run(call, fieldsOf(call.form))) ?? {};
-  },
-});
+/** A DNS script: its contract (subscription, `domain` and the codes) and the domain call. */
+const dnsCall = (name: ScriptName, run: (call: Call, fields: Fields) => Promise<Record<string, unknown> | void>): SessionScript =>
+  sessionScript(name, async (call) => (await run(call, fieldsOf(call.form))) ?? {});
 
-const addRecord = (type: AddableType, p: Params) => dnsCall(p, ({ account, services }, f) => services.dns.edits.add(account, type, f));
+const addRecord = (name: ScriptName, type: AddableType) => dnsCall(name, ({ account, services }, f) => services.dns.edits.add(account, type, f));
 
-const DOMAIN = params(['domain']);
 // Spec 4 lists no `domain` for SRV; Vigil takes one when sent, else finds it from `host`.
-const addSrv = dnsCall(params(['srvc', 'prot', 'host', 'pri', 'weight', 'port', 'target'], ['domain']), async ({ account, services }, f) => {
+const addSrv = dnsCall('dnsAddSRV.php', async ({ account, services }, f) => {
   const domain = f.domain ?? (await services.dns.edits.srvDomain(account, f.host));
   await services.dns.edits.add(account, 'SRV', { ...f, domain });
 });
-const addCaa = addRecord('CAA', params(['domain', 'subdomain', 'flag', 'tag', 'value']));
-const addNs = addRecord('NS', params(['domain', 'subdomain', 'nameserver']));
-const addTxt = addRecord('TXT', params(['domain', 'name', 'txtdata']));
-const setSoa = dnsCall(params(['domain'], ['admin', 'ttl']), ({ account, services }, f) => services.dns.edits.setSoa(account, f));
+const addCaa = addRecord('dnsAddCAA.php', 'CAA');
+const addNs = addRecord('dnsAddNS.php', 'NS');
+const addTxt = addRecord('dnsAddTXT.php', 'TXT');
+const setSoa = dnsCall('dnsSetSOA.php', ({ account, services }, f) => services.dns.edits.setSoa(account, f));
 // `masters` is "not marked optional" (spec 4.1), though only slave domains need it.
-const setOptions = dnsCall(params(['domain', 'masters'], ['allowtransferacl', 'notify', 'alsonotify']), ({ account, services }, f) =>
-  services.dns.edits.setOptions(account, f),
-);
-const publish = dnsCall(DOMAIN, async ({ account, services }, f) => {
+const setOptions = dnsCall('dnsSetOptions.php', ({ account, services }, f) => services.dns.edits.setOptions(account, f));
+const publish = dnsCall('dnsPublish.php', async ({ account, services }, f) => {
   const out = await services.dns.publisher.publish(account, f.domain);
   const errors = out.reply.errors?.length ?? 0;
   services.logger.info(
@@ -50,48 +41,33 @@ const has = (form: Form, ...names: string[]) => names.some((n) => form.has(n));
 
 /** DNS scripts (spec 5-21). Every one answers dnsEntitlementsOrCreditsMissing without a subscription. */
 export const dnsScripts: Record<string, SessionScript | AliasScript> = {
-  'dnsGetDomainList.php': {
-    session: true,
-    systemError: 'dnsDomainRetrievalFailure',
-    storeDownError: 'dbConnectionFailure',
-    params: params([]),
-    async run({ account, services }) {
-      requireSubscription(account, services.clock.now());
-      const domains = await domainSummaries(services.db, account.id);
-      const reply: Record<string, unknown> = accountFigures(account, domains);
-      // Extension field (issue 18): the next cycle, when versions now waiting go live.
-      reply.nextDistribution = readableTime(services.dns.schedule.nextAt());
-      if (domains.length) {
-        // `hold` is an extension field (issue 12, item 8): the spec shows a hold only as a
-        // publish error, so a user could not tell why a domain stays in state 1.
-        reply.domains = Object.fromEntries(
-          domains.map((d) => [
-            String(d.seq),
-            // servedSerial (issue 18): the version the name servers answer with; null while not served.
-            { domain: d.domain, seq: d.seq, weight: d.weight, state: d.state, stateText: stateText(d.state), hold: d.hold, servedSerial: d.servedSerial },
-          ]),
-        );
-      }
-      return reply;
-    },
-  },
-  'dnsGetDomainRecords.php': {
-    session: true,
-    systemError: 'dnsDomainRetrievalFailure',
-    storeDownError: 'dbConnectionFailure',
-    params: DOMAIN,
-    run: ({ account, services, form }) => services.dns.edits.records(account, form.get('domain')),
-  },
-  'dnsAddDomain.php': {
-    ...dnsCall(params(['domain', 'domaintype', 'aup']), ({ account, services }, f) => services.dns.domains.add(account, f)),
-    systemError: 'unableToAddSystem',
-  },
-  'dnsDeleteDomain.php': dnsCall(DOMAIN, ({ account, services }, f) => services.dns.domains.delete(account, f.domain)),
-  'dnsDeleteRecord.php': dnsCall(params(['seq']), ({ account, services }, f) => services.dns.edits.deleteRecord(account, f.seq)),
-  'dnsAddA.php': addRecord('A', params(['domain', 'name', 'ip'])),
-  'dnsAddAAAA.php': addRecord('AAAA', params(['domain', 'name', 'ip'])),
-  'dnsAddCNAME.php': addRecord('CNAME', params(['domain', 'alias', 'name'])),
-  'dnsAddMX.php': addRecord('MX', params(['domain', 'name', 'mxname', 'priority'])),
+  // The subscription is a prerequisite in the table (src/api/validate.ts checks it before `run`).
+  'dnsGetDomainList.php': sessionScript('dnsGetDomainList.php', async ({ account, services }) => {
+    const domains = await domainSummaries(services.db, account.id);
+    const reply: Record<string, unknown> = accountFigures(account, domains);
+    // Extension field (issue 18): the next cycle, when versions now waiting go live.
+    reply.nextDistribution = readableTime(services.dns.schedule.nextAt());
+    if (domains.length) {
+      // `hold` is an extension field (issue 12, item 8): the spec shows a hold only as a
+      // publish error, so a user could not tell why a domain stays in state 1.
+      reply.domains = Object.fromEntries(
+        domains.map((d) => [
+          String(d.seq),
+          // servedSerial (issue 18): the version the name servers answer with; null while not served.
+          { domain: d.domain, seq: d.seq, weight: d.weight, state: d.state, stateText: stateText(d.state), hold: d.hold, servedSerial: d.servedSerial },
+        ]),
+      );
+    }
+    return reply;
+  }),
+  'dnsGetDomainRecords.php': sessionScript('dnsGetDomainRecords.php', ({ account, services, form }) => services.dns.edits.records(account, form.get('domain'))),
+  'dnsAddDomain.php': dnsCall('dnsAddDomain.php', ({ account, services }, f) => services.dns.domains.add(account, f)),
+  'dnsDeleteDomain.php': dnsCall('dnsDeleteDomain.php', ({ account, services }, f) => services.dns.domains.delete(account, f.domain)),
+  'dnsDeleteRecord.php': dnsCall('dnsDeleteRecord.php', ({ account, services }, f) => services.dns.edits.deleteRecord(account, f.seq)),
+  'dnsAddA.php': addRecord('dnsAddA.php', 'A'),
+  'dnsAddAAAA.php': addRecord('dnsAddAAAA.php', 'AAAA'),
+  'dnsAddCNAME.php': addRecord('dnsAddCNAME.php', 'CNAME'),
+  'dnsAddMX.php': addRecord('dnsAddMX.php', 'MX'),
   'dnsAddCAA.php': addCaa,
   'dnsAddTXT.php': {
     // Shared name (spec note on 18-20): TXT add, SOA set, Options set or Publish, by the fields sent.
@@ -113,6 +89,6 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsSetOptions.php': setOptions,
   'dnsPublish.php': publish,
   // Extension (issue 4): web forwarding of a host; the domain then weighs 2 credits.
-  'dnsAddWebForwarding.php': addRecord('WebForwarding', params(['domain', 'host', 'target'], ['cloak'])),
-  'dnsBuildZone.php': dnsCall(DOMAIN, async ({ account, services }, f) => ({ zone: await services.dns.publisher.buildZone(account, f.domain) })),
+  'dnsAddWebForwarding.php': addRecord('dnsAddWebForwarding.php', 'WebForwarding'),
+  'dnsBuildZone.php': dnsCall('dnsBuildZone.php', async ({ account, services }, f) => ({ zone: await services.dns.publisher.buildZone(account, f.domain) })),
 };

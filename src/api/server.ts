@@ -6,6 +6,8 @@ import { capHttpConnections, clientErrorHandler, serverOptions, type TransportLi
 import { parseForm } from './form.ts';
 import { codeOf, failure, successText } from './reply.ts';
 import { resolveScript } from './scripts.ts';
+import { checkBeforeRun, unknownFields } from './validate.ts';
+import { openApiText } from './openapi.ts';
 import { isStoreUnreachable } from '../store/failures.ts';
 import type { Metrics } from '../metrics.ts';
 
@@ -107,6 +109,7 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
   const app = baseServer(logger, tls, services.config ?? DEFAULT_LIMITS, metrics);
   // A wildcard, not a `:script` parameter: Fastify caps parameter length
   // with an error of its own shape; here any name is just looked up.
+  app.get('/api/openapi.json', (_req, reply) => reply.type(JSON_TYPE).send(openApiText()));
   app.route({
     method: ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
     url: '/api/*',
@@ -118,6 +121,9 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
     const script = resolveScript(name, form);
     req.script = name;
     if (!script) return transportFailure(reply, 'unknownScript');
+    // Names only, never values (issue 16: `ip=` for `ipaddr=` used to pass unseen).
+    const unknown = unknownFields(script, form);
+    if (unknown.length) req.log.warn({ script: name, fields: unknown.slice(0, 10).map((f) => f.slice(0, 40)) }, 'unknown fields');
     try {
       const base = { form, clientAddress: req.ip, services };
       let fields;
@@ -125,8 +131,12 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
         const account = await services.sessions.authenticate(form.get('apikey'), form.get('sessionToken'));
         // Set before the script runs: a call it refuses is still the account's.
         req.userid = account.userid;
+        checkBeforeRun(script, form, account, services.clock.now(), unknown);
         fields = await script.run({ ...base, account });
-      } else fields = await script.run(base);
+      } else {
+        checkBeforeRun(script, form, null, services.clock.now(), unknown);
+        fields = await script.run(base);
+      }
       // Our own text (frozen values' JSON cached, see successText), Fastify's JSON content type.
       return reply.type(JSON_TYPE).send(successText(fields));
     } catch (err) {

@@ -8,7 +8,7 @@ import { normalizeDomain } from './names.ts';
 import type { ZoneCaps } from './limits.ts';
 import { ancestors, type NamePolicySettings, REFUSAL_CODE, refusal } from './name-policy.ts';
 import { defaultSoa, type Fields } from './records.ts';
-import { accountFigures, domainSummaries, requireSubscription } from './subscription.ts';
+import { accountFigures, domainSummaries } from './subscription.ts';
 import { DomainState } from './states.ts';
 import { nextSerial, type ZoneModel } from './zone.ts';
 import {
@@ -73,7 +73,6 @@ export class Domains {
   }
 
   async add(account: AccountRow, fields: Fields): Promise<void> {
-    requireSubscription(account, this.clock.now());
     if (fields.aup !== 'YES') fail('mustAcceptAUP');
     const name = fields.domain === undefined ? null : normalizeDomain(fields.domain);
     if (name === null) fail('syntaxInvalidDomain');
@@ -114,7 +113,6 @@ export class Domains {
 
   /** Deletes the caller's domain; the next distribution cycle removes it from the name servers. */
   async delete(account: AccountRow, field: string | undefined) {
-    requireSubscription(account, this.clock.now());
     const name = field === undefined ? null : normalizeDomain(field);
     if (name === null) fail('syntaxInvalidDomain');
     const deleted = await this.db.transaction().execute((trx) => deleteOwnDomain(trx, account.id, name, this.clock.now()));
@@ -124,7 +122,6 @@ export class Domains {
 
   /** Runs a zone change in one transaction and marks the domain Unvalidated. */
   async change<T>(account: AccountRow, field: string | undefined, work: (trx: Trx, domain: DomainRow) => Promise<T>): Promise<T> {
-    requireSubscription(account, this.clock.now());
     return this.db.transaction().execute(async (trx) => {
       // Locked (PostgreSQL): the zone's checks (record caps, sets) read before they write.
       const domain = await this.own(account, field, trx, true);

@@ -1,7 +1,6 @@
 import type { AccountRow } from '../accounts/accounts.ts';
 import type { Domains } from './domains.ts';
 import { DomainState } from './states.ts';
-import { requireSubscription } from './subscription.ts';
 import { validateZone } from './validate.ts';
 import { buildZone } from './zone.ts';
 import { testLoad } from './server/test-load.ts';
@@ -39,7 +38,6 @@ export class Publisher {
   constructor(private readonly domains: Domains, private readonly egress: DnsEgress) {}
 
   async buildZone(account: AccountRow, field: string | undefined): Promise<string> {
-    requireSubscription(account, this.domains.clock.now());
     const domain = await this.domains.own(account, field);
     const model = await this.domains.model(domain);
     // A slave domain has no records, not even an SOA, until its first transfer from its
@@ -53,7 +51,6 @@ export class Publisher {
   }
 
   async publish(account: AccountRow, field: string | undefined): Promise<PublishOutcome> {
-    requireSubscription(account, this.domains.clock.now());
     return this.domains.db.transaction().execute(async (trx) => {
       // Locked (PostgreSQL): the serial and snapshot come from this read.
       const domain = await this.domains.own(account, field, trx, true);

@@ -1,0 +1,67 @@
+/** `scaninfo` of saGetAuditReport (spec 2.3); extension fields REPORT adds under `basic` are not listed: clients ignore them. */
+const str = { type: 'string' } as const;
+const num = { type: 'number' } as const;
+
+export const SCANINFO = {
+  type: 'object',
+  doc: 'the report, written once when the audit ends',
+  fields: {
+    basic: {
+      type: 'object',
+      fields: {
+        detail_supplement: num,
+        ejtime: str,
+        hostip: str,
+        merge: num,
+        mergelist: str,
+        promocode: str,
+        qjtime: num,
+        reporttype: str,
+        scanattr: str,
+        scanportstcp: str,
+        scantype: str,
+        scanuid: num,
+        sjtime: num,
+        title: str,
+        totalnaslentries: num,
+      },
+    },
+    entries: {
+      type: 'map',
+      optional: true,
+      doc: 'risk group (high, medium, low, other) -> entry key -> entry',
+      values: {
+        type: 'map',
+        values: {
+          type: 'object',
+          fields: {
+            repid: str,
+            id: str,
+            shortid: str,
+            ip: str,
+            port: str,
+            cat: str,
+            cve: str,
+            entrykey: str,
+            risk: { type: 'string', enum: ['high', 'medium', 'low', 'other'] },
+            shortkey: num,
+            static_description: str,
+            description: str,
+            title: str,
+            type: { type: 'string', enum: ['LOG', 'NOTE', 'HOLE'] },
+            baseline: str,
+          },
+        },
+      },
+    },
+    ports: {
+      type: 'array',
+      items: {
+        type: 'object',
+        fields: { repid: str, hostip: str, portend: num, portnum: str, portprot: str, portservice: str },
+      },
+    },
+    risk: { type: 'map', values: num, doc: 'entries per risk group, absent at 0' },
+    riskcatgrid: { type: 'map', values: num, doc: 'entries per `<category>:<risk>`' },
+  },
+} as const;

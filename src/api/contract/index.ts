@@ -1,0 +1,31 @@
+import { authAuditContracts } from './auth-audit.ts';
+import { dnsDomainContracts } from './dns-domains.ts';
+import { dnsRecordContracts } from './dns-records.ts';
+import type { Contract } from './schema.ts';
+
+export * from './schema.ts';
+
+/**
+ * THE declarations of every script the API serves, by script name: what
+ * src/api/scripts.ts serves (each entry there is one of these plus its
+ * `run`), what the API validates before `run`, and what OpenAPI, the
+ * reference doc and the typed client are derived from.
+ */
+export const CONTRACTS = { ...authAuditContracts, ...dnsDomainContracts, ...dnsRecordContracts } as const satisfies Record<string, Contract>;
+
+export type ScriptName = keyof typeof CONTRACTS;
+
+/**
+ * Shared script names (spec note on 14, 18-20): the name's own operation
+ * also serves these, told apart by the fields sent (src/api/dns-scripts.ts
+ * has the rule). Both names of each are served.
+ */
+export const SHARED_NAMES = {
+  'dnsAddNS.php': ['dnsAddCAA.php'],
+  'dnsAddTXT.php': ['dnsSetSOA.php', 'dnsSetOptions.php', 'dnsPublish.php'],
+} as const satisfies Partial<Record<ScriptName, readonly ScriptName[]>>;
+
+/** The operations a script name serves: its own, then those it shares. */
+export function operationsOf(name: ScriptName): readonly ScriptName[] {
+  return [name, ...((SHARED_NAMES as Partial<Record<ScriptName, readonly ScriptName[]>>)[name] ?? [])];
+}
