@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { adminCommand } from './admin.ts';
 import { serveCommand } from './serve.ts';
+import { userCommands } from './user/index.ts';
 import { workerCommand } from './worker.ts';
 import { version } from './version.ts';
 
@@ -12,7 +13,10 @@ export async function main(argv: string[]): Promise<void> {
     .showHelpAfterError()
     .addCommand(serveCommand())
     .addCommand(adminCommand())
-    .addCommand(workerCommand())
+    .addCommand(workerCommand());
+  // The user commands (login, dns, audit): clients of a running server.
+  for (const c of userCommands()) program.addCommand(c);
+  program
     .addCommand(
       // Internal: a name-server worker that `serve --dns-workers N` starts.
       new Command('dns-worker').action(async () => {

@@ -1,0 +1,69 @@
+import { CONTRACTS, type ScriptName } from '../../api/contract/index.ts';
+import type { Fields } from '../../client/index.ts';
+import { usage } from './exit.ts';
+
+/**
+ * `dns add DOMAIN TYPE FIELD=VALUE…`: the TYPE picks the add script; the
+ * FIELDs are that script's own form fields, as the script table declares
+ * them (src/api/contract/), so a new field there is a new field here.
+ *
+ * Each TYPE goes to its add script's own name. Two of them share a name
+ * with other operations (spec note on 14, 18-20): dnsAddTXT.php without
+ * `txtdata` sets the SOA or options or publishes, and dnsAddNS.php with
+ * `flag`/`tag`/`value` but no `nameserver` adds a CAA record. Requiring
+ * every required field before sending (txtdata for TXT, nameserver for
+ * NS) is what keeps a forgotten field from turning an add into a publish.
+ * CAA goes to dnsAddCAA.php, its own name, which Vigil serves.
+ */
+const ADD_SCRIPTS = {
+  A: 'dnsAddA.php',
+  AAAA: 'dnsAddAAAA.php',
+  CNAME: 'dnsAddCNAME.php',
+  MX: 'dnsAddMX.php',
+  CAA: 'dnsAddCAA.php',
+  NS: 'dnsAddNS.php',
+  TXT: 'dnsAddTXT.php',
+  SRV: 'dnsAddSRV.php',
+  WebForwarding: 'dnsAddWebForwarding.php',
+} as const satisfies Record<string, ScriptName>;
+
+export type AddType = keyof typeof ADD_SCRIPTS;
+export const ADD_TYPES = Object.keys(ADD_SCRIPTS) as AddType[];
+
+/**
+ * Owner fields the spec calls "typically" or "normally blank" (MX `name`,
+ * CAA and NS `subdomain`, TXT `name`: the apex): blank when not given, so
+ * `dns add example.org MX mxname=mail priority=10` works. Other fields
+ * are never guessed: a missing `name` of an A record is a usage error,
+ * not silently the apex.
+ */
+const BLANK_BY_DEFAULT: Partial<Record<AddType, string>> = { MX: 'name', CAA: 'subdomain', NS: 'subdomain', TXT: 'name' };
+
+/** The TYPE as given, any case (`webforwarding` too). */
+export function addTypeOf(text: string): AddType {
+  const t = ADD_TYPES.find((k) => k.toLowerCase() === text.toLowerCase());
+  if (!t) throw usage(`unknown record type '${text}': one of ${ADD_TYPES.join(', ')}`);
+  return t;
+}
+
+/** The script and its form for `dns add`, or a usage error naming the fields the script takes. */
+export function addCall(domain: string, type: AddType, pairs: readonly string[]): { script: ScriptName; fields: Fields } {
+  const script = ADD_SCRIPTS[type];
+  const params: Record<string, { required: boolean }> = CONTRACTS[script].params;
+  const own = Object.keys(params).filter((p) => p !== 'domain');
+  const takes = `${type} takes ${own.map((p) => (params[p]!.required ? p : `[${p}]`)).join(' ')}`;
+  const fields: Record<string, string> = {};
+  const blank = BLANK_BY_DEFAULT[type];
+  if (blank) fields[blank] = '';
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw usage(`'${pair}': expected FIELD=VALUE (${takes})`);
+    const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+    // An unknown field is refused here, not dropped: the spec scripts ignore one, and `ip=` for `ipaddr=` must not pass unseen.
+    if (!own.includes(name)) throw usage(`${type} has no field '${name}' (${takes})`);
+    fields[name] = value;
+  }
+  const missing = own.filter((p) => params[p]!.required && !(p in fields));
+  if (missing.length) throw usage(`missing ${missing.map((m) => `${m}=`).join(' ')} (${takes})`);
+  return { script, fields: { domain, ...fields } };
+}

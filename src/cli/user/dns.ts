@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { act, userCommand } from './command.ts';
+import { addCall, addTypeOf, ADD_TYPES } from './dns-add.ts';
+import { CliError, EXIT, usage } from './exit.ts';
+import { note, printJson, printText, table } from './output.ts';
+import { withSession } from './session.ts';
+
+type Json = { json?: boolean };
+
+/** A record's `data` as `key=value` pairs, in the order the API sends them. */
+const dataText = (data: Record<string, unknown>) =>
+  Object.entries(data ?? {})
+    .map(([k, v]) => `${k}=${typeof v === 'string' && (v === '' || /\s/.test(v)) ? JSON.stringify(v) : String(v)}`)
+    .join(' ');
+
+/**
+ * Publish and import answer `warnings` and `errors` (lists of sentences)
+ * with status 0: printed on stderr in text mode, and errors make the exit
+ * EXIT.failed, since the domain was not published (or nothing imported).
+ */
+function outcome(reply: Record<string, any>, o: Json, done: string, notDone: string): void {
+  const warnings: string[] = reply.warnings ?? [];
+  const errors: string[] = reply.errors ?? [];
+  if (o.json) printJson(reply);
+  else {
+    for (const w of warnings) note(`warning: ${w}`);
+    for (const e of errors) note(`error: ${e}`);
+    if (!errors.length) printText(done);
+  }
+  if (errors.length) throw new CliError(EXIT.failed, `${errors.length} error${errors.length > 1 ? 's' : ''}: ${notDone}`);
+}
+
+function fileText(file: string): string {
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    throw usage(`cannot read ${file} (${(err as NodeJS.ErrnoException).code})`);
+  }
+}
+
+export function dnsCommand(): Command {
+  const dns = new Command('dns').description('DNS hosting as the logged-in user (vigil login first)');
+
+  dns.addCommand(
+    userCommand('list', 'your domains and the subscription').action(
+      act(async (o: Json) => {
+        const r = await withSession((s) => s.call('dnsGetDomainList.php'));
+        if (o.json) return printJson(r);
+        const domains = Object.values((r.domains ?? {}) as Record<string, any>);
+        printText(
+          `${r.domaincount} domain(s), weight ${r.domainweight}; subscription until ${r.expiryreadable}` +
+            (domains.length ? `\n\n${table(domains, [['SEQ', (d) => d.seq], ['DOMAIN', (d) => d.domain], ['STATE', (d) => `${d.state} ${d.stateText}${d.hold ? ' (on hold)' : ''}`], ['WEIGHT', (d) => d.weight], ['SERVED SERIAL', (d) => d.servedSerial]])}` : ''),
+        );
+      }),
+    ),
+  );
+
+  dns.addCommand(
+    userCommand('records', "a domain's records (SEQ is what delete-record takes)")
+      .argument('<domain>')
+      .action(
+        act(async (domain: string, o: Json) => {
+          const r = await withSession((s) => s.call('dnsGetDomainRecords.php', { domain }));
+          if (o.json) return printJson(r);
+          const records = Object.values((r.records ?? {}) as Record<string, any>);
+          printText(`${r.domain}: ${r.state} ${r.stateText}\n\n${table(records, [['SEQ', (x) => x.seq], ['TYPE', (x) => x.type], ['DATA', (x) => dataText(x.data)]])}`);
+        }),
+      ),
+  );
+
+  dns.addCommand(
+    userCommand('add-domain', 'add a domain; this accepts the acceptable-use policy for it (aup=YES)')
+      .argument('<domain>')
+      .addOption(new Option('--type <type>', 'master or slave').choices(['master', 'slave']).default('master'))
+      .action(
+        act(async (domain: string, o: Json & { type: string }) => {
+          const r = await withSession((s) => s.call('dnsAddDomain.php', { domain, domaintype: o.type, aup: 'YES' }));
+          if (o.json) printJson({ ...r, domain });
+          else printText(`added ${domain} (${o.type}); publish it when its records are ready: vigil dns publish ${domain}`);
+        }),
+      ),
+  );
+
+  dns.addCommand(
+    userCommand('add', `add a record: TYPE is one of ${ADD_TYPES.join(', ')}; FIELDs are the add script's form fields`)
+      .argument('<domain>')
+      .argument('<type>')
+      .argument('<field=value...>')
+      .action(
+        act(async (domain: string, typeText: string, pairs: string[], o: Json) => {
+          const type = addTypeOf(typeText);
+          const { script, fields } = addCall(domain, type, pairs);
+          const r = await withSession((s) => s.call(script, fields));
+          if (o.json) printJson({ ...r, script, fields });
+          else printText(`added ${type} to ${domain}; publish to make it live: vigil dns publish ${domain}`);
+        }),
+      ),
+  );
+
+  dns.addCommand(
+    userCommand('delete-record', 'delete a record by its SEQ (from dns records)')
+      .argument('<seq>')
+      .action(
+        act(async (seq: string, o: Json) => {
+          const r = await withSession((s) => s.call('dnsDeleteRecord.php', { seq }));
+          if (o.json) printJson({ ...r, seq });
+          else printText(`deleted record ${seq}`);
+        }),
+      ),
+  );
+
+  dns.addCommand(
+    userCommand('publish', 'validate the domain and queue it for the name servers; warnings and errors on stderr')
+      .argument('<domain>')
+      .action(
+        act(async (domain: string, o: Json) => {
+          const r = await withSession((s) => s.call('dnsPublish.php', { domain }));
+          outcome(r, o, `published ${domain}${r.nextDistribution ? `; live from ${r.nextDistribution}` : ''}`, `${domain} not published`);
+        }),
+      ),
+  );
+
+  dns.addCommand(
+    userCommand('zone', 'the zone text a publish now would serve, unpublished changes included')
+      .argument('<domain>')
+      .action(
+        act(async (domain: string, o: Json) => {
+          const r = await withSession((s) => s.call('dnsBuildZone.php', { domain }));
+          if (o.json) printJson(r);
+          else printText(r.zone);
+        }),
+      ),
+  );
+
+  dns.addCommand(
+    userCommand('import', 'import master-file records into a domain: all of them or none (FILE - reads stdin)')
+      .argument('<domain>')
+      .argument('<file>')
+      .action(
+        act(async (domain: string, file: string, o: Json) => {
+          const zone = fileText(file);
+          const r = await withSession((s) => s.call('dnsImportZone.php', { domain, zone }));
+          outcome(r, o, `imported ${r.imported} record(s) into ${domain}; publish to make them live: vigil dns publish ${domain}`, 'nothing imported');
+        }),
+      ),
+  );
+
+  return dns;
+}
