@@ -166,4 +166,12 @@ export const CVSS_B: Readonly<Record<string, CveFacts>> = {
   'CVE-2024-42516': { vector: null, advisory: 'https://httpd.apache.org/security/vulnerabilities_24.html' },
   'CVE-2024-46981': { vector: 'CVSS:3.1/AV:L/AC:H/PR:L/UI:N/S:U/C:H/I:H/A:H', score: 7.0, source: 'cna', advisory: 'https://github.com/redis/redis/security/advisories/GHSA-39h2-x6c4-6w4c' },
   'CVE-2024-48651': { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', score: 7.5, source: 'cna' },
+  'CVE-2025-23419': { vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:L/I:N/A:N', score: 4.3, source: 'cna', advisory: 'https://my.f5.com/manage/s/article/K000149173' },
+  'CVE-2025-26465': { vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:H/I:H/A:N', score: 6.8, source: 'nvd' },
+  'CVE-2025-26466': { vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:N/I:N/A:H', score: 5.9, source: 'nvd' },
+  'CVE-2025-30232': { vector: 'CVSS:3.1/AV:L/AC:H/PR:N/UI:N/S:C/C:H/I:H/A:H', score: 8.1, source: 'cna', advisory: 'https://www.exim.org/static/doc/security/CVE-2025-30232.txt' },
+  'CVE-2025-40778': { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:N/I:H/A:N', score: 8.6, source: 'cna', advisory: 'https://kb.isc.org/docs/cve-2025-40778' },
+  'CVE-2025-49844': { vector: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H', score: 8.8, source: 'nvd', advisory: 'https://github.com/redis/redis/security/advisories/GHSA-4789-qfc9-5f9q' },
+  'CVE-2025-55753': { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', score: 7.5, source: 'cna', advisory: 'https://httpd.apache.org/security/vulnerabilities_24.html' },
+  'CVE-2026-45185': { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: 9.8, source: 'cna', advisory: 'https://code.exim.org/exim/wiki/wiki/EximSecurity' },
 };
