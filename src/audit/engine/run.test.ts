@@ -55,3 +55,21 @@ test('end to end: findings carry their QoD into the report; a Debian package jud
     assert.match(e.description, /Quality of detection: 30%$/);
   }
 });
+
+test('an old Apache with PHP on one port: one entry per outdated product, carrying every CVE (issue 15: it was 27 + 9 entries)', async (t) => {
+  const address = '127.0.47.49';
+  const web = createHttp((_, res) => res.writeHead(200, { server: 'Apache/2.4.49 (Unix)', 'x-powered-by': 'PHP/7.4.21' }).end('<html>hello</html>'));
+  await new Promise<void>((r) => web.listen(80, address, r));
+  t.after(() => web.close());
+  const result = await runAudit({ type: 'basic', excludedos: true, addresses: [address] }, new Fence([address], ['127.0.0.0/8']));
+  const now = Date.now();
+  const report = buildReport({ scanuid: 1, type: 'basic', hostip: address, excludedos: true, notification: false, queuedAt: now, startedAt: now, endedAt: now }, result, new Map(), () => '');
+  const entries = Object.values(report.entries ?? {}).flatMap((byKey) => Object.values(byKey!));
+  const version = entries.filter((e) => e.id.startsWith('vigil.version.'));
+  assert.deepEqual(version.map((e) => e.id).sort(), ['vigil.version.apache', 'vigil.version.php']);
+  const apache = version.find((e) => e.id === 'vigil.version.apache')!;
+  assert.equal(apache.cve.split(',').length, 27);
+  assert.equal(apache.risk, 'high');
+  assert.match(apache.description, /^CVE-2021-41773 \(/m);
+  assert.equal(version.find((e) => e.id === 'vigil.version.php')!.cve.split(',').length, 9);
+});
