@@ -4,7 +4,7 @@ import { lockAccount } from '../store/dialect.ts';
 import type { Domains, Trx } from './domains.ts';
 import { checkAdd } from './limits.ts';
 import { normalizeDomain } from './names.ts';
-import { RECORD_TYPES, setOptions, setSoa, type Fields, type RecordTypeName, type SoaData } from './records.ts';
+import { parseRecord, replyOf, setOptions, setSoa, type Fields, type RecordTypeName, type SoaData } from './records.ts';
 import { domainSummaries } from './subscription.ts';
 import { DomainState, stateText } from './states.ts';
 import { RecordsCache } from './records-cache.ts';
@@ -23,7 +23,7 @@ export class ZoneEdits {
   async add(account: AccountRow, type: AddableType, fields: Fields): Promise<void> {
     await this.domains.change(account, fields.domain, async (trx, domain) => {
       if (domain.type === 'slave') fail('unspecifiedError'); // a slave zone is its masters' copy
-      const data = RECORD_TYPES[type].parse(fields, domain.name);
+      const data = parseRecord(type, fields, domain.name);
       if (type === 'WebForwarding') await this.requireForwardingCredit(trx, account, domain.id);
       const owner = await checkAdd(trx, this.domains.settings, domain, type, data);
       await insertRecords(trx, domain.id, [{ type, data, owner }]);
@@ -93,7 +93,7 @@ export class ZoneEdits {
       const built: Record<string, { seq: string; type: string; data: Record<string, string | number> }> = {};
       // Deeply frozen: the transport then serializes this version's reply once (src/api/reply.ts).
       for (const r of model.records) {
-        built[String(r.seq)] = Object.freeze({ seq: String(r.seq), type: r.type, data: Object.freeze(RECORD_TYPES[r.type as RecordTypeName].reply(r.data)) });
+        built[String(r.seq)] = Object.freeze({ seq: String(r.seq), type: r.type, data: Object.freeze(replyOf(r.type as RecordTypeName, r.data)) });
       }
       records = Object.freeze(built);
       this.cache.set(domain.id, version, records, model.records.length);

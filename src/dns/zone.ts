@@ -1,4 +1,4 @@
-import { RECORD_TYPES, NON_ZONE_TYPES, soaLine, type RecordTypeName, type SoaData, type StoredData } from './records.ts';
+import { RECORD_TYPES, NON_ZONE_TYPES, soaLine, ttlOf, type RecordTypeName, type SoaData, type StoredData } from './records.ts';
 import { int, presentName } from './text.ts';
 
 export interface ZoneRecord {
@@ -30,7 +30,8 @@ const ownerKey = (rel: string) => (rel.includes('.') ? rel.split('.').reverse().
 /**
  * The master file a publish produces: $ORIGIN, $TTL (the SOA's minimum TTL
  * is also the zone's TTL), the SOA, then every record sorted by owner,
- * type and seq, one per line with an absolute owner: deterministic text.
+ * type and seq, one per line with an absolute owner and its TTL (the
+ * record's own, else the zone's): deterministic text.
  */
 export function buildZone(model: ZoneModel): string {
   const soa = soaOf(model);
@@ -44,7 +45,7 @@ export function buildZone(model: ZoneModel): string {
     if (r.type === 'SOA' || NON_ZONE_TYPES.has(r.type)) continue;
     const def = RECORD_TYPES[r.type];
     if (!def) continue; // a type this version does not know is not written
-    const written = def.zoneLines(r.data, model.zone, ttl);
+    const written = def.zoneLines(r.data, model.zone, ttlOf(r.data, ttl));
     if (!written.length) continue;
     keys.push(ownerKey(def.owner(r.data) ?? ''));
     types.push(r.type);

@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { Answer } from 'dns-packet';
 import { fqdn } from '../names.ts';
-import { RECORD_TYPES, srvOwner, type SoaData, type StoredData } from '../records.ts';
+import { RECORD_TYPES, srvOwner, ttlOf, type SoaData, type StoredData } from '../records.ts';
 import { soaOf, type ZoneModel } from '../zone.ts';
 
 /** Resource records of one owner name, by type (upper case). */
@@ -87,7 +87,7 @@ export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null =
   const answers: Answer[] = [];
   for (const r of model.records) {
     if (r.type === 'SOA' || !RECORD_TYPES[r.type]) continue;
-    answers.push(...recordAnswers(r.type, r.data, model.zone, soa.min, forwardAddress));
+    answers.push(...recordAnswers(r.type, r.data, model.zone, ttlOf(r.data, soa.min), forwardAddress));
   }
   const opts = model.records.find((r) => r.type === 'Options')?.data ?? {};
   const options = { allowtransferacl: opts.allowtransferacl ?? '', notify: opts.notify ?? '', alsonotify: opts.alsonotify ?? '' };

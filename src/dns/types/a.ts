@@ -1,6 +1,6 @@
 import { isIPv4 } from 'node:net';
 import { fail } from '../../errors.ts';
-import { addressText, line, ownerField, type RecordType } from './shape.ts';
+import { addressText, line, ownerField, tokens, type RecordType } from './shape.ts';
 
 /** A: `name` (blank = apex, host, `*`, `*.sub`), `ip` an IPv4 dotted quad (no leading zeros: node's isIPv4). */
 export const A: RecordType = {
@@ -15,4 +15,5 @@ export const A: RecordType = {
     return ip === null ? [] : [line(d.name, zone, ttl, 'A', ip)];
   },
   owner: (d) => d.name,
+  fromText: (owner, rdata) => ({ name: owner, ip: tokens(rdata, 1, 'syntaxInvalidIP')[0] }),
 };

@@ -1,6 +1,6 @@
 import { fail } from '../../errors.ts';
 import { parseIPv6 } from '../../ip.ts';
-import { addressText, line, ownerField, type RecordType } from './shape.ts';
+import { addressText, line, ownerField, tokens, type RecordType } from './shape.ts';
 
 /** AAAA: `name` as for A, `ip` an IPv6 address, stored in its compressed lower-case form. */
 export const AAAA: RecordType = {
@@ -16,4 +16,5 @@ export const AAAA: RecordType = {
     return ip === null ? [] : [line(d.name, zone, ttl, 'AAAA', ip)];
   },
   owner: (d) => d.name,
+  fromText: (owner, rdata) => ({ name: owner, ip: tokens(rdata, 1, 'syntaxInvalidIP')[0] }),
 };

@@ -1,6 +1,6 @@
 import { fail } from '../../errors.ts';
 import { int, parseNumber, quoted } from '../text.ts';
-import { line, need, ownerField, type RecordType } from './shape.ts';
+import { line, need, ownerField, tokens, type RecordType } from './shape.ts';
 
 const TAGS = ['issue', 'issuewild', 'iodef'];
 const PRINTABLE = /^[\x20-\x7e]{1,255}$/;
@@ -54,4 +54,8 @@ export const CAA: RecordType = {
     return [line(d.name, zone, ttl, 'CAA', `${int(d.flag)} ${d.tag} ${quoted(Buffer.from(String(d.caaval)))}`)];
   },
   owner: (d) => d.name,
+  fromText: (owner, rdata) => {
+    const [flag, tag, value] = tokens(rdata, 3, 'syntaxInvalidFlag');
+    return { subdomain: owner, flag, tag, value };
+  },
 };

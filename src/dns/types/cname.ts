@@ -1,5 +1,5 @@
 import { presentName } from '../text.ts';
-import { line, ownerField, targetField, type RecordType } from './shape.ts';
+import { line, nameToken, one, ownerField, targetField, type RecordType } from './shape.ts';
 
 /**
  * CNAME: `alias` the owner (wildcards and service labels allowed, e.g. a
@@ -14,4 +14,5 @@ export const CNAME: RecordType = {
   reply: (d) => ({ name: d.name, data: d.data }),
   zoneLines: (d, zone, ttl) => [line(d.name, zone, ttl, 'CNAME', presentName(d.data))],
   owner: (d) => d.name,
+  fromText: (owner, rdata, origin) => ({ alias: owner, name: nameToken(one(rdata, 'syntaxInvalidHostname'), origin) }),
 };

@@ -1,5 +1,6 @@
 import { int, parseNumber, presentName } from '../text.ts';
-import { line, need, ownerField, targetField, type RecordType } from './shape.ts';
+import { fail } from '../../errors.ts';
+import { line, nameToken, need, ownerField, targetField, tokenText, type RecordType } from './shape.ts';
 
 /** MX: `name` the owner (usually blank), `mxname` the mail server, `priority` 0..99 (the spec's range). */
 export const MX: RecordType = {
@@ -12,4 +13,8 @@ export const MX: RecordType = {
   reply: (d) => ({ pri: d.pri, host: d.host, data: d.data }),
   zoneLines: (d, zone, ttl) => [line(d.host, zone, ttl, 'MX', `${int(d.pri)} ${presentName(d.data)}`)],
   owner: (d) => d.host,
+  fromText: (owner, rdata, origin) => {
+    if (rdata.length !== 2) fail('syntaxInvalidHostname');
+    return { name: owner, priority: tokenText(rdata[0]!), mxname: nameToken(rdata[1]!, origin) };
+  },
 };

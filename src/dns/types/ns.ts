@@ -1,6 +1,6 @@
 import { fail } from '../../errors.ts';
 import { presentName } from '../text.ts';
-import { line, ownerField, targetField, type RecordType } from './shape.ts';
+import { line, nameToken, one, ownerField, targetField, type RecordType } from './shape.ts';
 
 /**
  * `nameserver` is "the fully qualified host name" (spec 4.1): without a
@@ -32,4 +32,5 @@ export const NS: RecordType = {
   reply: (d) => ({ name: d.name, data: d.data }),
   zoneLines: (d, zone, ttl) => [line(d.name, zone, ttl, 'NS', presentName(d.data))],
   owner: (d) => d.name,
+  fromText: (owner, rdata, origin) => ({ subdomain: owner, nameserver: nameToken(one(rdata, 'syntaxInvalidHostname'), origin) }),
 };

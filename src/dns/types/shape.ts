@@ -23,6 +23,69 @@ export interface RecordType {
   zoneLines(data: StoredData, zone: string, ttl: number): string[];
   /** Relative owner ('' apex) for validation; null when the record has no owner name. */
   owner(data: StoredData): string | null;
+  /**
+   * A master-file record of this type as the add script's form fields
+   * (`owner` relative to the zone, '' the apex; `rdata` the tokens after the
+   * type), so an import is checked by `parse` exactly as an add is. Absent:
+   * the type is not read from zone text (SOA has its own rule; settings are
+   * not zone records). Throws ApiError (the add's code) when the tokens
+   * cannot be the type's fields at all.
+   */
+  fromText?(owner: string, rdata: readonly RdataToken[], origin: string): Fields;
+}
+
+/** One rdata token of a master file: as written (escapes kept) and its bytes (escapes and quotes undone). */
+export interface RdataToken {
+  readonly raw: string;
+  readonly bytes: Uint8Array;
+  readonly quoted: boolean;
+}
+
+/** The record's TTL (extension, issue 16): 0 to 2^31-1 s (RFC 2181 8). */
+export const MAX_RECORD_TTL = 2_147_483_647;
+
+/**
+ * The optional `ttl` of an add: absent or blank is the zone's TTL (nothing
+ * stored); otherwise ASCII digits within 0..2^31-1, else `syntaxInvalidTTL`,
+ * the code the spec gives an invalid TTL (dnsSetSOA).
+ */
+export function parseTtl(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,10}$/.test(value) || Number(value) > MAX_RECORD_TTL) fail('syntaxInvalidTTL');
+  return Number(value);
+}
+
+/** The TTL a stored record is written and served with: its own, else the zone's. */
+export function ttlOf(data: StoredData, zoneTtl: number): number {
+  const own = data.ttl;
+  return typeof own === 'number' && Number.isSafeInteger(own) && own >= 0 && own <= MAX_RECORD_TTL ? own : zoneTtl;
+}
+
+/** A token as text (names, numbers, addresses): escapes undone, so `\065` is `A`. */
+export const tokenText = (t: RdataToken): string => Buffer.from(t.bytes).toString('utf8');
+
+/**
+ * A name in rdata, made absolute against the `$ORIGIN` in force (RFC 1035
+ * 5.1), which may not be the zone: the add then reads it as typed with its
+ * final dot. `@` is the origin; `.` (SRV "no service") stays as it is.
+ */
+export function nameToken(t: RdataToken, origin: string): string {
+  const text = t.raw;
+  if (text === '@') return origin;
+  if (text === '.' || (text.endsWith('.') && !text.endsWith('\\.'))) return text;
+  return `${text}.${origin}`;
+}
+
+/** The one rdata token of a type that has one, else the add's code. */
+export function one(rdata: readonly RdataToken[], code: SpecCode): RdataToken {
+  if (rdata.length !== 1) fail(code);
+  return rdata[0]!;
+}
+
+/** Exactly `n` rdata tokens as text, else the add's code for its first field. */
+export function tokens(rdata: readonly RdataToken[], n: number, code: SpecCode): string[] {
+  if (rdata.length !== n) fail(code);
+  return rdata.map(tokenText);
 }
 
 export const need = <T>(value: T | null, code: SpecCode): T => (value === null ? fail(code) : value);

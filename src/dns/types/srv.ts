@@ -1,6 +1,6 @@
 import { fail } from '../../errors.ts';
 import { int, parseNumber, presentName } from '../text.ts';
-import { line, need, ownerField, targetField, type RecordType, type StoredData } from './shape.ts';
+import { line, nameToken, need, ownerField, targetField, tokenText, type RecordType, type StoredData } from './shape.ts';
 
 /** RFC 6335 5.1 service name: 1..15 LDH with at least one letter. */
 const SERVICE = /^[a-z0-9](?:[a-z0-9-]{0,13}[a-z0-9])?$/;
@@ -40,4 +40,11 @@ export const SRV: RecordType = {
     line(srvOwner(d), zone, ttl, 'SRV', `${int(d.pri)} ${int(d.weight)} ${int(d.port)} ${presentName(String(d.target))}`),
   ],
   owner: (d) => srvOwner(d),
+  fromText: (owner, rdata, origin) => {
+    // The owner carries service and protocol: `_sip._tcp[.host]`.
+    const m = /^_([^.]+)\._([^.]+)(?:\.(.*))?$/.exec(owner) ?? fail('syntaxInvalidSrvc');
+    if (rdata.length !== 4) fail('syntaxInvalidTarget');
+    const [pri, weight, port] = rdata.slice(0, 3).map(tokenText);
+    return { srvc: m[1], prot: m[2], host: m[3] ?? '', pri, weight, port, target: nameToken(rdata[3]!, origin) };
+  },
 };

@@ -20,4 +20,6 @@ export const TXT: RecordType = {
   reply: (d) => ({ name: d.name, data: d.data }),
   zoneLines: (d, zone, ttl) => [line(d.name, zone, ttl, 'TXT', txtStrings(String(d.data)))],
   owner: (d) => d.name,
+  // Several character-strings are one text, joined as SPF and DKIM read them (RFC 7208 3.3).
+  fromText: (owner, rdata) => ({ name: owner, txtdata: Buffer.concat(rdata.map((t) => t.bytes)).toString('utf8') }),
 };
