@@ -54,8 +54,14 @@ describe('a real audit of loopback targets started by the test', () => {
       assert.equal(p.hostip, TARGET);
       assert.equal(p.portnum, '-1');
       assert.equal(p.portprot, 'TCP');
-      assert.equal(p.portservice, usualService(p.portend));
     }
+    // portservice: what detection named (service, product, version), not the port's usual service.
+    const service = (port: number) => info.ports.find((p: any) => p.portend === port)?.portservice;
+    assert.equal(service(ports.http!), 'http');
+    assert.equal(service(ports.https!), 'https');
+    assert.equal(service(ports.ssh!), 'ssh OpenSSH 7.4');
+    assert.match(service(ports.ftp!), /^ftp vsftpd 2\.3\.4$/i);
+    assert.notEqual(service(ports.ssh!), usualService(ports.ssh!));
     const entries = entriesOf(info);
     const detected = (port: number) => entries.find((e) => e.id === 'vigil.service.detection' && e.port === String(port))?.description ?? '';
     assert.match(detected(ports.http!), new RegExp(`${ports.http}/tcp: http\\b`));

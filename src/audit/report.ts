@@ -1,5 +1,11 @@
+import { compare, coverageOf, type Earlier } from './baseline.ts';
 import type { AuditResult } from './engine/run.ts';
 import type { Risk } from './engine/types.ts';
+import { byReportOrder, type Draft, hostDrafts, resolvedDraft } from './report-entries.ts';
+import { portRanges, portService } from './report-ports.ts';
+import { whatRan } from './report-summary.ts';
+
+export { portRanges } from './report-ports.ts';
 
 /** One report entry, every field of spec 2.3 with its exact type. */
 export interface ReportEntry {
@@ -46,11 +52,27 @@ export interface ScanInfo {
     sjtime: number;
     title: string;
     totalnaslentries: number;
-  };
+  } & Partial<WhatRan>;
   entries?: Partial<Record<Risk, Record<string, ReportEntry>>>;
   ports: ReportPort[];
   risk: Partial<Record<Risk, number>>;
   riskcatgrid: Record<string, number>;
+}
+
+/**
+ * Extension fields under `scaninfo.basic` (issue 15, "say what ran"): on
+ * every report written since; reports stored before lack them, hence
+ * optional in ScanInfo.
+ */
+export interface WhatRan {
+  /** TCP ports scanned on each address. */
+  portsScanned: number;
+  /** Checks the audit type ran on each address (as `totalnaslentries`). */
+  checksRun: number;
+  /** Whether nmap's NSE scripts ran (advanced audits, nmap installed, an open port), and nmap's version. */
+  nse: { ran: boolean; version?: string };
+  /** One sentence, always there: what ran and what was found, or that nothing was. */
+  summary: string;
 }
 
 export interface AuditFacts {
@@ -64,27 +86,9 @@ export interface AuditFacts {
   endedAt: number;
 }
 
-/** What a previous audit of the same address reported: keys `ip|id|port`. */
-export type Baseline = ReadonlyMap<string, ReadonlySet<string>>;
-
-type Draft = Omit<ReportEntry, 'repid' | 'entrykey' | 'shortkey' | 'baseline'>;
-
 const seconds = (ms: number | null) => (ms === null ? 0 : Math.floor(ms / 1000));
-const key = (e: { ip: string; id: string; port: string }) => `${e.ip}|${e.id}|${e.port}`;
 
-/** `1-3,5` from a sorted port list. */
-export function portRanges(ports: readonly number[]): string {
-  const out: string[] = [];
-  for (let i = 0; i < ports.length; ) {
-    let j = i;
-    while (j + 1 < ports.length && ports[j + 1] === ports[j]! + 1) j++;
-    out.push(i === j ? String(ports[i]) : `${ports[i]}-${ports[j]}`);
-    i = j + 1;
-  }
-  return out.join(',');
-}
-
-function basic(a: AuditFacts, ports: string, checksRun: number, failed: boolean): ScanInfo['basic'] {
+function basic(a: AuditFacts, ports: string, checksRun: number, failed: boolean, ran: WhatRan): ScanInfo['basic'] {
   return {
     detail_supplement: 0,
     ejtime: String(seconds(a.endedAt)),
@@ -101,17 +105,18 @@ function basic(a: AuditFacts, ports: string, checksRun: number, failed: boolean)
     sjtime: seconds(a.startedAt),
     title: `${a.type} audit of ${a.hostip}`,
     totalnaslentries: checksRun,
+    ...ran,
   };
 }
 
-/** Groups numbered drafts under their risk and counts them (risk, riskcatgrid). */
-function assemble(a: AuditFacts, drafts: (Draft & { baseline: string })[], head: ScanInfo['basic'], ports: ReportPort[]): ScanInfo {
+/** Numbers the drafts in report order (`<scanuid>_<n>`), groups them under their risk and counts them (risk, riskcatgrid). */
+function assemble(a: AuditFacts, drafts: Draft[], head: ScanInfo['basic'], ports: ReportPort[]): ScanInfo {
   const info: ScanInfo = { basic: head, ports, risk: {}, riskcatgrid: {} };
   const entries: NonNullable<ScanInfo['entries']> = {};
-  drafts.forEach((d, i) => {
+  [...drafts].sort(byReportOrder).forEach(({ score: _score, baseline, ...d }, i) => {
     const shortkey = i + 1;
     const entrykey = `${a.scanuid}_${shortkey}`;
-    (entries[d.risk] ??= {})[entrykey] = { repid: String(a.scanuid), ...d, entrykey, shortkey };
+    (entries[d.risk] ??= {})[entrykey] = { repid: String(a.scanuid), ...d, entrykey, shortkey, baseline: baseline ?? 'new' };
     info.risk[d.risk] = (info.risk[d.risk] ?? 0) + 1;
     const cell = `${d.cat}:${d.risk}`;
     info.riskcatgrid[cell] = (info.riskcatgrid[cell] ?? 0) + 1;
@@ -121,65 +126,40 @@ function assemble(a: AuditFacts, drafts: (Draft & { baseline: string })[], head:
 }
 
 /**
- * The finished report (`scaninfo`) of an audit: entries numbered
- * `<scanuid>_<n>` in a stable order, grouped by risk; counts computed from
- * the entries; `baseline` against the account's previous audit of each
- * address (new / unchanged; what disappeared is one `resolved` entry).
+ * The finished report (`scaninfo`) of an audit: one entry per finding
+ * (report-entries.ts) and per open port, in report order, grouped by risk;
+ * counts computed from the entries; `baseline` like with like against the
+ * earlier audits of each address (baseline.ts: `earlier`, newest first);
+ * the ports as detection named them; what ran, under `basic`.
  */
-export function buildReport(a: AuditFacts, result: AuditResult, previous: Baseline, usualService: (port: number) => string): ScanInfo {
-  const drafts: (Draft & { baseline: string })[] = [];
+export function buildReport(a: AuditFacts, result: AuditResult, earlier: ReadonlyMap<string, readonly Earlier[]>, usualService: (port: number) => string): ScanInfo {
+  const drafts: Draft[] = [];
   const ports: ReportPort[] = [];
+  const coverage = coverageOf(result);
+  let resolvedCount = 0;
   for (const host of result.hosts) {
-    const here: Draft[] = [];
-    for (const s of host.services) {
-      here.push({
-        id: 'vigil.service.detection', shortid: 'SVC-DETECT', ip: host.address, port: String(s.port), cat: 'General', cve: '',
-        risk: 'other', type: 'LOG', title: 'Service detected',
-        static_description: 'A service answers on this port; this is what it said about itself.',
-        description: `A service answers on this port; this is what it said about itself.\n${serviceLine(s)}`,
-      });
-    }
-    for (const { check, finding } of host.findings) {
-      here.push({
-        id: check.id, shortid: check.shortid, ip: host.address, port: String(finding.port), cat: check.category,
-        cve: (finding.cves ?? check.cves).join(','), risk: finding.risk ?? check.risk, type: finding.type ?? check.type,
-        title: finding.title ?? check.title, static_description: check.description,
-        description: `${check.description}\n${finding.detail}${finding.qod === undefined ? '' : `\nQuality of detection: ${finding.qod}%`}`,
-      });
-    }
-    const before = previous.get(host.address);
-    const now = new Set(here.map(key));
-    for (const d of here) drafts.push({ ...d, baseline: before?.has(key(d)) ? 'unchanged' : 'new' });
-    const gone = before ? [...before].filter((k) => !now.has(k)) : [];
-    if (gone.length) drafts.push(resolved(host.address, gone));
+    const here = hostDrafts(host);
+    const seen = (d: Draft) => ({ id: d.id, port: Number(d.port) });
+    const cmp = compare(host.address, { coverage, found: here.map(seen) }, earlier.get(host.address) ?? []);
+    for (const d of here) drafts.push({ ...d, baseline: cmp.status(seen(d)) });
+    if (cmp.resolved.length) drafts.push(resolvedDraft(host.address, cmp.resolved));
+    resolvedCount += cmp.resolved.length;
     for (const port of host.openPorts) {
-      ports.push({ repid: String(a.scanuid), hostip: host.address, portend: port, portnum: '-1', portprot: 'TCP', portservice: usualService(port) });
+      const service = portService(host.services.find((s) => s.port === port), usualService(port));
+      ports.push({ repid: String(a.scanuid), hostip: host.address, portend: port, portnum: '-1', portprot: 'TCP', portservice: service });
     }
   }
-  return assemble(a, drafts, basic(a, portRanges(result.ports), result.checksRun, false), ports);
-}
-
-function serviceLine(s: AuditResult['hosts'][number]['services'][number]): string {
-  const what = [s.product, s.version].filter(Boolean).join(' ');
-  const tls = s.tls ? ` over ${s.tls.protocol}` : '';
-  return `${s.port}/tcp: ${s.name}${what ? ` (${what})` : ''}${tls}${s.banner ? `; banner: ${s.banner}` : ''}`;
-}
-
-function resolved(ip: string, gone: string[]): Draft & { baseline: string } {
-  const list = gone.map((k) => k.split('|')).map(([, id, port]) => `${id} on port ${port}`).join('\n');
-  const text = 'Findings of the previous audit of this address that this audit no longer sees.';
-  return {
-    id: 'vigil.baseline.resolved', shortid: 'BASELINE-RESOLVED', ip, port: '0', cat: 'General', cve: '', risk: 'other', type: 'LOG',
-    title: 'Resolved since the previous audit', static_description: text, description: `${text}\n${list}`, baseline: 'resolved',
-  };
+  const ran = whatRan(a, result, drafts, resolvedCount);
+  return assemble(a, drafts, basic(a, portRanges(result.ports), result.checksRun, false, ran), ports);
 }
 
 /** The report of an audit that could not finish: its head and one entry saying why. */
 export function failedReport(a: AuditFacts, reason: string): ScanInfo {
   const text = 'The audit could not be completed; no findings are reported for it.';
-  const entry = {
-    id: 'vigil.audit.failed', shortid: 'AUDIT-FAILED', ip: a.hostip, port: '0', cat: 'General', cve: '', risk: 'other' as const,
-    type: 'LOG' as const, title: 'Audit failed', static_description: text, description: `${text}\nReason: ${reason}`, baseline: 'new',
+  const entry: Draft = {
+    id: 'vigil.audit.failed', shortid: 'AUDIT-FAILED', ip: a.hostip, port: '0', cat: 'General', cve: '', risk: 'other',
+    type: 'LOG', title: 'Audit failed', static_description: text, description: `${text}\nReason: ${reason}`, baseline: 'new', score: null,
   };
-  return assemble(a, [entry], basic(a, '', 0, true), []);
+  const ran: WhatRan = { portsScanned: 0, checksRun: 0, nse: { ran: false }, summary: `The ${a.type} audit of ${a.hostip} could not be completed (${reason}); it reports nothing.` };
+  return assemble(a, [entry], basic(a, '', 0, true, ran), []);
 }

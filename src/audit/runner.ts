@@ -7,7 +7,9 @@ import { usualService } from './engine/ports.ts';
 import { runAudit, type AuditResult } from './engine/run.ts';
 import type { Mailer } from './mailer.ts';
 import { completionMail } from './notify.ts';
-import { buildReport, failedReport, type AuditFacts, type Baseline, type ScanInfo } from './report.ts';
+import { coverageOf, type Earlier } from './baseline.ts';
+import { type AuditProgress, ProgressWriter } from './progress.ts';
+import { buildReport, failedReport, type AuditFacts, type ScanInfo } from './report.ts';
 import { type AuditRow, AuditStore } from './store.ts';
 import type { AuditType } from './types.ts';
 import type { AuditJob } from './queue.ts';
@@ -30,6 +32,9 @@ interface LogFacts {
 export const MAX_ATTEMPTS = 3;
 
 export type Engine = typeof runAudit;
+
+/** Earlier audits of an address the baseline looks at, newest first. */
+export const BASELINE_DEPTH = 20;
 
 /**
  * Runs one queued audit to its end: fence from the addresses that passed
@@ -61,13 +66,20 @@ export class AuditRunner {
     if (job.attempt > MAX_ATTEMPTS) return this.finish(audit, job.owner, addresses, null, 'interrupted', facts);
     this.logger.info({ ...facts, attempt: job.attempt }, 'audit started');
     let result: AuditResult;
+    // Progress goes to the store: the list may be read by another process than the one running the audit.
+    const progress = new ProgressWriter(this.clock, (p) => this.store.setProgress(audit.id, job.owner, JSON.stringify(p)));
+    let last: AuditProgress | null = null;
+    const tell = (p: AuditProgress) => progress.report((last = p));
     try {
       result = await this.engine(
         { type: audit.type as AuditType, excludedos: audit.excludedos === 1, addresses },
         new Fence(addresses, this.scanAllow),
-        { signal },
+        { signal, onProgress: tell },
       );
+      if (last) tell({ ...(last as AuditProgress), phase: 'reporting' });
+      await progress.flush();
     } catch (err) {
+      await progress.flush();
       if (signal.aborted) {
         // Shutdown: the queue puts the audit back and a later start runs it again.
         this.logger.info({ ...facts, attempt: job.attempt }, 'audit interrupted');
@@ -96,8 +108,9 @@ export class AuditRunner {
       startedAt: audit.started_at,
       endedAt: this.clock.now(),
     };
-    const report = result ? buildReport(facts, result, await this.baseline(audit, addresses), usualService) : failedReport(facts, reason!);
-    const written = await this.store.finish(audit.id, owner, { state: result ? 'done' : 'failed', reason, ended_at: facts.endedAt, report: JSON.stringify(report) });
+    const report = result ? buildReport(facts, result, await this.earlier(audit, addresses), usualService) : failedReport(facts, reason!);
+    const coverage = result ? JSON.stringify(coverageOf(result)) : null;
+    const written = await this.store.finish(audit.id, owner, { state: result ? 'done' : 'failed', reason, ended_at: facts.endedAt, report: JSON.stringify(report), coverage });
     if (!written) {
       // Another worker took the audit over (this one stopped renewing its lease in time): its run's result counts.
       this.logger.warn({ ...log, attempt: audit.attempts }, 'audit result dropped: lease lost');
@@ -111,17 +124,29 @@ export class AuditRunner {
     if (audit.notification === 1) await this.notify(audit, report, addresses);
   }
 
-  /** Entry keys of the account's latest earlier finished audit of each address. */
-  private async baseline(audit: AuditRow, addresses: string[]): Promise<Baseline> {
-    const out = new Map<string, Set<string>>();
+  /**
+   * The account's earlier finished audits of each address, newest first,
+   * as the baseline compares them (baseline.ts). BASELINE_DEPTH bounds the
+   * look back: a finding is compared with the latest of those audits that
+   * checked for it.
+   */
+  private async earlier(audit: AuditRow, addresses: string[]): Promise<Map<string, Earlier[]>> {
+    const out = new Map<string, Earlier[]>();
+    // One audit of many addresses is read once, not once per address.
+    const parsed = new Map<number, { coverage: Earlier['coverage']; info: ScanInfo }>();
     for (const address of addresses) {
-      const prev = await this.store.previousReport(audit.account_id, address, audit.id);
-      if (!prev) continue;
-      const info = JSON.parse(prev) as ScanInfo;
-      const keys = new Set<string>();
-      for (const group of Object.values(info.entries ?? {}))
-        for (const e of Object.values(group ?? {})) if (e.ip === address && e.baseline !== 'resolved') keys.add(`${e.ip}|${e.id}|${e.port}`);
-      out.set(address, keys);
+      const rows = await this.store.earlier(audit.account_id, address, audit.id, BASELINE_DEPTH);
+      out.set(
+        address,
+        rows.map((row) => {
+          let p = parsed.get(row.id);
+          if (!p) parsed.set(row.id, (p = { coverage: row.coverage ? JSON.parse(row.coverage) : null, info: JSON.parse(row.report ?? '{}') as ScanInfo }));
+          const found: Earlier['found'] = [];
+          for (const group of Object.values(p.info.entries ?? {}))
+            for (const e of Object.values(group ?? {})) if (e.ip === address && e.baseline !== 'resolved') found.push({ id: e.id, port: Number(e.port) });
+          return { coverage: p.coverage, scannedPorts: p.info.basic?.scanportstcp ?? '', found };
+        }),
+      );
     }
     return out;
   }

@@ -4,7 +4,10 @@ import { fail, reportLoadFailure } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import { AuditStore } from './store.ts';
 import { expandTargets, permitted } from './targets.ts';
-import { isAuditType } from './types.ts';
+import { checksFor } from './engine/profiles.ts';
+import { portsFor } from './engine/ports.ts';
+import type { AuditProgress } from './progress.ts';
+import { type AuditType, isAuditType } from './types.ts';
 
 export type { AuditRow } from './store.ts';
 
@@ -23,6 +26,39 @@ export interface QueuedAudit {
   hostip: string;
   /** Addresses it expands to. */
   targets: number;
+}
+
+/** One saGetAuditList `scans` entry. */
+export interface ListedAudit {
+  scanuid: string;
+  folder: string;
+  hostip: string;
+  time_end: string;
+  time_queued: string;
+  time_start: string;
+  type: string;
+  progress?: AuditProgress;
+}
+
+/** A queued audit's progress: nothing done, the totals it will run (known from its type and addresses). */
+function queuedProgress(type: AuditType, excludedos: boolean, addresses: number): AuditProgress {
+  return { phase: 'queued', portsScanned: 0, portsTotal: portsFor(type).length * addresses, checksDone: 0, checksTotal: checksFor(type, excludedos).length * addresses };
+}
+
+/**
+ * What the list shows. A queued audit shows its totals and nothing done,
+ * whatever a run handed back or cut off left in the row (it starts over);
+ * a running audit the latest progress its runner wrote, `scanning` at
+ * nothing done until the first write. Rows from before migration 008 have
+ * none: zeros.
+ */
+function listedProgress(state: 'queued' | 'running', stored: string | null): AuditProgress {
+  const p: Partial<AuditProgress> = stored ? JSON.parse(stored) : {};
+  const totals = { portsTotal: p.portsTotal ?? 0, checksTotal: p.checksTotal ?? 0 };
+  if (state === 'queued' || p.phase === 'queued') {
+    return state === 'queued' ? { phase: 'queued', portsScanned: 0, checksDone: 0, ...totals } : { phase: 'scanning', portsScanned: 0, checksDone: 0, ...totals };
+  }
+  return { phase: p.phase ?? 'scanning', portsScanned: p.portsScanned ?? 0, checksDone: p.checksDone ?? 0, ...totals };
 }
 
 /** Spec 8: one norisk audit per address per month; we read a month as 30 days. */
@@ -68,6 +104,7 @@ export class Audits {
         excludedos: f.excludedos !== undefined ? 1 : 0,
         notification: f.notification === 'OCMP' ? 1 : 0,
         queued_at: now,
+        progress: JSON.stringify(queuedProgress(type, f.excludedos !== undefined, addresses.length)),
       },
       addresses,
       // Whoever asked: the limit protects the address's owner, not the account.
@@ -79,17 +116,22 @@ export class Audits {
     return { scanuid: id, type, hostip, targets: addresses.length };
   }
 
-  async list(account: AccountRow): Promise<{ scancount: number; scans?: Record<string, string>[] }> {
+  /** Spec fields, all strings; queued and running audits add the `progress` extension field (progress.ts). */
+  async list(account: AccountRow): Promise<{ scancount: number; scans?: ListedAudit[] }> {
     const rows = await this.store.listOf(account.id);
-    const scans = rows.map((r) => ({
-      scanuid: String(r.id),
-      folder: r.state,
-      hostip: r.hostip,
-      time_end: listTime(r.ended_at),
-      time_queued: listTime(r.queued_at),
-      time_start: listTime(r.started_at),
-      type: r.type,
-    }));
+    const scans = rows.map((r): ListedAudit => {
+      const listed: ListedAudit = {
+        scanuid: String(r.id),
+        folder: r.state,
+        hostip: r.hostip,
+        time_end: listTime(r.ended_at),
+        time_queued: listTime(r.queued_at),
+        time_start: listTime(r.started_at),
+        type: r.type,
+      };
+      if (r.state === 'queued' || r.state === 'running') listed.progress = listedProgress(r.state, r.progress);
+      return listed;
+    });
     return scans.length ? { scancount: scans.length, scans } : { scancount: 0 };
   }
 

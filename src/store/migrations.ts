@@ -178,6 +178,19 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('domains').addColumn('records_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  // Issue 15: what an audit covered (the TCP ports scanned, the checks that
+  // ran, per address the checks that failed there), so that a later audit
+  // compares like with like and never calls "resolved" what it did not
+  // check; and its progress while queued or running, written by whichever
+  // process runs it (a `vigil worker` elsewhere) for the list to read.
+  // Audits finished before this keep a null coverage: compared by the old
+  // rule (src/audit/baseline.ts).
+  '008_audit_coverage_progress': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('audits').addColumn('coverage', 'text').execute();
+      await db.schema.alterTable('audits').addColumn('progress', 'text').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

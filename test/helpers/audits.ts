@@ -44,8 +44,10 @@ export function assertReportShape(info: any): void {
     qjtime: 'number', reporttype: 'string', scanattr: 'string', scanportstcp: 'string', scantype: 'string', scanuid: 'number',
     sjtime: 'number', title: 'string', totalnaslentries: 'number',
   };
-  assert.deepEqual(Object.keys(info.basic).sort(), Object.keys(basic).sort());
-  for (const [k, t] of Object.entries(basic)) assert.equal(typeof info.basic[k], t, `basic.${k}`);
+  // Spec fields exactly, plus the extension fields of issue 15 (docs/audits.md: "say what ran").
+  const extension = { portsScanned: 'number', checksRun: 'number', nse: 'object', summary: 'string' };
+  assert.deepEqual(Object.keys(info.basic).sort(), Object.keys({ ...basic, ...extension }).sort());
+  for (const [k, t] of Object.entries({ ...basic, ...extension })) assert.equal(typeof info.basic[k], t, `basic.${k}`);
   const entry = {
     repid: 'string', id: 'string', shortid: 'string', ip: 'string', port: 'string', cat: 'string', cve: 'string', entrykey: 'string',
     risk: 'string', shortkey: 'number', static_description: 'string', description: 'string', title: 'string', type: 'string', baseline: 'string',

@@ -3,6 +3,7 @@ import { detectServices } from './detect.ts';
 import type { Fence } from './fence.ts';
 import { scanPorts } from './portscan.ts';
 import { portsFor } from './ports.ts';
+import { nmapVersion } from './nmap-version.ts';
 import { checksFor } from './profiles.ts';
 import { settle } from './qod.ts';
 import type { Check, Finding, Service } from './types.ts';
@@ -12,6 +13,8 @@ export interface HostResult {
   openPorts: number[];
   services: Service[];
   findings: { check: Check; finding: Finding }[];
+  /** Ids of the profile's checks that threw or timed out here: they checked nothing (the baseline must not read silence from them). */
+  checksFailed: string[];
 }
 
 export interface AuditResult {
@@ -19,7 +22,20 @@ export interface AuditResult {
   ports: readonly number[];
   /** How many checks the profile ran on each address. */
   checksRun: number;
+  /** Ids of those checks, in catalogue order. */
+  checkIds: string[];
+  /** Whether the profile includes nmap's NSE scripts and nmap was there to run them; its version when known. */
+  nse: { ran: boolean; version?: string };
   hosts: HostResult[];
+}
+
+/** Where the engine is, over every address of the audit (the runner adds `queued` and `reporting`). */
+export interface EngineProgress {
+  phase: 'scanning' | 'detecting' | 'checking';
+  portsScanned: number;
+  portsTotal: number;
+  checksDone: number;
+  checksTotal: number;
 }
 
 export interface RunOptions {
@@ -30,6 +46,10 @@ export interface RunOptions {
   checkConcurrency?: number;
   /** Addresses audited at once (default 4). */
   hostConcurrency?: number;
+  /** Called at every step (an address scanned, detected, a check done); the caller throttles. */
+  onProgress?: (p: EngineProgress) => void;
+  /** nmap's version, asked only when the profile runs NSE (injectable for tests). */
+  nseVersion?: () => Promise<string | null>;
 }
 
 /**
@@ -65,6 +85,20 @@ async function audit(
   const checks = checksFor(job.type, job.excludedos);
   const hosts: HostResult[] = new Array(job.addresses.length);
   const oneScanAtATime = serial();
+  const n = job.addresses.length;
+  // The phase is that of the least advanced address: scanning while any
+  // port scan is left, detecting while any detection is, then checking.
+  const left = { scans: n, detections: n };
+  const count = { portsScanned: 0, checksDone: 0 };
+  const tell = () =>
+    options.onProgress?.({
+      phase: left.scans ? 'scanning' : left.detections ? 'detecting' : 'checking',
+      portsScanned: count.portsScanned,
+      portsTotal: ports.length * n,
+      checksDone: count.checksDone,
+      checksTotal: checks.length * n,
+    });
+  tell();
   // Hosts in parallel, a few at a time: most of a host's time is spent
   // waiting (banner reads, probe timeouts), not sending.
   await eachLimited(job.addresses.map((address, i) => ({ address, i })), options.hostConcurrency ?? 4, async ({ address, i }) => {
@@ -72,22 +106,38 @@ async function audit(
     const net = fence.net(address);
     // One port scan at a time: a scan already runs thousands of sockets.
     const openPorts = await oneScanAtATime(() => scanPorts({ fence, address }, ports, { signal: options.signal }));
+    left.scans--;
+    count.portsScanned += ports.length;
+    tell();
     const services = openPorts.length ? await detectServices(net, openPorts, { signal: options.signal }) : [];
+    left.detections--;
+    tell();
     const facts = { address, openPorts, services };
     const findings: HostResult['findings'] = [];
+    const checksFailed: string[] = [];
     await eachLimited(checks, options.checkConcurrency ?? 8, async (check) => {
       options.signal?.throwIfAborted();
-      const found = await withTimeout(check.run(facts, net), options.checkTimeoutMs ?? 150_000).catch(() => []);
+      const found = await withTimeout(check.run(facts, net), options.checkTimeoutMs ?? 150_000).catch(() => {
+        checksFailed.push(check.id);
+        return [];
+      });
       // Every finding leaves with its QoD, and below the threshold as LOG (qod.ts).
       for (const finding of found) findings.push({ check, finding: { ...finding, ...settle(check, finding) } });
+      count.checksDone++;
+      tell();
     });
     options.signal?.throwIfAborted();
     // Stable order whatever order the checks finished in.
     findings.sort((a, b) => a.finding.port - b.finding.port || a.check.id.localeCompare(b.check.id));
-    hosts[i] = { address, openPorts, services, findings };
+    hosts[i] = { address, openPorts, services, findings, checksFailed: checksFailed.sort() };
   });
-  return { ports, checksRun: checks.length, hosts };
+  // The NSE check runs nmap only where ports are open and nmap is installed (checks/nse.ts).
+  const nseRan = checks.some(isNse) && hosts.some((h) => h.openPorts.length > 0);
+  const nse = nseRan ? await (options.nseVersion ?? nmapVersion)() : null;
+  return { ports, checksRun: checks.length, checkIds: checks.map((c) => c.id), nse: nse ? { ran: true, version: nse } : { ran: false }, hosts };
 }
+
+const isNse = (c: Check) => c.id.startsWith('vigil.nse.');
 
 /** Runs the functions given to it one after another, whatever each one's outcome. */
 function serial() {

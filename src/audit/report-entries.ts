@@ -1,0 +1,89 @@
+import { findingFacts } from './engine/finding-facts.ts';
+import type { HostResult } from './engine/run.ts';
+import type { Check, Finding, Risk, Service } from './engine/types.ts';
+import type { ReportEntry } from './report.ts';
+
+/** An entry before numbering, with the score it sorts by (not a report field). */
+export type Draft = Omit<ReportEntry, 'repid' | 'entrykey' | 'shortkey' | 'baseline'> & { baseline?: string; score: number | null };
+
+const DETECTION_TEXT = 'A service answers on this port; this is what it said about itself.';
+
+/**
+ * The entry of one finding. Everything beyond what was seen comes from
+ * findingFacts (CVEs, risk, score, solution, references); `description` is
+ * the check's description, what was seen, then one line each for the
+ * score, the solution, the references and the quality of detection, each
+ * left out when there is nothing to say.
+ */
+export function findingDraft(address: string, check: Check, finding: Finding): Draft {
+  const facts = findingFacts(check, finding);
+  const lines = [check.description, finding.detail];
+  if (facts.score !== null) lines.push(`Score: CVSS ${facts.score.toFixed(1)}${facts.vector ? ` (${facts.vector})` : ''}`);
+  if (facts.solution) lines.push(`Solution: ${facts.solution}`);
+  if (facts.references.length) lines.push(`References: ${facts.references.join(' ')}`);
+  if (finding.qod !== undefined) lines.push(`Quality of detection: ${finding.qod}%`);
+  return {
+    id: check.id, shortid: check.shortid, ip: address, port: String(finding.port), cat: check.category,
+    cve: facts.cves.join(','), risk: facts.risk, type: finding.type ?? check.type, title: finding.title ?? check.title,
+    static_description: check.description, description: lines.filter(Boolean).join('\n'), score: facts.score,
+  };
+}
+
+/** The LOG entry every open port gets: what answers there. */
+export function detectionDraft(address: string, s: Service): Draft {
+  return {
+    id: 'vigil.service.detection', shortid: 'SVC-DETECT', ip: address, port: String(s.port), cat: 'General', cve: '',
+    risk: 'other', type: 'LOG', title: 'Service detected', static_description: DETECTION_TEXT,
+    description: `${DETECTION_TEXT}\n${serviceLine(s)}`, score: null,
+  };
+}
+
+function serviceLine(s: Service): string {
+  const what = [s.product, s.version].filter(Boolean).join(' ');
+  const tls = s.tls ? ` over ${s.tls.protocol}` : '';
+  return `${s.port}/tcp: ${s.name}${what ? ` (${what})` : ''}${tls}${s.banner ? `; banner: ${s.banner}` : ''}`;
+}
+
+/** The drafts of one address, detection entries first, in the engine's order. */
+export function hostDrafts(host: HostResult): Draft[] {
+  return [...host.services.map((s) => detectionDraft(host.address, s)), ...host.findings.map(({ check, finding }) => findingDraft(host.address, check, finding))];
+}
+
+const RESOLVED_TEXT = 'Findings of earlier audits of this address that this audit checked for and no longer sees.';
+
+/** One entry per address listing what was resolved (`id on port N`, one a line). */
+export function resolvedDraft(ip: string, gone: readonly { id: string; port: number }[]): Draft {
+  const list = gone.map((g) => `${g.id} on port ${g.port}`).join('\n');
+  return {
+    id: 'vigil.baseline.resolved', shortid: 'BASELINE-RESOLVED', ip, port: '0', cat: 'General', cve: '', risk: 'other', type: 'LOG',
+    title: 'Resolved since the previous audit', static_description: RESOLVED_TEXT, description: `${RESOLVED_TEXT}\n${list}`,
+    baseline: 'resolved', score: null,
+  };
+}
+
+export const RISK_ORDER: readonly Risk[] = ['high', 'medium', 'low', 'other'];
+
+/** Dotted or colon address text compared by its numbers, so 127.0.0.10 follows 127.0.0.9. */
+function compareAddress(a: string, b: string): number {
+  const parts = (x: string) => x.split(/[.:]/).map((p) => parseInt(p || '0', x.includes(':') ? 16 : 10));
+  const [pa, pb] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? -1) !== (pb[i] ?? -1)) return (pa[i] ?? -1) - (pb[i] ?? -1);
+  return 0;
+}
+
+/**
+ * Report order: by risk group (high first), within a group by score
+ * (highest first, unscored last), then port (as a number), then check id,
+ * then address; the description breaks the last ties so that the order
+ * never depends on which check finished first.
+ */
+export function byReportOrder(a: Draft, b: Draft): number {
+  return (
+    RISK_ORDER.indexOf(a.risk) - RISK_ORDER.indexOf(b.risk) ||
+    (b.score ?? -1) - (a.score ?? -1) ||
+    Number(a.port) - Number(b.port) ||
+    a.id.localeCompare(b.id) ||
+    compareAddress(a.ip, b.ip) ||
+    a.description.localeCompare(b.description)
+  );
+}

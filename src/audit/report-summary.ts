@@ -1,0 +1,30 @@
+import { DETECTION_ID } from './baseline.ts';
+import type { AuditResult } from './engine/run.ts';
+import type { AuditFacts, WhatRan } from './report.ts';
+import { type Draft, RISK_ORDER } from './report-entries.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * "Say what ran" (issue 15): the counts under `scaninfo.basic` and one
+ * sentence a reader of the mail or the list can take in at once, e.g.
+ * `standard audit of 127.0.0.7: 1004 TCP ports scanned on 1 address (4
+ * open), 98 checks run per address, nmap's NSE scripts not run; 5
+ * findings: 2 high, 1 medium, 2 for information; 1 earlier finding
+ * resolved.` When the checks found nothing: `…; found nothing to report.`
+ * Findings are the checks' entries: the per-port detection LOG entries
+ * and the resolved list are not counted as findings.
+ */
+export function whatRan(a: AuditFacts, result: AuditResult, drafts: readonly Draft[], resolved: number): WhatRan {
+  const open = result.hosts.reduce((n, h) => n + h.openPorts.length, 0);
+  const addresses = result.hosts.length;
+  const nse = result.nse.ran ? `nmap${result.nse.version ? ` ${result.nse.version}` : ''} NSE scripts run` : "nmap's NSE scripts not run";
+  const ran = `${a.type} audit of ${a.hostip}: ${plural(result.ports.length, 'TCP port')} scanned on ${plural(addresses, 'address', 'addresses')} (${open ? `${open} open` : 'none open'}), ${plural(result.checksRun, 'check')} run per address, ${nse}`;
+  const findings = drafts.filter((d) => d.id !== DETECTION_ID && d.baseline !== 'resolved');
+  const byRisk = RISK_ORDER.map((r) => [r, findings.filter((d) => d.risk === r).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([r, n]) => `${n} ${r === 'other' ? 'for information' : r}`);
+  const found = findings.length ? `${plural(findings.length, 'finding')}: ${byRisk.join(', ')}` : 'found nothing to report';
+  const gone = resolved ? `; ${plural(resolved, 'earlier finding')} resolved` : '';
+  return { portsScanned: result.ports.length, checksRun: result.checksRun, nse: result.nse, summary: `${ran}; ${found}${gone}.` };
+}
