@@ -7,8 +7,8 @@
  * (source 'nvd') rather than a secondary v3.1 one. source 'cna' marks the first secondary v3.1 metric
  * (for many old CVEs that is CISA's ADP entry, 134c704f-…, not the assigning CNA). `advisory` is the first
  * reference NVD tags "Vendor Advisory" on the vendor's own site; it is absent where no such reference
- * exists, where the flaw is in a protocol rather than one vendor's product, or where the record's
- * reference list was too long to read in full.
+ * exists or where the flaw is in a protocol rather than one vendor's product. Where NVD has not yet
+ * analysed a record (no tags), the vendor's own advisory page it lists is used.
  */
 import type { CveFacts } from './cvss-data-types.ts';
 
