@@ -36,12 +36,21 @@ test('the two halves of the data agree where both name a CVE', () => {
   }
 });
 
+/**
+ * CVEs whose NVD record, when read (2026-11-23, from the mirror), had no
+ * CVSS metric at all ("Awaiting Analysis", `metrics: {}`): they are
+ * reported without a score and keep their table row's risk. When the data
+ * is read again and they have one, this list shrinks.
+ */
+const UNSCORED_IN_NVD = new Set(['CVE-2023-48795', 'CVE-2023-51766', 'CVE-2024-38474', 'CVE-2024-38476', 'CVE-2024-38477', 'CVE-2024-42516']);
+
 test('every CVE our checks name has CVSS facts (a vector, or a v2 one for old CVEs) and is not rejected', () => {
   const named = [...new Set(CHECKS.flatMap((c) => c.cves))].sort();
   const missing = named.filter((cve) => !cveFacts(cve));
   const rejected = named.filter((cve) => cveFacts(cve)?.rejected || cveFacts(cve)?.missing);
-  const unscored = named.filter((cve) => { const f = cveFacts(cve); return f && !f.rejected && !f.missing && !f.vector && !f.v2; });
-  assert.deepEqual({ missing, rejected, unscored }, { missing: [], rejected: [], unscored: [] }, `${missing.length} of ${named.length} CVEs have no entry yet`);
+  const unscored = named.filter((cve) => { const f = cveFacts(cve); return f && !f.rejected && !f.missing && !f.vector && !f.v2 && !UNSCORED_IN_NVD.has(cve); });
+  assert.deepEqual({ missing, rejected, unscored }, { missing: [], rejected: [], unscored: [] }, `${missing.length} of ${named.length} CVEs have no entry`);
+  for (const cve of UNSCORED_IN_NVD) assert.ok(cveFacts(cve) && !cveFacts(cve)!.vector, `${cve} has a score now: drop it from UNSCORED_IN_NVD`);
 });
 
 test('ratings (CVSS v3.1 specification, table 14) and the risk groups they map to', () => {

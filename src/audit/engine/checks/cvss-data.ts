@@ -1,4 +1,5 @@
 import { CVSS_A } from './cvss-data-a.ts';
+import { CVSS_B } from './cvss-data-b.ts';
 import type { CveFacts } from './cvss-data-types.ts';
 
 /**
@@ -6,4 +7,4 @@ import type { CveFacts } from './cvss-data-types.ts';
  * (cvss-data-a.ts, cvss-data-b.ts) merged. A CVE in both must agree
  * (cvss.test.ts checks it).
  */
-export const CVSS_PARTS: readonly Readonly<Record<string, CveFacts>>[] = [CVSS_A];
+export const CVSS_PARTS: readonly Readonly<Record<string, CveFacts>>[] = [CVSS_A, CVSS_B];

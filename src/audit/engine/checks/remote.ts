@@ -15,7 +15,8 @@ const exposed = (host: HostFacts, names: string[], usual: number[], what: string
 
 export const telnetOpen: Check = portCheck(
   {
-    id: 'vigil.telnet.open', shortid: 'TELNET', title: 'Telnet service open', category: 'Remote Access', risk: 'medium', cves: ['CVE-1999-0619'], type: 'HOLE',
+    // No CVE: CVE-1999-0619 ("The Telnet service is running") is REJECTED in NVD, a configuration, not a flaw (read 2026-11-23).
+    id: 'vigil.telnet.open', shortid: 'TELNET', title: 'Telnet service open', category: 'Remote Access', risk: 'medium', cves: [], type: 'HOLE',
     description: 'Telnet sends logins and everything typed in clear text, readable by anyone on the path.',
     solution: 'Turn the telnet service off (inetd/systemd socket) and use SSH instead.',
   },

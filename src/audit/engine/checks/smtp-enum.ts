@@ -1,5 +1,5 @@
 /**
- * SMTP user enumeration (CVE-1999-0531): VRFY/EXPN answered differently for
+ * SMTP user enumeration: VRFY/EXPN answered differently for
  * an account that exists (root, postmaster: 250/251/252) and for a random
  * one (550 "User unknown"), so names can be tested one by one. A server
  * that answers 252 for every name (RFC 5321 §3.5.3 "cannot VRFY user") or
@@ -15,7 +15,8 @@ const unknown = (c: number) => c === 550 || c === 551 || c === 553;
 
 export const smtpUserEnum: Check = portCheck(
   {
-    id: 'vigil.smtp.user-enum', shortid: 'SMTP-ENUM', title: 'SMTP server reveals which users exist (VRFY/EXPN)', category: 'Mail', risk: 'medium', cves: ['CVE-1999-0531'], type: 'NOTE', qod: 99,
+    // No CVE: CVE-1999-0531 (SMTP supports EXPN/VRFY) is REJECTED in NVD, a configuration, not a flaw (read 2026-11-23).
+    id: 'vigil.smtp.user-enum', shortid: 'SMTP-ENUM', title: 'SMTP server reveals which users exist (VRFY/EXPN)', category: 'Mail', risk: 'medium', cves: [], type: 'NOTE', qod: 99,
     description: 'The mail server answers VRFY or EXPN one way for existing accounts and another for unknown ones: anyone can list valid user names for password guessing and phishing.',
     solution: 'Disable the commands (Postfix: disable_vrfy_command = yes; Exim: no "vrfy"/"expn" in the ACLs; Sendmail: PrivacyOptions=goaway).',
   },
