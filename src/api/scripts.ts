@@ -2,6 +2,7 @@ import type { Form } from './form.ts';
 import type { LoginScript, Script, SessionScript } from './call.ts';
 import { authScripts } from './auth-scripts.ts';
 import { dnsScripts } from './dns-scripts.ts';
+import { dnsZoneScripts } from './dns-zone-scripts.ts';
 import { auditScripts } from './audit-scripts.ts';
 
 /**
@@ -13,6 +14,7 @@ export const SCRIPTS: Readonly<Record<string, Script>> = Object.freeze({
   ...authScripts,
   ...auditScripts,
   ...dnsScripts,
+  ...dnsZoneScripts,
 });
 
 /** Follows alias entries to the script that serves this form. */

@@ -1,0 +1,123 @@
+import type { AccountRow } from '../accounts/accounts.ts';
+import { ApiError, fail, type ErrorCode } from '../errors.ts';
+import type { Domains } from './domains.ts';
+import { parseRecord, type Fields } from './records.ts';
+import { applyToModel, finalStateProblems, runBatch, type BatchAdd } from './zone-batch.ts';
+import type { AddableType } from './zone-edits.ts';
+
+/** One change that failed: its index in `changes` (null: the final zone as a whole), a code, and words. */
+export interface ChangeError {
+  index: number | null;
+  code: ErrorCode;
+  message: string;
+}
+
+/** dnsApplyChanges's reply (extension, issue 16): what was applied, or why nothing was. */
+export interface ChangesReply {
+  /** One per change, in order: the seq the add got, or the seq deleted. Empty when there are errors. */
+  applied: { index: number; action: 'add' | 'delete'; seq: number }[];
+  warnings: string[];
+  errors: ChangeError[];
+}
+
+/** The record types an add change may name: those with a dnsAdd… script. */
+const ADDABLE: readonly AddableType[] = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SRV', 'CAA', 'WebForwarding'];
+/** One call's changes; a zone is rebuilt from text faster than this many single calls anyway. */
+export const MAX_CHANGES = 10_000;
+const SEQ = /^[1-9]\d{0,15}$/;
+
+/** A change that could be read, with its index in `changes` as sent. */
+type Change = { index: number } & ({ action: 'add'; type: AddableType; fields: Fields } | { action: 'delete'; seq: number });
+
+/**
+ * Reads `changes`: a JSON array of `{"action":"add","type":"A",…the add
+ * script's fields…}` and `{"action":"delete","seq":"12"}`. Field values
+ * may be strings or numbers (numbers are read as their decimal text).
+ */
+function readChanges(text: string | undefined, errors: ChangeError[]): Change[] {
+  if (text === undefined || text.trim() === '') fail('missingInput');
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    fail('missingInput');
+  }
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_CHANGES) fail('missingInput');
+  const out: Change[] = [];
+  list.forEach((item: unknown, index) => {
+    const bad = (code: ErrorCode, message: string) => errors.push({ index, code, message });
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return bad('missingInput', 'a change is an object');
+    const fields: Fields = {};
+    for (const [k, v] of Object.entries(item)) {
+      if (typeof v === 'string') fields[k] = v;
+      else if (typeof v === 'number' && Number.isSafeInteger(v)) fields[k] = String(v);
+      else return bad('missingInput', `${k}: a string or a whole number`);
+    }
+    const { action, type, seq, domain, ...rest } = fields;
+    if (domain !== undefined) return bad('unknownParameter', 'domain: the call names the domain, not each change');
+    if (action === 'delete') {
+      if (Object.keys(rest).length || type !== undefined) return bad('unknownParameter', 'a delete takes only `seq`');
+      if (seq === undefined || !SEQ.test(seq)) return bad('syntaxInvalidSeq', 'seq: a record number');
+      out.push({ index, action, seq: Number(seq) });
+    } else if (action === 'add') {
+      if (seq !== undefined) return bad('unknownParameter', 'an add takes no `seq`');
+      if (!ADDABLE.includes(type as AddableType)) return bad('missingInput', `type: one of ${ADDABLE.join(', ')}`);
+      out.push({ index, action, type: type as AddableType, fields: rest });
+    } else bad('missingInput', 'action: `add` or `delete`');
+  });
+  return out;
+}
+
+/**
+ * dnsApplyChanges: adds and deletes on one domain, all or none. Each add is
+ * checked by its type's add path; each delete as dnsDeleteRecord checks it
+ * (a record of this domain, not its SOA, not deleted twice); then the zone
+ * after every change as a whole (zone-batch.ts): a CNAME may replace an A
+ * that the same call deletes, and the record cap counts the final zone.
+ */
+export async function applyChanges(domains: Domains, account: AccountRow, fields: Fields): Promise<ChangesReply> {
+  const { reply, seqs } = await runBatch(domains, account, fields.domain, async (_trx, domain, model) => {
+    const errors: ChangeError[] = [];
+    const changes = readChanges(fields.changes, errors);
+    const bySeq = new Map(model.records.map((r) => [r.seq, r]));
+    const adds: BatchAdd[] = [];
+    const deletes: number[] = [];
+    const order: ('add' | 'delete')[] = [];
+    changes.forEach((c) => {
+      const index = c.index;
+      if (c.action === 'delete') {
+        const r = bySeq.get(c.seq);
+        if (!r || r.type === 'SOA' || deletes.includes(c.seq)) {
+          errors.push({ index, code: 'recordNotDeleted', message: `seq ${c.seq}: no record of ${domain.name} that can be deleted` });
+        } else deletes.push(c.seq);
+        order.push('delete');
+        return;
+      }
+      try {
+        adds.push({ type: c.type, data: parseRecord(c.type, { ...c.fields, domain: domain.name }, domain.name) });
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        errors.push({ index, code: e.code, message: `add ${c.type}: ${e.code}` });
+      }
+      order.push('add');
+    });
+    const out: ChangesReply = { applied: [], warnings: [], errors };
+    const batch = { adds, deletes };
+    if (!errors.length) {
+      const final = finalStateProblems(domains.settings, model, applyToModel(model, batch));
+      for (const message of final.errors) errors.push({ index: null, code: 'unspecifiedError', message });
+      out.warnings.push(...final.warnings);
+    }
+    if (!errors.length) {
+      let a = 0;
+      let d = 0;
+      // Adds get their seqs after the write; -1 marks them here.
+      out.applied = order.map((action, index) => ({ index, action, seq: action === 'delete' ? deletes[d++]! : (a++, -1) }));
+    }
+    return { batch, reply: out };
+  });
+  reply.errors.sort((x, y) => (x.index ?? Infinity) - (y.index ?? Infinity));
+  let a = 0;
+  for (const entry of reply.applied) if (entry.action === 'add') entry.seq = seqs[a++]!;
+  return reply;
+}
