@@ -1,5 +1,5 @@
 import type { AccountRow } from '../accounts/accounts.ts';
-import { ApiError, fail } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import type { Domains } from './domains.ts';
 import { parseMasterFile, type MasterRecord } from './master-file.ts';
 import { RECORD_TYPES, parseRecord, setSoa, tokenText, type RecordTypeName, type SoaData, type StoredData } from './records.ts';
@@ -41,10 +41,11 @@ const where = (r: MasterRecord) => `line ${r.line}: ${r.owner} ${r.type}`;
 export async function importZone(domains: Domains, account: AccountRow, fields: Record<string, string | undefined>): Promise<ImportReply> {
   const text = fields.zone;
   const { reply, seqs } = await runBatch(domains, account, fields.domain, async (_trx, domain, model) => {
-    if (text === undefined || text.trim() === '') fail('missingInput');
     const out: ImportReply = { imported: 0, warnings: [], errors: [] };
-    if (text.length > MAX_TEXT) {
-      out.errors.push(`the zone text is over ${MAX_TEXT} characters`);
+    // Told as Publish tells a zone it cannot take: in `errors` (the table declares no code for `zone`).
+    const refused = text === undefined || text.trim() === '' ? 'the zone text is empty' : text.length > MAX_TEXT ? `the zone text is over ${MAX_TEXT} characters` : null;
+    if (refused !== null || text === undefined) {
+      out.errors.push(refused!);
       return { batch: { adds: [], deletes: [] }, reply: out };
     }
     const zone = domain.name;
