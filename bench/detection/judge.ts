@@ -6,7 +6,7 @@
  * about the weak targets.
  *
  * Vigil: a weakness is found when a finding on its address and port has a
- * check id / text matching the weakness's matcher (version rows never
+ * check id / text matching the weakness's matcher (version findings never
  * count unless asked for), or, for identification weaknesses, when service
  * detection named the port. A false positive is any HOLE or NOTE (after the
  * QoD threshold: a LOG is evidence, not an alarm) on a twin, on a port
