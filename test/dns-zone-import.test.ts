@@ -60,7 +60,12 @@ describe('zone import, per-record TTL and atomic changes (issue 16)', () => {
     assert.match(text, /^txt\.ttl\.example\.\t2147483647\tIN\tTXT/m);
     assert.match(text, /^plain\.ttl\.example\.\t86400\tIN\tA/m);
     if (HAVE_CHECKZONE) assert.ok(checkzone(Z, text).ok);
-    assert.equal((await c.call('dnsPublish.php', { domain: Z })).errors, undefined);
+    // One set, two TTLs (RFC 2181 5.2): a publish warning, and the set is served with the lowest.
+    await c.call('dnsAddA.php', { domain: Z, name: 'mixed', ip: '192.0.2.5', ttl: '600' });
+    await c.call('dnsAddA.php', { domain: Z, name: 'mixed', ip: '192.0.2.6', ttl: '120' });
+    const pub = await c.call('dnsPublish.php', { domain: Z });
+    assert.equal(pub.errors, undefined);
+    assert.deepEqual(pub.warnings, ['the A records at mixed.ttl.example have different TTLs (120, 600 s); all are served with the lowest']);
     await distributionCycle(t.app.services.db, t.clock);
     await t.app.serving.load(t.app.services.db);
     if (!HAVE_DIG) return;
@@ -68,6 +73,8 @@ describe('zone import, per-record TTL and atomic changes (issue 16)', () => {
     assert.equal((await dig('www.ttl.example'))[1], '300');
     assert.equal((await dig('zero.ttl.example'))[1], '0');
     assert.equal((await dig('plain.ttl.example'))[1], '86400');
+    const mixed = (await run('dig', ['@127.0.0.1', '-p', String(port), '+noall', '+answer', 'mixed.ttl.example', 'A'])).stdout.trim().split('\n');
+    assert.deepEqual(mixed.map((l) => l.split(/\s+/)[1]), ['120', '120']);
   });
 
   test('round trip: every type -> dnsBuildZone -> import into a new domain -> the same zone text; named-checkzone passes', async () => {

@@ -1,5 +1,5 @@
 import { fqdn, looksLikeIp } from './names.ts';
-import { NON_ZONE_TYPES, RECORD_TYPES, type RecordTypeName, type StoredData } from './records.ts';
+import { NON_ZONE_TYPES, RECORD_TYPES, ttlOf, type RecordTypeName, type StoredData } from './records.ts';
 import { soaOf, type ZoneModel } from './zone.ts';
 
 export interface ValidationResult {
@@ -111,6 +111,7 @@ export function validateZone(model: ZoneModel): ValidationResult {
 
     // Duplicates need two records at a name; most names have one, so the key is built only then.
     const seen = list.length > 1 ? new Set<string>() : null;
+    if (seen) mixedTtls(name, list);
     for (const e of list) {
       if (seen) {
         const key = `${e.type} ${JSON.stringify(RECORD_TYPES[e.type].reply(e.data))}`;
@@ -157,6 +158,23 @@ export function validateZone(model: ZoneModel): ValidationResult {
       for (const n of path) done.add(n);
     }
     return found;
+  }
+
+  /**
+   * RFC 2181 5.2: the records of one set share one TTL. Record TTLs
+   * (issue 16) can differ; the name server then serves the set with its
+   * lowest (what the RFC tells a resolver to assume), so this only warns.
+   */
+  function mixedTtls(name: string, list: Entry[]): void {
+    const ttls = new Map<string, Set<number>>();
+    for (const e of list) {
+      const set = ttls.get(e.type) ?? new Set<number>();
+      set.add(ttlOf(e.data, min));
+      ttls.set(e.type, set);
+    }
+    for (const [type, set] of ttls) {
+      if (set.size > 1) warnings.push(`the ${type} records at ${show(name)} have different TTLs (${[...set].sort((a, b) => a - b).join(', ')} s); all are served with the lowest`);
+    }
   }
 
   function checkTarget(type: RecordTypeName, name: string, target: string): void {

@@ -89,9 +89,27 @@ export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null =
     if (r.type === 'SOA' || !RECORD_TYPES[r.type]) continue;
     answers.push(...recordAnswers(r.type, r.data, model.zone, ttlOf(r.data, soa.min), forwardAddress));
   }
+  // Only records with their own TTL can make a set differ: most zones skip the pass.
+  if (model.records.some((r) => typeof r.data.ttl === 'number')) sameTtlPerSet(answers);
   const opts = model.records.find((r) => r.type === 'Options')?.data ?? {};
   const options = { allowtransferacl: opts.allowtransferacl ?? '', notify: opts.notify ?? '', alsonotify: opts.alsonotify ?? '' };
   return indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), answers, options);
+}
+
+/**
+ * One TTL per record set (RFC 2181 5.2): records with their own TTLs
+ * (issue 16) may differ; the set is served with the lowest, what a resolver
+ * would assume anyway. Publish warns of such sets (validate.ts).
+ */
+function sameTtlPerSet(answers: Answer[]): void {
+  const lowest = new Map<string, number>();
+  for (const a of answers) {
+    const key = `${a.name.toLowerCase()} ${a.type}`;
+    const ttl = (a as { ttl: number }).ttl;
+    const seen = lowest.get(key);
+    if (seen === undefined || ttl < seen) lowest.set(key, ttl);
+  }
+  for (const a of answers) (a as { ttl: number }).ttl = lowest.get(`${a.name.toLowerCase()} ${a.type}`)!;
 }
 
 /** Indexes a zone given as wire records (also used for the catalog zone). */
