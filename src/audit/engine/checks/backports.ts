@@ -64,8 +64,8 @@ export interface Triage {
   undecided: string[];
   /** Why the undecided CVEs cannot be decided ('' when none are). */
   note: string;
-  /** The placed distribution package, e.g. 'Debian 12 (bookworm) package 9.2p1-2+deb12u2'. */
-  pkg: string | null;
+  /** The placed distribution package: its release ('Debian 12 (bookworm)') and version ('9.2p1-2+deb12u2'). */
+  pkg: { release: string; version: string } | null;
 }
 
 export function triage(product: ProductKey, s: Sighting, cves: readonly string[]): Triage {
@@ -74,15 +74,15 @@ export function triage(product: ProductKey, s: Sighting, cves: readonly string[]
   const release = s.distro || revision ? placeRelease(product, s.version, revision, s.distro) : null;
   const fixes = release ? FIXED[product]?.[release.id] : undefined;
   if (release && revision && fixes) {
-    out.pkg = `${release.name} package ${s.version}-${revision}`;
     const pkg = `${s.version}-${revision}`;
+    out.pkg = { release: release.name, version: pkg };
     for (const cve of cves) {
       const fixed = fixes[cve];
       if (fixed === undefined) out.undecided.push(cve);
       else if (fixed !== 'not-affected' && compareDebian(pkg, fixed) < 0) out.open.push({ cve, fixedIn: fixed });
     }
     if (out.undecided.length) {
-      out.note = `The ${out.pkg} may have the fix backported; Vigil's table of ${release.name} fixes has no entry for ${out.undecided.join(', ')}: check the distribution's security tracker.`;
+      out.note = `The ${release.name} package ${pkg} may have the fix backported; Vigil's table of ${release.name} fixes has no entry for ${out.undecided.join(', ')}: check the distribution's security tracker.`;
     }
     return out;
   }

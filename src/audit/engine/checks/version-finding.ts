@@ -7,7 +7,7 @@
 import { cveRisk, cveScore, higherRisk, ratingOf } from '../cvss.ts';
 import { QOD } from '../qod.ts';
 import type { Finding, Risk } from '../types.ts';
-import { triage } from './backports.ts';
+import { triage, type Triage } from './backports.ts';
 import { compareDebian } from './backports-dpkg.ts';
 import { compareVersions, inRange, parseRanges, type Range } from './version-compare.ts';
 import type { Sighting } from './version-extract.ts';
@@ -126,7 +126,11 @@ export function productFinding(table: ProductTable, s: Sighting, port: number, s
     ...listed.map(lineText),
   ];
   if (sure && undecided.length) detail.push(`Possibly also (a backported fix cannot be decided): ${undecided.map((l) => l.cve).join(', ')}.`);
-  const notes = [sure && t.pkg ? `The ${t.pkg} predates the distribution's fix of ${open.map((l) => l.cve).join(', ')}.` : '', t.note, table.caveat ?? ''].filter(Boolean);
+  const notes = [
+    sure && t.pkg ? `The ${t.pkg.release} package ${t.pkg.version} predates the distribution's fix of ${open.map((l) => l.cve).join(', ')}.` : '',
+    t.note,
+    table.caveat ?? '',
+  ].filter(Boolean);
   if (notes.length) detail.push(notes.join(' '));
   return {
     port,
@@ -139,11 +143,12 @@ export function productFinding(table: ProductTable, s: Sighting, port: number, s
   };
 }
 
-function solutionFor(table: ProductTable, s: Sighting, upstream: string | null, pkg: string | null, open: Line[]): string {
+function solutionFor(table: ProductTable, s: Sighting, upstream: string | null, pkg: Triage['pkg'], open: Line[]): string {
   const fixes = open.map((l) => l.fixedIn).filter((f): f is string => !!f);
   const latest = fixes.reduce<string | null>((a, b) => (a && compareDebian(a, b) >= 0 ? a : b), null);
   const upgrade = table.upgrade ?? `Upgrade ${table.name} to ${upstream ?? 'a release its vendor still supports'}${upstream ? ' or later' : ''}.`;
-  if (pkg && latest) return `Install the distribution's security updates (the ${pkg.replace(/ package .*/, '')} package ${latest} or later fixes these); from upstream: ${upgrade[0]!.toLowerCase()}${upgrade.slice(1)}`;
-  if (s.distro) return `Install the ${s.distro} security updates for ${table.name}, or ${upgrade[0]!.toLowerCase()}${upgrade.slice(1)}`;
+  const then = `${upgrade[0]!.toLowerCase()}${upgrade.slice(1)}`;
+  if (pkg && latest) return `Install the distribution's security updates (the ${pkg.release} package ${latest} or later fixes these); from upstream: ${then}`;
+  if (s.distro) return `Install the ${s.distro} security updates for ${table.name}, or ${then}`;
   return upgrade;
 }
