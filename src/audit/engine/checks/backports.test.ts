@@ -174,7 +174,7 @@ async function realServerHeader(t: TestContext, which: 'apache2' | 'nginx', addr
   throw new Error(`${which} did not start on ${address}`);
 }
 
-test('real Debian Apache and nginx banners: every version row is LOG at QoD 30, never a HOLE', async (t) => {
+test('real Debian Apache and nginx banners: every version finding is LOG at QoD 30, never a HOLE', async (t) => {
   for (const [which, address] of [['apache2', '127.0.41.80'], ['nginx', '127.0.41.81']] as const) {
     const server = await realServerHeader(t, which, address);
     if (server === null) {
@@ -182,7 +182,7 @@ test('real Debian Apache and nginx banners: every version row is LOG at QoD 30, 
       continue;
     }
     const found = await versionFindings(svc({ port: 80, name: 'http', http: { status: 200, headers: { server }, body: '' } }));
-    t.diagnostic(`${which} "${server}": ${found.length} version rows in range, ${found.filter((f) => f.type !== 'LOG').length} above LOG`);
+    t.diagnostic(`${which} "${server}": ${found.length} version findings, ${found.filter((f) => f.type !== 'LOG').length} above LOG`);
     for (const f of found) assert.deepEqual([f.type, f.qod], ['LOG', 30], `${which} ${server}: ${f.id}`);
   }
 });
