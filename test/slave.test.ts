@@ -17,7 +17,7 @@ const zoneText = (serial: number, ip: string) => `$TTL 300
 www IN A ${ip}
 @ IN MX 10 mail
 mail IN A 192.0.2.25
-info IN TXT "from the master"
+info 60 IN TXT "from the master"
 `;
 
 
@@ -45,6 +45,9 @@ describe('slave domains: Vigil as the secondary of a real BIND 9 master', { skip
 
   test('Vigil transfers the zone from its master, serves it and shows it read-only', async () => {
     await eventually(async () => (await udpQuery(dnsPort, `www.${ZONE}`, 'A')).answers?.[0]?.data === '192.0.2.1', 'first transfer');
+    // The master's own TTLs are kept (issue 16): a record's, and the zone's for the rest.
+    assert.equal((await udpQuery(dnsPort, `info.${ZONE}`, 'TXT')).answers![0]!.ttl, 60);
+    assert.equal((await udpQuery(dnsPort, `www.${ZONE}`, 'A')).answers![0]!.ttl, 300);
     const mx = await udpQuery(dnsPort, ZONE, 'MX');
     assert.deepEqual(mx.answers![0].data, { preference: 10, exchange: `mail.${ZONE}` });
     const r = await c.call('dnsGetDomainRecords.php', { domain: ZONE });

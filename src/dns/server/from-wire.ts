@@ -6,15 +6,19 @@ const dot = (name: string) => (name === '.' || name.endsWith('.') ? name : `${na
 
 /**
  * A transferred record in Vigil's stored form, so a slave zone is served,
- * shown and written like any other. Types outside Vigil's record model
+ * shown and written like any other (`zoneTtl`: the SOA minimum, which
+ * records without a TTL of their own follow). Types outside Vigil's record model
  * (PTR, DNSSEC, …) are left out: docs/dns.md says so.
  */
-export function fromWire(a: Answer, zone: string, seq: number): ZoneRecord | null {
+export function fromWire(a: Answer, zone: string, seq: number, zoneTtl?: number): ZoneRecord | null {
   const owner = a.name.toLowerCase().replace(/\.$/, '');
   const rel = owner === zone ? '' : owner.endsWith(`.${zone}`) ? owner.slice(0, -zone.length - 1) : null;
   if (rel === null) return null;
   const d = (a as { data: any }).data;
-  const make = (type: ZoneRecord['type'], data: StoredData): ZoneRecord => ({ seq, type, data });
+  // The master's TTL rides along where it is not the zone's (issue 16: records have their own TTL), so the copy is served as the master serves it.
+  const ttl = (a as { ttl?: number }).ttl;
+  const own = a.type !== 'SOA' && typeof ttl === 'number' && ttl !== zoneTtl ? { ttl } : {};
+  const make = (type: ZoneRecord['type'], data: StoredData): ZoneRecord => ({ seq, type, data: { ...data, ...own } });
   switch (a.type) {
     case 'SOA':
       // The master's serial rides along: the copy is served under it.

@@ -99,7 +99,8 @@ export class SecondaryZones {
       if (slave.serial !== 0 && serial === slave.serial) return this.refreshMs(slave);
       try {
         const records = await axfr(master, slave.zone, this.caps);
-        await this.store(slave, records.map((a, i) => fromWire(a, slave.zone, i + 1)).filter((r): r is ZoneRecord => r !== null));
+        const zoneTtl = (records.find((a) => a.type === 'SOA') as { data?: { minimum?: number } } | undefined)?.data?.minimum;
+        await this.store(slave, records.map((a, i) => fromWire(a, slave.zone, i + 1, zoneTtl)).filter((r): r is ZoneRecord => r !== null));
         this.stats.transfers++;
         this.logger.info({ zone: slave.zone, serial, master: peerText(master), records: records.length }, 'dns: slave zone transferred');
         await this.onNewCopy();
