@@ -72,6 +72,7 @@ for (const engine of engines) {
         assert.deepEqual(audit, {
           id: 1, account_id: account.id, type: 'norisk', hostip: '127.0.0.1', excludedos: 0, notification: 1, state: 'queued', reason: null,
           attempts: 0, lease_owner: null, lease_until: null, queued_at: T, started_at: null, ended_at: null, report: null, notified_at: null,
+          coverage: null, progress: null,
         });
         await db.insertInto('audit_targets').values({ audit_id: audit.id, address: '127.0.0.1', position: 0 }).execute();
         assert.deepEqual(await db.selectFrom('audit_targets').selectAll().execute(), [{ audit_id: audit.id, address: '127.0.0.1', position: 0 }]);
