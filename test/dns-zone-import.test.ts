@@ -212,6 +212,9 @@ other.example. A 192.0.2.99
     const bad = await apply([{ action: 'add', type: 'A', name: 'x', ip: '192.0.2.7' }, { action: 'add', type: 'A', name: 'y', ip: 'nope' }, { action: 'delete', seq: 999999 }]);
     assert.deepEqual(bad.applied, []);
     assert.deepEqual(bad.errors.map((e: any) => [e.index, e.code]), [[1, 'syntaxInvalidIP'], [2, 'recordNotDeleted']]);
+    // A field the add does not take is refused, not dropped (`ipaddr` for `ip`, `TTL` for `ttl`).
+    const typo = await apply([{ action: 'add', type: 'A', name: 'x', ip: '192.0.2.7' }, { action: 'add', type: 'A', name: 'z', ipaddr: '192.0.2.7', TTL: '5' }]);
+    assert.deepEqual(typo.errors, [{ index: 1, code: 'unknownParameter', message: 'A adds take no ipaddr, TTL' }]);
     // The final state as a whole: an A beside the CNAME the call does not delete.
     const clash = await apply([{ action: 'add', type: 'A', name: 'www', ip: '192.0.2.8' }]);
     assert.deepEqual(clash.errors.map((e: any) => [e.index, e.code]), [[null, 'unspecifiedError']]);

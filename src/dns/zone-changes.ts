@@ -34,7 +34,7 @@ type Change = { index: number } & ({ action: 'add'; type: AddableType; fields: F
  * script's fields…}` and `{"action":"delete","seq":"12"}`. Field values
  * may be strings or numbers (numbers are read as their decimal text).
  */
-function readChanges(text: string | undefined, errors: ChangeError[]): Change[] {
+function readChanges(text: string | undefined, errors: ChangeError[], addFields: (type: AddableType) => readonly string[]): Change[] {
   if (text === undefined || text.trim() === '') fail('missingInput');
   let list: unknown;
   try {
@@ -62,6 +62,10 @@ function readChanges(text: string | undefined, errors: ChangeError[]): Change[] 
     } else if (action === 'add') {
       if (seq !== undefined) return bad('unknownParameter', 'an add takes no `seq`');
       if (!ADDABLE.includes(type as AddableType)) return bad('missingInput', `type: one of ${ADDABLE.join(', ')}`);
+      // As the extension scripts refuse an unknown field (issue 16): a typo must not drop a value silently.
+      const known = addFields(type as AddableType);
+      const unknown = Object.keys(rest).filter((k) => !known.includes(k));
+      if (unknown.length) return bad('unknownParameter', `${type} adds take no ${unknown.join(', ')}`);
       out.push({ index, action, type: type as AddableType, fields: rest });
     } else bad('missingInput', 'action: `add` or `delete`');
   });
@@ -75,10 +79,16 @@ function readChanges(text: string | undefined, errors: ChangeError[]): Change[] 
  * after every change as a whole (zone-batch.ts): a CNAME may replace an A
  * that the same call deletes, and the record cap counts the final zone.
  */
-export async function applyChanges(domains: Domains, account: AccountRow, fields: Fields): Promise<ChangesReply> {
+export async function applyChanges(
+  domains: Domains,
+  account: AccountRow,
+  fields: Fields,
+  /** The fields (but `domain`) the add script of a type takes: the API's table knows them. */
+  addFields: (type: AddableType) => readonly string[],
+): Promise<ChangesReply> {
   const { reply, seqs } = await runBatch(domains, account, fields.domain, async (_trx, domain, model) => {
     const errors: ChangeError[] = [];
-    const changes = readChanges(fields.changes, errors);
+    const changes = readChanges(fields.changes, errors, addFields);
     const bySeq = new Map(model.records.map((r) => [r.seq, r]));
     const adds: BatchAdd[] = [];
     const deletes: number[] = [];
