@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer as createHttp } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { portsFor } from '../src/audit/engine/ports.ts';
 import { usualService } from '../src/audit/engine/ports.ts';
@@ -27,11 +28,14 @@ describe('a real audit of loopback targets started by the test', () => {
     const https = await expiredHttpsServer();
     const ssh = bannerServer('SSH-2.0-OpenSSH_7.4');
     const ftp = bannerServer('220 (vsFTPd 2.3.4)');
-    servers.push(http, https, ssh as any, ftp as any);
+    // Issue 15: an old Apache is one finding carrying its CVEs and scores, not one entry per CVE.
+    const apache = createHttp((_req, res) => res.writeHead(200, { server: 'Apache/2.4.49 (Unix)', 'content-type': 'text/html' }).end('<html>old</html>'));
+    servers.push(http, https, ssh as any, ftp as any, apache);
     ports.http = await listenOnFirst(http, TARGET, candidates(8080, 8000, 8008));
     ports.https = await listenOnFirst(https, TARGET, candidates(8443, 4443, 9443));
     ports.ssh = await listenOnFirst(ssh, TARGET, candidates(2222, 22222));
     ports.ftp = await listenOnFirst(ftp, TARGET, candidates(2121, 21, 990));
+    ports.apache = await listenOnFirst(apache, TARGET, candidates(8081, 8888, 9080));
     t = await startTestApp();
     c = t.client();
     await c.login(await t.account('scanner', PASSWORD, { auditTypes: 'standard,basic', allowIp: `${TARGET}` }), 'scanner', PASSWORD);
@@ -73,6 +77,24 @@ describe('a real audit of loopback targets started by the test', () => {
     assert.ok(on(ports.ssh!).some((e) => /CVE-\d{4}-\d+/.test(e.cve)), 'OpenSSH 7.4 CVEs');
     assert.ok(on(ports.https!).some((e) => /expired/i.test(e.title) && e.cat === 'SSL/TLS'), 'expired certificate');
     assert.ok(on(ports.https!).some((e) => /self-signed/i.test(e.title)), 'self-signed certificate');
+    const apache = on(ports.apache!).filter((e) => e.id === 'vigil.version.apache');
+    assert.equal(apache.length, 1, 'one Apache finding');
+    assert.ok(['CVE-2021-41773', 'CVE-2021-42013'].every((cve) => apache[0].cve.split(',').includes(cve)), apache[0].cve);
+    assert.equal(apache[0].risk, 'high');
+    assert.match(apache[0].description, /^Score: CVSS 9\.8 \(CVSS:3\.1\/AV:N\/AC:L\/PR:N\/UI:N\/S:U\/C:H\/I:H\/A:H\)$/m);
+    assert.match(apache[0].description, /^Solution: \S/m);
+    assert.match(apache[0].description, /^References: https:\/\/nvd\.nist\.gov\/vuln\/detail\/CVE-/m);
+    assert.equal(service(ports.apache!), 'http Apache httpd 2.4.49');
+    // Within a risk group: by score, highest first, then port; numbered in that order.
+    const score = (e: any) => Number(/^Score: CVSS ([\d.]+)/m.exec(e.description)?.[1] ?? -1);
+    for (const group of Object.values(info.entries) as Record<string, any>[]) {
+      const list = Object.values(group).sort((a: any, b: any) => a.shortkey - b.shortkey);
+      for (let i = 1; i < list.length; i++) {
+        const [a, b] = [list[i - 1], list[i]];
+        assert.ok(score(a) > score(b) || (score(a) === score(b) && Number(a.port) <= Number(b.port)), `${a.entrykey} before ${b.entrykey}`);
+      }
+    }
+    assert.equal(info.entries.high[`${scanuid}_1`]?.description.match(/^Score: CVSS ([\d.]+)/m)?.[1], '9.8');
     for (const e of entries) assert.equal(e.baseline, 'new', 'first audit of the address: everything is new');
   });
 
