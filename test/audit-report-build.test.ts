@@ -14,7 +14,7 @@ import { entriesOf } from './helpers/audits.ts';
 
 const check = (id: string, extra: Partial<Check> = {}): Check => ({
   id, shortid: id.toUpperCase(), title: `title of ${id}`, category: 'General', risk: 'medium', cves: [], type: 'HOLE',
-  description: `description of ${id}`, active: true, intrusive: false, dos: false, run: async () => [], ...extra,
+  description: `description of ${id}`, solution: '', active: true, intrusive: false, dos: false, run: async () => [], ...extra,
 });
 const facts: AuditFacts = { scanuid: 7, type: 'standard', hostip: '127.0.0.1', excludedos: false, notification: false, queuedAt: 0, startedAt: 0, endedAt: 0 };
 const service = (port: number, name: string, product: string | null = null, version: string | null = null): Service =>
