@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -49,7 +49,7 @@ describe('baseline like with like: standard, then basic, then standard with the 
     ftp = await vsftpd(true);
     t = await startTestApp();
     c = t.client();
-    await c.login(await t.account('baseline', PASSWORD, { auditTypes: 'basic,standard', allowIp: TARGET }), 'baseline', PASSWORD);
+    await c.login(await t.account('baseline', PASSWORD, { auditTypes: 'basic,standard,advanced', allowIp: TARGET }), 'baseline', PASSWORD);
   });
   after(async () => {
     await t?.close();
@@ -91,5 +91,13 @@ describe('baseline like with like: standard, then basic, then standard with the 
     assert.match(resolvedText(info), /^vigil\.ftp\.anonymous on port 21$/m);
     assert.equal(detection(info)?.baseline, 'unchanged');
     assert.match(info.basic.summary, /; 1 earlier finding resolved\.$|earlier findings resolved\.$/);
+  });
+
+  test('advanced: the report says nmap\'s NSE ran, with the version nmap gives', { skip: which('nmap') ? false : 'nmap not installed' }, async () => {
+    const version = /Nmap version (\S+)/.exec(execFileSync('nmap', ['--version'], { encoding: 'utf8' }))![1]!;
+    const info = await finished(c, await runAudit(c, { ipaddr: TARGET, audittype: 'advanced', excludedos: '1' }));
+    assert.deepEqual(info.basic.nse, { ran: true, version });
+    assert.equal(info.basic.portsScanned, 65535);
+    assert.match(info.basic.summary, new RegExp(`65535 TCP ports scanned on 1 address \\(\\d+ open\\), \\d+ checks run per address, nmap ${version.replaceAll('.', '\\.')} NSE scripts run; `));
   });
 });

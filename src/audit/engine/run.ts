@@ -131,8 +131,9 @@ async function audit(
     findings.sort((a, b) => a.finding.port - b.finding.port || a.check.id.localeCompare(b.check.id));
     hosts[i] = { address, openPorts, services, findings, checksFailed: checksFailed.sort() };
   });
-  // The NSE check runs nmap only where ports are open and nmap is installed (checks/nse.ts).
-  const nseRan = checks.some(isNse) && hosts.some((h) => h.openPorts.length > 0);
+  // The NSE check runs nmap only where ports are open and nmap is installed
+  // (checks/nse.ts); where it threw or timed out it did not run to the end.
+  const nseRan = checks.some(isNse) && hosts.some((h) => h.openPorts.length > 0 && !h.checksFailed.some((id) => id.startsWith('vigil.nse.')));
   const nse = nseRan ? await (options.nseVersion ?? nmapVersion)() : null;
   return { ports, checksRun: checks.length, checkIds: checks.map((c) => c.id), nse: nse ? { ran: true, version: nse } : { ran: false }, hosts };
 }
