@@ -3,7 +3,7 @@ import type { AddableType } from '../dns/zone-edits.ts';
 import { accountFigures, domainSummaries, readableTime } from '../dns/subscription.ts';
 import { stateText } from '../dns/states.ts';
 import { sessionScript, type AliasScript, type Call, type SessionScript } from './call.ts';
-import type { ScriptName } from './contract/index.ts';
+import { sharedOperation, type ScriptName, type SharedName } from './contract/index.ts';
 import type { Form } from './form.ts';
 
 /** Form fields as a plain object (the auth fields are not the DNS layer's business). */
@@ -37,7 +37,10 @@ const publish = dnsCall('dnsPublish.php', async ({ account, services }, f) => {
   return out.serial === null ? { ...out.reply } : { ...out.reply, nextDistribution: readableTime(services.dns.schedule.nextAt()) };
 });
 
-const has = (form: Form, ...names: string[]) => names.some((n) => form.has(n));
+const shared = (name: SharedName, by: Partial<Record<ScriptName, SessionScript>>): AliasScript => ({
+  alias: (form) => by[sharedOperation(name, (f) => form.has(f))]!,
+  operations: Object.values(by),
+});
 
 /** DNS scripts (spec 5-21). Every one answers dnsEntitlementsOrCreditsMissing without a subscription. */
 export const dnsScripts: Record<string, SessionScript | AliasScript> = {
@@ -69,21 +72,9 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsAddCNAME.php': addRecord('dnsAddCNAME.php', 'CNAME'),
   'dnsAddMX.php': addRecord('dnsAddMX.php', 'MX'),
   'dnsAddCAA.php': addCaa,
-  'dnsAddTXT.php': {
-    // Shared name (spec note on 18-20): TXT add, SOA set, Options set or Publish, by the fields sent.
-    alias: (form) =>
-      form.has('txtdata') ? addTxt
-      : has(form, 'admin', 'ttl') ? setSoa
-      : has(form, 'masters', 'allowtransferacl', 'notify', 'alsonotify') ? setOptions
-      : form.has('name') ? addTxt
-      : publish,
-    operations: [addTxt, setSoa, setOptions, publish],
-  },
-  'dnsAddNS.php': {
-    // Shared name (spec note on 14): CAA add when sent flag/tag/value and no nameserver.
-    alias: (form) => (!form.has('nameserver') && has(form, 'flag', 'tag', 'value') ? addCaa : addNs),
-    operations: [addNs, addCaa],
-  },
+  // Shared names (spec note on 14, 18-20): the operation by the fields sent (src/api/contract/shared.ts).
+  'dnsAddTXT.php': shared('dnsAddTXT.php', { 'dnsAddTXT.php': addTxt, 'dnsSetSOA.php': setSoa, 'dnsSetOptions.php': setOptions, 'dnsPublish.php': publish }),
+  'dnsAddNS.php': shared('dnsAddNS.php', { 'dnsAddNS.php': addNs, 'dnsAddCAA.php': addCaa }),
   'dnsAddSRV.php': addSrv,
   'dnsSetSOA.php': setSoa,
   'dnsSetOptions.php': setOptions,

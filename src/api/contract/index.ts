@@ -2,6 +2,7 @@ import { authAuditContracts } from './auth-audit.ts';
 import { dnsDomainContracts } from './dns-domains.ts';
 import { dnsRecordContracts } from './dns-records.ts';
 import type { Contract } from './schema.ts';
+import { SHARED_NAMES } from './shared.ts';
 
 export * from './schema.ts';
 
@@ -15,15 +16,7 @@ export const CONTRACTS = { ...authAuditContracts, ...dnsDomainContracts, ...dnsR
 
 export type ScriptName = keyof typeof CONTRACTS;
 
-/**
- * Shared script names (spec note on 14, 18-20): the name's own operation
- * also serves these, told apart by the fields sent (src/api/dns-scripts.ts
- * has the rule). Both names of each are served.
- */
-export const SHARED_NAMES = {
-  'dnsAddNS.php': ['dnsAddCAA.php'],
-  'dnsAddTXT.php': ['dnsSetSOA.php', 'dnsSetOptions.php', 'dnsPublish.php'],
-} as const satisfies Partial<Record<ScriptName, readonly ScriptName[]>>;
+export { SHARED_NAMES, sharedOperation, type SharedName } from './shared.ts';
 
 /** The operations a script name serves: its own, then those it shares. */
 export function operationsOf(name: ScriptName): readonly ScriptName[] {
