@@ -1,9 +1,9 @@
 import type { AccountRow } from '../accounts/accounts.ts';
 import { ApiError } from '../errors.ts';
-import type { Domains } from './domains.ts';
+import type { DnsSettings, Domains } from './domains.ts';
 import { parseMasterFile, type MasterRecord } from './master-file.ts';
 import { RECORD_TYPES, parseRecord, setSoa, tokenText, type RecordTypeName, type SoaData, type StoredData } from './records.ts';
-import { applyToModel, contentKey, finalStateProblems, runBatch, type BatchAdd } from './zone-batch.ts';
+import { applyToModel, contentKey, finalStateProblems, runBatch, type Batch, type BatchAdd } from './zone-batch.ts';
 import type { ZoneModel } from './zone.ts';
 
 /** dnsImportZone's reply (extension, issue 16): as Publish, plus the count of records added. */
@@ -39,92 +39,94 @@ const where = (r: MasterRecord) => `line ${r.line}: ${r.owner} ${r.type}`;
  * outside the zone and records already there.
  */
 export async function importZone(domains: Domains, account: AccountRow, fields: Record<string, string | undefined>): Promise<ImportReply> {
-  const text = fields.zone;
-  const { reply, seqs } = await runBatch(domains, account, fields.domain, async (_trx, domain, model) => {
-    const out: ImportReply = { imported: 0, warnings: [], errors: [] };
-    // Told as Publish tells a zone it cannot take: in `errors` (the table declares no code for `zone`).
-    const refused = text === undefined || text.trim() === '' ? 'the zone text is empty' : text.length > MAX_TEXT ? `the zone text is over ${MAX_TEXT} characters` : null;
-    if (refused !== null || text === undefined) {
-      out.errors.push(refused!);
-      return { batch: { adds: [], deletes: [] }, reply: out };
-    }
-    const zone = domain.name;
-    const parsed = parseMasterFile(text, `${zone}.`);
-    out.errors.push(...parsed.errors);
-    const current = model.records.find((r) => r.type === 'SOA')!.data as SoaData;
+  const { reply, seqs } = await runBatch(domains, account, fields.domain, async (_trx, _domain, model) => planImport(domains.settings, model, fields.zone));
+  return { ...reply, imported: seqs.length };
+}
 
-    // The SOA first: its minimum is the zone's TTL, which the other records' TTLs are compared with.
-    const soas = parsed.records.filter((r) => r.type === 'SOA');
-    let soa: SoaData | undefined;
-    if (soas.length > 1) out.errors.push(`line ${soas[1]!.line}: a second SOA record`);
-    const given = soas[0];
-    if (given) {
-      if (given.owner !== `${zone}.`) out.errors.push(`${where(given)}: the SOA must be at the apex ${zone}. (is the text for another zone?)`);
-      else if (given.rdata.length !== 7) out.errors.push(`${where(given)}: an SOA has 7 fields`);
-      else {
-        try {
-          // The RNAME as written: its `\.` (a dot of the local part) must survive to tell local from host.
-          soa = setSoa(current, { admin: rnameToAdmin(given.rdata[1]!.raw), ttl: tokenText(given.rdata[6]!) });
-        } catch (e) {
-          if (!(e instanceof ApiError)) throw e;
-          out.errors.push(`${where(given)}: ${e.code}`);
-        }
-      }
-    }
-    const zoneTtl = (soa ?? current).min;
+/** What an import of `text` would do to the zone `model`: the batch to write, or the errors (pure: no store). */
+export function planImport(settings: DnsSettings, model: ZoneModel, text: string | undefined): { batch: Batch; reply: ImportReply } {
+  const out: ImportReply = { imported: 0, warnings: [], errors: [] };
+  // Told as Publish tells a zone it cannot take: in `errors` (the table declares no code for `zone`).
+  const refused = text === undefined || text.trim() === '' ? 'the zone text is empty' : text.length > MAX_TEXT ? `the zone text is over ${MAX_TEXT} characters` : null;
+  if (refused !== null || text === undefined) {
+    out.errors.push(refused!);
+    return { batch: { adds: [], deletes: [] }, reply: out };
+  }
+  const zone = model.zone;
+  const parsed = parseMasterFile(text, `${zone}.`);
+  out.errors.push(...parsed.errors);
+  const current = model.records.find((r) => r.type === 'SOA')!.data as SoaData;
 
-    const seen = new Set(model.records.filter((r) => r.type !== 'SOA' && RECORD_TYPES[r.type]).map((r) => contentKey(r.type, r.data)));
-    const adds: BatchAdd[] = [];
-    let equal = 0;
-    const outside: string[] = [];
-    const unhosted = new Map<string, number>();
-    for (const r of parsed.records) {
-      if (r.type === 'SOA') continue;
-      const owner = relative(r.owner, zone);
-      if (owner === null) {
-        outside.push(r.owner);
-        continue;
-      }
-      const def = Object.hasOwn(RECORD_TYPES, r.type) ? RECORD_TYPES[r.type as RecordTypeName] : undefined;
-      if (!def?.fromText) {
-        unhosted.set(r.type, (unhosted.get(r.type) ?? 0) + 1);
-        continue;
-      }
-      let data: StoredData;
+  // The SOA first: its minimum is the zone's TTL, which the other records' TTLs are compared with.
+  const soas = parsed.records.filter((r) => r.type === 'SOA');
+  let soa: SoaData | undefined;
+  if (soas.length > 1) out.errors.push(`line ${soas[1]!.line}: a second SOA record`);
+  const given = soas[0];
+  if (given) {
+    if (given.owner !== `${zone}.`) out.errors.push(`${where(given)}: the SOA must be at the apex ${zone}. (is the text for another zone?)`);
+    else if (given.rdata.length !== 7) out.errors.push(`${where(given)}: an SOA has 7 fields`);
+    else {
       try {
-        const f = def.fromText(owner, r.rdata, r.origin);
-        // A TTL equal to the zone's is not stored: the record follows the zone's TTL, as before its export.
-        if (r.ttl !== null && r.ttl !== zoneTtl) f.ttl = String(r.ttl);
-        data = parseRecord(def.type, { ...f, domain: zone }, zone);
+        // The RNAME as written: its `\.` (a dot of the local part) must survive to tell local from host.
+        soa = setSoa(current, { admin: rnameToAdmin(given.rdata[1]!.raw), ttl: tokenText(given.rdata[6]!) });
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
-        out.errors.push(`${where(r)}: ${e.code}`);
-        continue;
-      }
-      const key = contentKey(def.type, data);
-      if (seen.has(key)) {
-        equal++;
-        continue;
-      }
-      seen.add(key);
-      adds.push({ type: def.type, data });
-    }
-    if (outside.length) out.warnings.push(`${outside.length} record(s) outside ${zone} were skipped (first: ${outside[0]})`);
-    for (const [type, n] of unhosted) out.warnings.push(`${n} ${type} record(s) were skipped: Vigil does not host ${type} records`);
-    if (equal) out.warnings.push(`${equal} record(s) equal to records already in the zone (TTL aside) were skipped`);
-    for (const a of adds) {
-      if (a.type === 'NS' && a.data.name === '' && !String(a.data.data).endsWith(`.${domains.settings.nsDomain}.`)) {
-        out.warnings.push(`apex NS ${a.data.data} was imported: the zone is then also delegated to it; delete it once it no longer serves the zone`);
+        out.errors.push(`${where(given)}: ${e.code}`);
       }
     }
-    const batch = { adds, deletes: [], soa };
-    if (!out.errors.length) {
-      const final = finalStateProblems(domains.settings, model, applyToModel(model, batch) as ZoneModel);
-      out.errors.push(...final.errors);
-      out.warnings.push(...final.warnings);
+  }
+  const zoneTtl = (soa ?? current).min;
+
+  const seen = new Set(model.records.filter((r) => r.type !== 'SOA' && RECORD_TYPES[r.type]).map((r) => contentKey(r.type, r.data)));
+  const adds: BatchAdd[] = [];
+  let equal = 0;
+  const outside: string[] = [];
+  const unhosted = new Map<string, number>();
+  for (const r of parsed.records) {
+    if (r.type === 'SOA') continue;
+    const owner = relative(r.owner, zone);
+    if (owner === null) {
+      outside.push(r.owner);
+      continue;
     }
-    out.imported = out.errors.length ? 0 : adds.length;
-    return { batch, reply: out };
-  });
-  return { ...reply, imported: seqs.length };
+    const def = Object.hasOwn(RECORD_TYPES, r.type) ? RECORD_TYPES[r.type as RecordTypeName] : undefined;
+    if (!def?.fromText) {
+      unhosted.set(r.type, (unhosted.get(r.type) ?? 0) + 1);
+      continue;
+    }
+    let data: StoredData;
+    try {
+      const f = def.fromText(owner, r.rdata, r.origin);
+      // A TTL equal to the zone's is not stored: the record follows the zone's TTL, as before its export.
+      if (r.ttl !== null && r.ttl !== zoneTtl) f.ttl = String(r.ttl);
+      data = parseRecord(def.type, { ...f, domain: zone }, zone);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      out.errors.push(`${where(r)}: ${e.code}`);
+      continue;
+    }
+    const key = contentKey(def.type, data);
+    if (seen.has(key)) {
+      equal++;
+      continue;
+    }
+    seen.add(key);
+    adds.push({ type: def.type, data });
+  }
+  if (outside.length) out.warnings.push(`${outside.length} record(s) outside ${zone} were skipped (first: ${outside[0]})`);
+  for (const [type, n] of unhosted) out.warnings.push(`${n} ${type} record(s) were skipped: Vigil does not host ${type} records`);
+  if (equal) out.warnings.push(`${equal} record(s) equal to records already in the zone (TTL aside) were skipped`);
+  for (const a of adds) {
+    if (a.type === 'NS' && a.data.name === '' && !String(a.data.data).endsWith(`.${settings.nsDomain}.`)) {
+      out.warnings.push(`apex NS ${a.data.data} was imported: the zone is then also delegated to it; delete it once it no longer serves the zone`);
+    }
+  }
+  const batch = { adds, deletes: [], soa };
+  if (!out.errors.length) {
+    const final = finalStateProblems(settings, model, applyToModel(model, batch));
+    out.errors.push(...final.errors);
+    out.warnings.push(...final.warnings);
+  }
+  out.imported = out.errors.length ? 0 : adds.length;
+  return { batch, reply: out };
 }
