@@ -69,8 +69,7 @@ export function ratingOf(score: number): Rating {
 /**
  * The spec's risk groups have no "critical": critical and high go to
  * `high`, medium to `medium`, low to `low`, none to `other`
- * (docs/scores.md). v2-only CVEs use NVD's v2 bands, which are the same
- * numbers without "critical" (high 7.0-10.0, medium 4.0-6.9, low 0.0-3.9).
+ * (docs/scores.md).
  */
 export function riskOfScore(score: number): Risk {
   const r = ratingOf(score);
@@ -83,12 +82,22 @@ export function higherRisk(a: Risk, b: Risk): Risk {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
-/** One CVE's risk group from its v3.x score, else its v2 score, else null (no data). */
+/**
+ * One CVE's risk group from its v3.x score, or null without one. CVSS v2
+ * scores do not count: the CVEs NVD scored only in v2 are mostly the
+ * 1999-era configuration entries ("The Telnet service is running"), which
+ * NVD scores 0.0 "because this CVE entry has no impact as a software flaw"
+ * while the configuration may well matter; the check's own risk stands.
+ */
 export function cveRisk(cve: string): Risk | null {
   const s = cveScore(cve);
-  if (s) return riskOfScore(s.score);
-  const v2 = FACTS.get(cve)?.v2;
-  return v2 ? riskOfScore(baseScoreV2(v2)) : null;
+  return s ? riskOfScore(s.score) : null;
+}
+
+/** A CVE's v2 base score (computed from its v2 vector) when it has no v3.x one: shown, never used for risk. */
+export function cveScoreV2(cve: string): number | null {
+  const f = FACTS.get(cve);
+  return !f?.vector && f?.v2 ? baseScoreV2(f.v2) : null;
 }
 
 /** The most serious scored CVE of a list (highest v3.x score; ties: first), or null. */

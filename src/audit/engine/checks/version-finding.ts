@@ -4,7 +4,7 @@
  * vulnerabilities it has and how serious, lists each CVE with its score,
  * and says which release to upgrade to.
  */
-import { cveRisk, cveScore, higherRisk, ratingOf } from '../cvss.ts';
+import { cveRisk, cveScore, cveScoreV2, higherRisk, ratingOf } from '../cvss.ts';
 import { QOD } from '../qod.ts';
 import type { Finding, Risk } from '../types.ts';
 import { triage, type Triage } from './backports.ts';
@@ -73,7 +73,8 @@ interface Line {
 const byScore = (a: Line, b: Line) => (b.score ?? -1) - (a.score ?? -1) || a.cve.localeCompare(b.cve);
 
 function lineText(l: Line): string {
-  const score = l.score !== null ? `CVSS ${l.score.toFixed(1)} ${ratingOf(l.score)}` : 'no CVSS v3 score';
+  const v2 = l.score === null ? cveScoreV2(l.cve) : null;
+  const score = l.score !== null ? `CVSS ${l.score.toFixed(1)} ${ratingOf(l.score)}` : v2 !== null ? `no CVSS v3 score; v2 ${v2.toFixed(1)}` : 'no CVSS score';
   return `${l.cve} (${score}): ${l.title}${l.fixedIn ? ` [distribution fix: ${l.fixedIn}]` : ''}`;
 }
 
