@@ -61,6 +61,17 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
     assert.equal(statSync(file).mode & 0o777, 0o600);
   });
 
+  test('login on a terminal asks for the password without echo', async () => {
+    const e = u.env;
+    const other = new UserShell(s, e.VIGIL_APIKEY!, 'cliuser', PASSWORD);
+    const args = ['login', '--url', e.VIGIL_URL!, '--apikey', e.VIGIL_APIKEY!, '--userid', 'cliuser', '--cacert', e.VIGIL_CACERT!];
+    const r = await other.onTerminal(args, 'Password for cliuser: ', PASSWORD);
+    assert.equal(r.code, 0, r.screen);
+    assert.match(r.screen, /^Password for cliuser: \r?\nlogged in as cliuser at /m);
+    assert.doesNotMatch(r.screen, new RegExp(PASSWORD));
+    assert.equal(JSON.parse(readFileSync(other.env.VIGIL_CONFIG!, 'utf8')).password, undefined);
+  });
+
   test('dns: add-domain, add (fields checked against the script table), records, zone, publish errors exit 5, delete-record', async () => {
     assert.equal((await u.vigil(['dns', 'add-domain', 'cli.example'])).code, 0);
     // Mistakes are refused before anything is sent: exit 2, the accepted fields named.

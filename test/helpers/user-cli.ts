@@ -51,6 +51,36 @@ export class UserShell {
     return this.exec('bash', ['-euo', 'pipefail', '-c', script], '', {});
   }
 
+  /**
+   * `vigil ARGS…` on a terminal (a pty, through Python's pty module: Node
+   * has none): when the output shows `prompt`, types `answer` and Enter.
+   * Resolves with the exit code and everything the terminal showed.
+   */
+  onTerminal(args: string[], prompt: string, answer: string): Promise<{ code: number; screen: string }> {
+    const py = [
+      'import os, pty, sys',
+      'prompt, answer, argv = sys.argv[1].encode(), sys.argv[2].encode(), sys.argv[3:]',
+      'pid, fd = pty.fork()',
+      'if pid == 0:',
+      '    os.execv(argv[0], argv)',
+      "screen, typed = b'', False",
+      'while True:',
+      '    try:',
+      '        chunk = os.read(fd, 4096)',
+      '    except OSError:',
+      '        break',
+      '    if not chunk:',
+      '        break',
+      '    screen += chunk',
+      '    if not typed and prompt in screen:',
+      "        os.write(fd, answer + b'\\r')",
+      '        typed = True',
+      'sys.stdout.buffer.write(screen)',
+      'sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))',
+    ].join('\n');
+    return this.exec('python3', ['-c', py, prompt, answer, VIGIL, ...args], '', {}).then((r) => ({ code: r.code, screen: r.stdout }));
+  }
+
   /** `vigil login` with the password on stdin. */
   login(...extra: string[]): Promise<Ran> {
     const e = this.env;
