@@ -3,6 +3,7 @@ import { ApiError, fail, type ErrorCode } from '../errors.ts';
 import type { Domains } from './domains.ts';
 import { parseRecord, type Fields } from './records.ts';
 import { applyToModel, finalStateProblems, runBatch, type BatchAdd } from './zone-batch.ts';
+import { MAX_TOLD } from './zone-import.ts';
 import type { AddableType } from './zone-edits.ts';
 
 /** One change that failed: its index in `changes` (null: the final zone as a whole), a code, and words. */
@@ -127,6 +128,10 @@ export async function applyChanges(
     return { batch, reply: out };
   });
   reply.errors.sort((x, y) => (x.index ?? Infinity) - (y.index ?? Infinity));
+  if (reply.errors.length > MAX_TOLD) {
+    const more = reply.errors.length - MAX_TOLD;
+    reply.errors.splice(MAX_TOLD, Infinity, { index: null, code: 'unspecifiedError', message: `… and ${more} more errors` });
+  }
   let a = 0;
   for (const entry of reply.applied) if (entry.action === 'add') entry.seq = seqs[a++]!;
   return reply;

@@ -90,3 +90,11 @@ x A 192.0.2.1
   ]);
   assert.equal(plan.reply.imported, 0);
 });
+
+test('a text of garbage: every line read, the first 100 errors told and the rest counted', () => {
+  const lines = 20_000;
+  const plan = planImport(SETTINGS, fresh(), `${'x A 999.0.0.1 ; ("\n'.repeat(lines)}${'('.repeat(50_000)}`);
+  assert.equal(plan.reply.errors.length, 101);
+  assert.equal(plan.reply.errors[0], 'line 20001: "(" is never closed');
+  assert.equal(plan.reply.errors[100], `… and ${lines + 1 - 100} more errors`);
+});

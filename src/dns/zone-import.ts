@@ -16,6 +16,9 @@ export interface ImportReply {
 /** Zone text longer than this is refused unread: 4 times the default zone cap is generous for comments. */
 const MAX_TEXT = 16 * 1024 * 1024;
 
+/** Errors told in one reply at most (the rest are counted). */
+export const MAX_TOLD = 100;
+
 /** The owner relative to the zone ('' the apex), or null outside it. */
 function relative(owner: string, zone: string): string | null {
   if (owner === `${zone}.`) return '';
@@ -128,5 +131,7 @@ export function planImport(settings: DnsSettings, model: ZoneModel, text: string
     out.warnings.push(...final.warnings);
   }
   out.imported = out.errors.length ? 0 : adds.length;
+  // A text of garbage has an error per line: the first ones tell the story, the reply stays small.
+  if (out.errors.length > MAX_TOLD) out.errors.splice(MAX_TOLD, Infinity, `… and ${out.errors.length - MAX_TOLD} more errors`);
   return { batch, reply: out };
 }
