@@ -116,8 +116,10 @@ describe('zone import, per-record TTL and atomic changes (issue 16)', () => {
     assert.ok(out.warnings.some((w: string) => /apex NS ns9\.secondary\.net\./.test(w)));
     assert.equal(await zoneText(Z), before);
     assert.equal((await records(Z)).find((r) => r.data.name === 'www' && r.type === 'A').data.ttl, 300);
-    // Importing the same text again adds nothing.
+    // Importing the same text again adds nothing and changes nothing: a published domain stays so.
+    assert.equal((await c.call('dnsPublish.php', { domain: Z })).errors, undefined);
     assert.equal((await c.call('dnsImportZone.php', { domain: Z, zone: before })).imported, 0);
+    assert.equal((await c.call('dnsGetDomainRecords.php', { domain: Z })).state, 2);
   });
 
   test('real-world master-file text: parentheses, TXT strings and escapes, $ORIGIN, $TTL, @, either order, omitted owner', async () => {

@@ -92,17 +92,17 @@ export async function runBatch<R extends { errors: unknown[] }>(
     if (domain.type === 'slave') fail('unspecifiedError'); // a slave zone is its masters' copy
     const model = await domains.model(domain, trx);
     const { batch, reply } = await plan(trx, domain, model);
-    if (reply.errors.length) return { reply, seqs: [] };
+    const soaRow = model.records.find((r) => r.type === 'SOA');
+    const soaChanged = batch.soa !== undefined && JSON.stringify(batch.soa) !== JSON.stringify(soaRow?.data);
+    // Nothing to write (errors, or a text already imported): the domain keeps its state.
+    if (reply.errors.length || (!batch.adds.length && !batch.deletes.length && !soaChanged)) return { reply, seqs: [] };
     if (batch.adds.some((a) => a.type === 'WebForwarding') && !model.records.some((r) => r.type === 'WebForwarding')) {
       await requireForwardingCredit(trx, account, domain.id);
     }
-    if (batch.soa) {
-      const soa = model.records.find((r) => r.type === 'SOA');
-      if (soa) await updateRecordData(trx, domain.id, soa.seq, batch.soa);
-    }
+    if (soaChanged && soaRow) await updateRecordData(trx, domain.id, soaRow.seq, batch.soa!);
     if (batch.deletes.length) await deleteRecords(trx, domain.id, batch.deletes);
     const rows = batch.adds.map((a) => ({ type: a.type, data: a.data, owner: recordAnswers(a.type, a.data, domain.name)[0]?.name ?? '' }));
-    const seqs = await insertRecordsReturning(trx, domain.id, rows);
+    const seqs = rows.length ? await insertRecordsReturning(trx, domain.id, rows) : [];
     await setDomainState(trx, domain.id, DomainState.Unvalidated);
     return { reply, seqs };
   });
