@@ -87,52 +87,45 @@ export async function applyChanges(
   /** The fields (but `domain`) the add script of a type takes: the API's table knows them. */
   addFields: (type: AddableType) => readonly string[],
 ): Promise<ChangesReply> {
+  let changes: Change[] = [];
   const { reply, seqs } = await runBatch(domains, account, fields.domain, async (_trx, domain, model) => {
     const errors: ChangeError[] = [];
-    const changes = readChanges(fields.changes, errors, addFields);
+    changes = readChanges(fields.changes, errors, addFields);
     const bySeq = new Map(model.records.map((r) => [r.seq, r]));
     const adds: BatchAdd[] = [];
-    const deletes: number[] = [];
-    const order: ('add' | 'delete')[] = [];
-    changes.forEach((c) => {
-      const index = c.index;
+    const deletes = new Set<number>();
+    for (const c of changes) {
       if (c.action === 'delete') {
         const r = bySeq.get(c.seq);
-        if (!r || r.type === 'SOA' || deletes.includes(c.seq)) {
-          errors.push({ index, code: 'recordNotDeleted', message: `seq ${c.seq}: no record of ${domain.name} that can be deleted` });
-        } else deletes.push(c.seq);
-        order.push('delete');
-        return;
+        if (!r || r.type === 'SOA' || deletes.has(c.seq)) {
+          errors.push({ index: c.index, code: 'recordNotDeleted', message: `seq ${c.seq}: no record of ${domain.name} that can be deleted` });
+        } else deletes.add(c.seq);
+        continue;
       }
       try {
         adds.push({ type: c.type, data: parseRecord(c.type, { ...c.fields, domain: domain.name }, domain.name) });
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
-        errors.push({ index, code: e.code, message: `add ${c.type}: ${e.code}` });
+        errors.push({ index: c.index, code: e.code, message: `add ${c.type}: ${e.code}` });
       }
-      order.push('add');
-    });
+    }
     const out: ChangesReply = { applied: [], warnings: [], errors };
-    const batch = { adds, deletes };
+    const batch = { adds, deletes: [...deletes] };
     if (!errors.length) {
       const final = finalStateProblems(domains.settings, model, applyToModel(model, batch));
       for (const message of final.errors) errors.push({ index: null, code: 'unspecifiedError', message });
       out.warnings.push(...final.warnings);
     }
-    if (!errors.length) {
-      let a = 0;
-      let d = 0;
-      // Adds get their seqs after the write; -1 marks them here.
-      out.applied = order.map((action, index) => ({ index, action, seq: action === 'delete' ? deletes[d++]! : (a++, -1) }));
-    }
     return { batch, reply: out };
   });
-  reply.errors.sort((x, y) => (x.index ?? Infinity) - (y.index ?? Infinity));
-  if (reply.errors.length > MAX_TOLD) {
+  if (reply.errors.length) {
+    reply.errors.sort((x, y) => (x.index ?? Infinity) - (y.index ?? Infinity));
     const more = reply.errors.length - MAX_TOLD;
-    reply.errors.splice(MAX_TOLD, Infinity, { index: null, code: 'unspecifiedError', message: `… and ${more} more errors` });
+    if (more > 0) reply.errors.splice(MAX_TOLD, Infinity, { index: null, code: 'unspecifiedError', message: `… and ${more} more errors` });
+    return reply;
   }
+  // Every change was read and applied: adds got their seqs in order.
   let a = 0;
-  for (const entry of reply.applied) if (entry.action === 'add') entry.seq = seqs[a++]!;
+  reply.applied = changes.map((c) => ({ index: c.index, action: c.action, seq: c.action === 'delete' ? c.seq : seqs[a++]! }));
   return reply;
 }
