@@ -3,6 +3,8 @@
 // matches the sources (scripts/dist.mjs) and tsx otherwise, so a failed or
 // skipped build costs start-up time, not service: like the native addon,
 // it warns and lets the install finish.
+// It writes declarations too (tsconfig.build.json): package.json exports
+// dist/client/ as the typed client `vigil/client`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
