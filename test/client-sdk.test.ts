@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { pino } from 'pino';
 import { createAccount } from '../src/accounts/accounts.ts';
-import { errorsOf } from '../src/api/contract/index.ts';
+import { CONTRACTS, errorsOf } from '../src/api/contract/index.ts';
 import { SCRIPTS } from '../src/api/scripts.ts';
 import { type App, startApp } from '../src/app.ts';
 import { VigilApiError, VigilClient } from '../src/client/index.ts';
@@ -81,6 +81,8 @@ describe('typed client, OpenAPI and unknown fields against a real serve', () => 
       }
       assert.equal(post.responses['404'].content['application/json'].schema.properties.error.enum[0], 'unknownScript');
     }
+    // Every served name has its declarations in CONTRACTS, which the typed client's methods come from.
+    for (const name of Object.keys(SCRIPTS)) assert.ok(Object.hasOwn(CONTRACTS, name), `${name} in CONTRACTS`);
     // Both names of the four shared operations (spec note on 14, 18-20).
     for (const n of ['dnsAddCAA.php', 'dnsSetSOA.php', 'dnsSetOptions.php', 'dnsPublish.php', 'dnsAddNS.php', 'dnsAddTXT.php']) assert.ok(doc.paths[`/api/${n}`], n);
     assert.equal(doc.paths['/api/dnsAddTXT.php'].post.requestBody.content['application/x-www-form-urlencoded'].schema.anyOf.length, 4);
@@ -149,13 +151,13 @@ describe('typed client, OpenAPI and unknown fields against a real serve', () => 
       `import { VigilClient } from 'vigil/client';
 const c = new VigilClient({ baseUrl: process.argv[2], ca: process.env.CA, credentials: { apikey: process.argv[3], userid: 'sdk', password: process.argv[4] } });
 const list = await c.dnsGetDomainList();
-console.log(JSON.stringify({ count: list.domaincount, methods: typeof c.dnsAddA }));
+console.log(JSON.stringify({ count: list.domaincount, methods: [typeof c.dnsAddA, typeof c.dnsApplyChanges] }));
 c.close();
 `,
     );
     // Asynchronously: the server answering it runs in this process.
     const node = await promisify(execFile)(process.execPath, ['use.mjs', url, apikey, PASSWORD], { cwd: consumer, env: { ...process.env, CA: ca, NODE_OPTIONS: '' } });
-    assert.deepEqual(JSON.parse(node.stdout), { count: 1, methods: 'function' });
+    assert.deepEqual(JSON.parse(node.stdout), { count: 1, methods: ['function', 'function'] });
     // The same uses as the project's typecheck, against the shipped declarations.
     const uses = readFileSync(join(ROOT, 'test/sdk/uses.ts'), 'utf8').replace("'../../src/client/index.ts'", "'vigil/client'");
     writeFileSync(join(consumer, 'uses.ts'), uses);

@@ -76,6 +76,9 @@ const VALID: Record<string, readonly string[]> = {
   ipaddr: ['127.0.0.1', '127.0.0.1-2', '::1', '127.0.0.*'],
   excludedos: ['', 'yes'],
   notification: ['OCMP', 'none'],
+  // Extension scripts (issue 16): a master file, a list of changes. Loopback only, as above.
+  zone: ['', '$TTL 300\nwww IN A 127.0.0.1\n', 'txt IN TXT "a" "b"\n'],
+  changes: ['[]', '[{"action":"add","type":"A","name":"w","ip":"127.0.0.1"}]', '[{"action":"delete","seq":"5"}]'],
 };
 
 const validFor = (field: string) => fc.constantFrom(...(VALID[field] ?? ['']));

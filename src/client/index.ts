@@ -45,12 +45,13 @@ export class VigilApiError extends Error {
 export type Fields = Record<string, string | number | undefined>;
 
 /**
- * The reply type of a typed `call`: the declared fields, an optional one as
- * `any` and any other name allowed. `call` keeps the loose reading dozens
- * of tests rely on (spec 4: a client ignores fields it does not know);
- * the per-script methods (`dnsGetDomainList()`) give the strict reply.
+ * The reply type of a typed `call`: the declared fields, a text, number or
+ * boolean one typed, an optional, object or array one as `any`, and any
+ * other name allowed. `call` keeps the loose reading dozens of tests and
+ * scripts rely on (spec 4: a client ignores fields it does not know); the
+ * per-script methods (`dnsGetDomainList()`) give the strict reply.
  */
-export type Loose<T> = { [K in keyof T]-?: undefined extends T[K] ? any : T[K] } & Record<string, any>;
+export type Loose<T> = { [K in keyof T]-?: undefined extends T[K] ? any : T[K] extends string | number | boolean ? T[K] : any } & Record<string, any>;
 
 export function encodeForm(fields: Fields): string {
   const p = new URLSearchParams();
