@@ -47,10 +47,18 @@ export function unknownFields(script: SessionScript | LoginScript, form: Form): 
   return out;
 }
 
+/** The `checkedBy: 'table'` params of a script, in declared order; found once per script. */
+const checkedByTable = new WeakMap<object, readonly (readonly [string, ParamSpec])[]>();
+function tableChecked(script: SessionScript | LoginScript) {
+  let list = checkedByTable.get(script);
+  if (!list) checkedByTable.set(script, (list = Object.entries(script.params).filter(([, p]) => p.checkedBy === 'table')));
+  return list;
+}
+
 export function checkBeforeRun(script: SessionScript | LoginScript, form: Form, account: AccountRow | null, now: number, unknown: readonly string[]): void {
   if (script.requires.includes('dnsSubscription')) requireSubscription(account!, now);
   // The spec's scripts only log an unknown field (a spec client may send extras); Vigil's own refuse it.
   if (script.extension && unknown.length) fail('unknownParameter');
-  for (const [name, p] of Object.entries(script.params)) if (p.checkedBy === 'table') checkParam(p, form.get(name));
+  for (const [name, p] of tableChecked(script)) checkParam(p, form.get(name));
   if (script.requires.includes('auditEntitlement') && !account!.audit_types.split(',').includes(form.get('audittype')!)) fail('notEntitled');
 }
