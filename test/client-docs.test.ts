@@ -3,7 +3,6 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { serve, type Served } from './helpers/server.ts';
 import { type Ran, UserShell } from './helpers/user-cli.ts';
 
@@ -14,6 +13,11 @@ const DOC = readFileSync(join(ROOT, 'docs/client.md'), 'utf8');
 const EXAMPLES = new Map(
   [...DOC.matchAll(/<!-- example: (\S+) -->\n```(sh|ts)\n([\s\S]*?)```/g)].map((m) => [m[1]!, { lang: m[2]!, code: m[3]! }]),
 );
+
+const TSC_FLAGS = [
+  '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext',
+  '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'),
+];
 
 describe('docs/client.md: every example, run as written against a real serve', () => {
   let s: Served;
@@ -26,16 +30,22 @@ describe('docs/client.md: every example, run as written against a real serve', (
     assert.ok(ex, `docs/client.md has no example ${name}`);
     ran.add(name);
     if (ex.lang === 'sh') return u.bash(ex.code);
-    // The SDK example imports the package export; run from the sources here, as tsx resolves them.
+    // The SDK example imports the package export; here it gets the sources (an absolute path, which node, tsx and tsc all take).
     // .mts: an ES module wherever it lies (the doc's top-level await needs one).
     const file = join(u.dir, `${name}.mts`);
-    writeFileSync(file, ex.code.replace(`from 'vigil/client'`, `from '${pathToFileURL(join(ROOT, 'src/client/index.ts'))}'`));
-    return new Promise((res) => {
-      execFile(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: u.env }, (err, stdout, stderr) =>
+    writeFileSync(file, ex.code.replace(`from 'vigil/client'`, `from '${join(ROOT, 'src/client/index.ts')}'`));
+    // Type-checked first, against the SDK's sources with strict settings: a doc example that no longer compiles fails here.
+    // In the user's directory: the repository's tsconfig.json would refuse files named on the command line.
+    const check = await exec(join(ROOT, 'node_modules/typescript/bin/tsc'), [...TSC_FLAGS, file], u.dir);
+    assert.equal(check.code, 0, `example ${name} does not type-check:\n${check.stdout}${check.stderr}`);
+    return exec('--import', ['tsx', file], ROOT);
+  };
+  const exec = (script: string, args: string[], cwd: string): Promise<Ran> =>
+    new Promise((res) => {
+      execFile(process.execPath, [script, ...args], { cwd, env: u.env }, (err, stdout, stderr) =>
         res({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
-  };
   const ok = async (name: string): Promise<Ran> => {
     const r = await run(name);
     assert.equal(r.code, 0, `example ${name} exited ${r.code}: ${r.stderr}`);
@@ -89,7 +99,7 @@ describe('docs/client.md: every example, run as written against a real serve', (
 
   test('sdk: logs in, lists, and reads the error code', async () => {
     const r = await ok('sdk');
-    assert.equal(r.stdout, '2 domains\nrefused: noSuchDomain\n');
+    assert.equal(r.stdout, '2 domains\n2 A records\nrefused: noSuchDomain\n');
   });
 
   test('every example of the doc ran', () => {
