@@ -15,7 +15,7 @@ export interface AuditEntry {
 export const ENDED = new Set(['done', 'failed']);
 
 export async function auditList(s: UserSession): Promise<AuditEntry[]> {
-  return ((await s.call('saGetAuditList.php')).scans ?? []) as AuditEntry[];
+  return ((await s.call('saGetAuditList.php', {})).scans ?? []) as AuditEntry[];
 }
 
 export function progressText(e: AuditEntry): string {

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import type { CallParams } from '../../client/index.ts';
 import { act, userCommand } from './command.ts';
 import { auditList, type AuditEntry, progressText, waitForEnd } from './audit-wait.ts';
 import { CliError, EXIT } from './exit.ts';
@@ -7,7 +8,8 @@ import { type UserSession, withSession } from './session.ts';
 import { renderedReport, REPORT_FORMATS, type ReportFormat } from './report-format.ts';
 
 type Json = { json?: boolean };
-const AUDIT_TYPES = ['basic', 'norisk', 'desktop', 'standard', 'advanced'];
+const AUDIT_TYPES = ['basic', 'norisk', 'desktop', 'standard', 'advanced'] as const;
+type RunFields = CallParams<'saRunAudit.php'>;
 /** How often --wait asks for the list: the server writes progress about once a second (src/audit/progress.ts). */
 const POLL_MS = 1000;
 
@@ -19,7 +21,7 @@ const entryText = (e: AuditEntry) => `audit ${e.scanuid}: ${e.type} of ${e.hosti
  * entry is the one that was not in the list before (the list is per
  * account, so only two runs racing in one account could confuse it).
  */
-async function startAudit(s: UserSession, fields: Record<string, string>): Promise<AuditEntry> {
+async function startAudit(s: UserSession, fields: RunFields): Promise<AuditEntry> {
   const before = new Set((await auditList(s)).map((e) => e.scanuid));
   const reply = await s.call('saRunAudit.php', fields);
   const list = await auditList(s);
@@ -40,8 +42,8 @@ export function auditCommand(): Command {
       .option('--exclude-dos', 'leave out the denial-of-service checks')
       .option('--wait', 'show progress on stderr and return when the audit ends (exit 5 if it failed)')
       .action(
-        act(async (targets: string[], o: Json & { type: string; notify?: boolean; excludeDos?: boolean; wait?: boolean }) => {
-          const fields: Record<string, string> = { ipaddr: targets.join(','), audittype: o.type };
+        act(async (targets: string[], o: Json & { type: RunFields['audittype']; notify?: boolean; excludeDos?: boolean; wait?: boolean }) => {
+          const fields: RunFields = { ipaddr: targets.join(','), audittype: o.type };
           if (o.notify) fields.notification = 'OCMP';
           if (o.excludeDos) fields.excludedos = '1';
           const entry = await withSession(async (s) => {

@@ -45,7 +45,7 @@ export function dnsCommand(): Command {
   dns.addCommand(
     userCommand('list', 'your domains and the subscription').action(
       act(async (o: Json) => {
-        const r = await withSession((s) => s.call('dnsGetDomainList.php'));
+        const r = await withSession((s) => s.call('dnsGetDomainList.php', {}));
         if (o.json) return printJson(r);
         const domains = Object.values((r.domains ?? {}) as Record<string, any>);
         printText(
@@ -74,7 +74,7 @@ export function dnsCommand(): Command {
       .argument('<domain>')
       .addOption(new Option('--type <type>', 'master or slave').choices(['master', 'slave']).default('master'))
       .action(
-        act(async (domain: string, o: Json & { type: string }) => {
+        act(async (domain: string, o: Json & { type: 'master' | 'slave' }) => {
           const r = await withSession((s) => s.call('dnsAddDomain.php', { domain, domaintype: o.type, aup: 'YES' }));
           if (o.json) printJson({ ...r, domain });
           else printText(`added ${domain} (${o.type}); publish it when its records are ready: vigil dns publish ${domain}`);

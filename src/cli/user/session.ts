@@ -1,5 +1,5 @@
 import { AccountInputError } from '../../accounts/accounts.ts';
-import { type Fields, VigilApiError, VigilClient } from '../../client/index.ts';
+import { type CallParams, type CallReply, type Fields, type Loose, type ScriptName, VigilApiError, VigilClient } from '../../client/index.ts';
 import { askHidden } from '../password.ts';
 import { readConfig, type UserConfig, writeConfig } from './config.ts';
 import { CliError, EXIT } from './exit.ts';
@@ -26,10 +26,10 @@ export class UserSession {
     return new UserSession(readConfig());
   }
 
-  /** Calls a script; any failure comes out as a CliError naming the script. */
-  async call(script: string, fields: Fields = {}): Promise<Record<string, any>> {
+  /** Calls a script, typed by the script table as the SDK's `call`; any failure comes out as a CliError naming the script. */
+  async call<S extends ScriptName>(script: S, fields: CallParams<S>): Promise<Loose<CallReply<S>>> {
     try {
-      return await this.send(script, fields);
+      return (await this.send(script, fields as Fields)) as Loose<CallReply<S>>;
     } catch (err) {
       throw explain(err, script);
     }
