@@ -230,6 +230,9 @@ describe('DNS hosting through the API', () => {
     const txt = byType(await records(a, domain), 'TXT').length;
     assert.equal(await code(a, 'dnsAddTXT.php', { domain, name: '', txtdata: 'hello' }), 'ok');
     assert.equal(byType(await records(a, domain), 'TXT').length, txt + 1);
+    // A TXT add with its record ttl that forgot txtdata is a TXT add, told so; the SOA is untouched.
+    assert.equal(await code(a, 'dnsAddTXT.php', { domain, name: 'x', ttl: '60' }), 'syntaxInvalidTxtdata');
+    assert.equal((byType(await records(a, domain), 'SOA')[0] as any).data.min, 3600);
     const pub = await a.call('dnsAddTXT.php', { domain });
     assert.ok(Array.isArray(pub.errors), 'dnsAddTXT.php with only domain publishes (on hold: errors)');
     assert.equal((await a.call('dnsGetDomainRecords.php', { domain })).state, 1);
