@@ -7,7 +7,7 @@ import { usualService } from './engine/ports.ts';
 import { runAudit, type AuditResult } from './engine/run.ts';
 import type { Mailer } from './mailer.ts';
 import { completionMail } from './notify.ts';
-import { coverageOf, type Earlier } from './baseline.ts';
+import { type AuditCoverage, coverageOf, type Earlier } from './baseline.ts';
 import { type AuditProgress, ProgressWriter } from './progress.ts';
 import { buildReport, failedReport, type AuditFacts, type ScanInfo } from './report.ts';
 import { type AuditRow, AuditStore } from './store.ts';
@@ -32,6 +32,19 @@ interface LogFacts {
 export const MAX_ATTEMPTS = 3;
 
 export type Engine = typeof runAudit;
+
+/** An earlier audit's coverage and its findings by address (the resolved lists are not findings). */
+function indexed(coverage: string | null, report: string | null): Omit<Earlier, 'found'> & { found: Map<string, Earlier['found']> } {
+  const info = JSON.parse(report ?? '{}') as Partial<ScanInfo>;
+  const found = new Map<string, Earlier['found']>();
+  for (const group of Object.values(info.entries ?? {}))
+    for (const e of Object.values(group ?? {})) {
+      if (e.baseline === 'resolved') continue;
+      const list = found.get(e.ip) ?? found.set(e.ip, []).get(e.ip)!;
+      list.push({ id: e.id, port: Number(e.port) });
+    }
+  return { coverage: coverage ? (JSON.parse(coverage) as AuditCoverage) : null, scannedPorts: info.basic?.scanportstcp ?? '', found };
+}
 
 /** Earlier audits of an address the baseline looks at, newest first. */
 export const BASELINE_DEPTH = 20;
@@ -132,21 +145,17 @@ export class AuditRunner {
    */
   private async earlier(audit: AuditRow, addresses: string[]): Promise<Map<string, Earlier[]>> {
     const out = new Map<string, Earlier[]>();
-    // One audit of many addresses is read once, not once per address.
-    const parsed = new Map<number, { coverage: Earlier['coverage']; info: ScanInfo }>();
+    // One audit of many addresses is read and indexed once, not once per address.
+    const parsed = new Map<number, Omit<Earlier, 'found'> & { found: Map<string, Earlier['found']> }>();
     for (const address of addresses) {
       const rows = await this.store.earlier(audit.account_id, address, audit.id, BASELINE_DEPTH);
-      out.set(
-        address,
-        rows.map((row) => {
-          let p = parsed.get(row.id);
-          if (!p) parsed.set(row.id, (p = { coverage: row.coverage ? JSON.parse(row.coverage) : null, info: JSON.parse(row.report ?? '{}') as ScanInfo }));
-          const found: Earlier['found'] = [];
-          for (const group of Object.values(p.info.entries ?? {}))
-            for (const e of Object.values(group ?? {})) if (e.ip === address && e.baseline !== 'resolved') found.push({ id: e.id, port: Number(e.port) });
-          return { coverage: p.coverage, scannedPorts: p.info.basic?.scanportstcp ?? '', found };
-        }),
-      );
+      const list: Earlier[] = [];
+      for (const row of rows) {
+        let p = parsed.get(row.id);
+        if (!p) parsed.set(row.id, (p = indexed(row.coverage, await this.store.storedReport(row.id))));
+        list.push({ coverage: p.coverage, scannedPorts: p.scannedPorts, found: p.found.get(address) ?? [] });
+      }
+      out.set(address, list);
     }
     return out;
   }

@@ -92,14 +92,15 @@ export class AuditStore extends AuditLeaseStore {
 
   /**
    * The account's finished audits of `address` before audit `beforeId`,
-   * newest first, at most `limit`: their coverage and report, for the
-   * baseline (src/audit/baseline.ts).
+   * newest first, at most `limit`: their ids and coverage, for the
+   * baseline (src/audit/baseline.ts); their reports are read once each by
+   * `storedReport`, however many addresses they share.
    */
   earlier(accountId: number, address: string, beforeId: number, limit: number) {
     return this.db
       .selectFrom('audits as a')
       .innerJoin('audit_targets as t', 't.audit_id', 'a.id')
-      .select(['a.id', 'a.coverage', 'a.report'])
+      .select(['a.id', 'a.coverage'])
       .where('a.account_id', '=', accountId)
       .where('t.address', '=', address)
       .where('a.state', '=', 'done')
@@ -107,6 +108,11 @@ export class AuditStore extends AuditLeaseStore {
       .orderBy('a.id', 'desc')
       .limit(limit)
       .execute();
+  }
+
+  async storedReport(id: number): Promise<string | null> {
+    const row = await this.db.selectFrom('audits').select('report').where('id', '=', id).executeTakeFirst();
+    return row?.report ?? null;
   }
 
   /** Progress of a running audit, written only while `owner` holds it (a run that lost its lease must not write over its successor's). */
