@@ -1,0 +1,119 @@
+import type { Answer, SoaData } from 'dns-packet';
+import type { Clock } from '../../clock.ts';
+import { compareLabels, labels } from './canonical.ts';
+import { dnssecFail } from './errors.ts';
+import { dnskeyData, type ZoneKey } from './keys.ts';
+import { nsecChain } from './nsec.ts';
+import { DEFAULT_TIMERS, refreshAt, signatureWindow, signRRset, type Timers } from './sign.ts';
+
+/** A key given to the signer: every key given is published in the DNSKEY set; `sign` says whether it also signs. */
+export interface KeyUse {
+  readonly key: ZoneKey;
+  /**
+   * false: published only. That is the pre-publish state of a new ZSK and the
+   * retired state of an old one (RFC 6781 4.1.1.1), and how a KSK waits for
+   * its DS during a roll.
+   */
+  readonly sign: boolean;
+}
+
+export interface SignOptions {
+  readonly clock: Clock;
+  readonly timers?: Timers;
+  /**
+   * TTL of the DNSKEY set. An hour, not the zone's day-long default: a key
+   * roll waits this long for caches to see the new set (RFC 7583), so a
+   * short TTL keeps ZSK rolls quick at the cost of a few more DNSKEY queries.
+   */
+  readonly dnskeyTtl?: number;
+}
+
+export interface SignedZone {
+  /** The zone's records (DNSSEC types given in are dropped and remade), DNSKEY, NSEC and every RRSIG, in canonical order. */
+  readonly records: Answer[];
+  /** When the signatures made now must be re-made (ms since 1970; the caller's timer). */
+  readonly refreshAt: number;
+}
+
+export const DEFAULT_DNSKEY_TTL = 3600;
+/** Made by the signer, so never taken from the records given in. */
+const SIGNER_TYPES = new Set(['RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'DNSKEY']);
+
+interface Owner {
+  readonly name: string;
+  readonly labels: Buffer[];
+  readonly sets: Map<string, Answer[]>;
+}
+
+/**
+ * Signs a zone: pure over the records (dns-packet answers, names without a
+ * trailing dot, as the serving index holds them) with the keys passed in,
+ * so publish, transfers and the API can each call it with the store's keys.
+ *
+ * What is signed follows RFC 4035 2.2: every authoritative RRset once per
+ * signing key of its role (KSKs: the DNSKEY set; ZSKs: everything else).
+ * At a delegation only DS and NSEC are the parent's and signed; the NS set
+ * there and glue below it are not, and occluded names get no NSEC
+ * (RFC 4035 2.3).
+ */
+export function signZone(zone: string, records: readonly Answer[], keys: readonly KeyUse[], options: SignOptions): SignedZone {
+  const apex = zone.toLowerCase().replace(/\.$/, '');
+  const apexLabels = labels(apex);
+  const ksks = keys.filter((k) => k.sign && k.key.role === 'ksk').map((k) => k.key);
+  const zsks = keys.filter((k) => k.sign && k.key.role === 'zsk').map((k) => k.key);
+  if (!ksks.length || !zsks.length) dnssecFail('noActiveKey');
+  const owners = new Map<string, Owner>();
+  for (const r of records) {
+    if (SIGNER_TYPES.has(r.type)) continue;
+    const name = r.name.toLowerCase().replace(/\.$/, '');
+    let o = owners.get(name);
+    if (!o) {
+      const ls = labels(name);
+      if (ls.length < apexLabels.length || compareLabels(ls.slice(ls.length - apexLabels.length), apexLabels) !== 0) dnssecFail('recordOutsideZone');
+      owners.set(name, (o = { name, labels: ls, sets: new Map() }));
+    }
+    const set = o.sets.get(r.type);
+    if (set) set.push(r);
+    else o.sets.set(r.type, [r]);
+  }
+  const top = owners.get(apex);
+  const soa = top?.sets.get('SOA')?.[0] as { ttl?: number; data: SoaData } | undefined;
+  if (!top || !soa) dnssecFail('zoneHasNoSoa');
+  const dnskeyTtl = options.dnskeyTtl ?? DEFAULT_DNSKEY_TTL;
+  top.sets.set('DNSKEY', keys.map((k) => ({ type: 'DNSKEY', name: apex, ttl: dnskeyTtl, class: 'IN', data: dnskeyData(k.key) }) as Answer));
+
+  const sorted = [...owners.values()].sort((a, b) => compareLabels(a.labels, b.labels));
+  // Delegations: NS below the apex. Sorted order puts a cut before every name under it.
+  const live: Owner[] = [];
+  const cuts = new Set<string>();
+  let cut: Buffer[] | null = null;
+  for (const o of sorted) {
+    if (cut && o.labels.length > cut.length && compareLabels(o.labels.slice(o.labels.length - cut.length), cut) === 0) continue; // glue: occluded
+    cut = o.name !== apex && o.sets.has('NS') ? o.labels : null;
+    if (cut) cuts.add(o.name);
+    live.push(o);
+  }
+
+  // RFC 9077: the NSEC TTL is the lesser of the SOA's TTL and its minimum, the negative-caching TTL.
+  const nsecTtl = Math.min(soa.ttl ?? soa.data.minimum ?? 0, soa.data.minimum ?? 0);
+  const nsecs = nsecChain(live.map((o) => ({ name: o.name, types: [...o.sets.keys()] })), nsecTtl);
+
+  const timers = options.timers ?? DEFAULT_TIMERS;
+  const window = signatureWindow(options.clock, timers);
+  const out: Answer[] = [];
+  const kept = new Set(live);
+  for (const o of sorted) {
+    const delegation = cuts.has(o.name);
+    for (const [type, set] of o.sets) {
+      out.push(...set);
+      if (!kept.has(o) || (delegation && type !== 'DS')) continue;
+      for (const key of type === 'DNSKEY' ? ksks : zsks) out.push(signRRset(o.name, type, set, apex, key, window));
+    }
+    const nsec = nsecs.get(o.name);
+    if (nsec) {
+      out.push(nsec);
+      for (const key of zsks) out.push(signRRset(o.name, 'NSEC', [nsec], apex, key, window));
+    }
+  }
+  return { records: out, refreshAt: refreshAt(window, timers) };
+}
