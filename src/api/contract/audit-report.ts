@@ -1,4 +1,4 @@
-/** `scaninfo` of saGetAuditReport (spec 2.3); extension fields REPORT adds under `basic` are not listed: clients ignore them. */
+/** `scaninfo` of saGetAuditReport (spec 2.3), with the extension fields under `basic` that say what ran (docs/audits.md). */
 const str = { type: 'string' } as const;
 const num = { type: 'number' } as const;
 
@@ -24,6 +24,11 @@ export const SCANINFO = {
         sjtime: num,
         title: str,
         totalnaslentries: num,
+        // Extensions (issue 15): what ran and a one-sentence summary; spec clients ignore them.
+        portsScanned: { ...num, optional: true },
+        checksRun: { ...num, optional: true },
+        nse: { type: 'object', optional: true, fields: { ran: { type: 'boolean' }, version: { ...str, optional: true } } },
+        summary: { ...str, optional: true },
       },
     },
     entries: {
