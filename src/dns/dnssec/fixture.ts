@@ -72,7 +72,7 @@ export interface Verdict {
   output: string;
 }
 
-function run(zone: string, text: string, cmd: (file: string) => [string, string[]]): Verdict {
+function run(text: string, cmd: (file: string) => [string, string[]]): Verdict {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-dnssec-'));
   try {
     const file = join(dir, 'zone');
@@ -90,8 +90,8 @@ function run(zone: string, text: string, cmd: (file: string) => [string, string[
  * DNSKEY set, a complete NSEC chain. `-x`: the DNSKEY set is signed by
  * the KSK only (our split). It reads the time from the system clock only.
  */
-export const bindVerify = (zone: string, text: string): Verdict => run(zone, text, (f) => ['dnssec-verify', ['-x', '-o', zone, f]]);
+export const bindVerify = (zone: string, text: string): Verdict => run(text, (f) => ['dnssec-verify', ['-x', '-o', zone, f]]);
 
 /** Knot's kzonecheck with DNSSEC checks, at the given time (seconds) so tests can move it. */
 export const knotCheck = (zone: string, text: string, atSeconds: number): Verdict =>
-  run(zone, text, (f) => ['kzonecheck', ['--dnssec', 'on', '-t', String(atSeconds), '-o', zone, f]]);
+  run(text, (f) => ['kzonecheck', ['--dnssec', 'on', '-t', String(atSeconds), '-o', zone, f]]);
