@@ -59,7 +59,7 @@ test('rollover states: a pre-published ZSK is in the DNSKEY set and signs nothin
   const ksk2 = generateKey('ksk');
   const keys = [{ key: ksk, sign: true }, { key: ksk2, sign: true }, { key: zsk, sign: true }, { key: next, sign: false }];
   const signed = signZone('roll.example', bigZone('roll.example', 5), keys, { clock });
-  const tags = (type: string) => signed.records.filter((r) => r.type === 'RRSIG' && (r.data as { typeCovered: string }).typeCovered === type).map((r) => (r.data as { keyTag: number }).keyTag);
+  const tags = (type: string) => signed.records.filter((r) => r.type === 'RRSIG' && (r.data as { typeCovered: string }).typeCovered === type).map((r) => ((r as { data: unknown }).data as { keyTag: number }).keyTag);
   assert.equal(signed.records.filter((r) => r.type === 'DNSKEY').length, 4);
   assert.deepEqual(tags('DNSKEY').sort(), [ksk.tag, ksk2.tag].sort());
   assert.deepEqual(tags('A'), Array(5).fill(zsk.tag));
