@@ -4,6 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { admin, freePort, serve, type Served } from './helpers/server.ts';
 import { UserShell } from './helpers/user-cli.ts';
+import { eventually } from './helpers/wait.ts';
+import { startWorker } from './helpers/workers.ts';
 
 const PASSWORD = 'correct horse 5';
 const RENDERER = resolve(import.meta.dirname, '../src/audit/render/index.ts');
@@ -15,7 +17,8 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
   let u: UserShell;
 
   before(async () => {
-    s = await serve({ args: ['--session-ttl', `${SESSION_TTL_MS / 1000}s`] });
+    // No audit worker in serve: the audit test starts one when it wants the queued audit to run.
+    s = await serve({ args: ['--session-ttl', `${SESSION_TTL_MS / 1000}s`, '--audit-workers', '0'] });
     u = await UserShell.create(s, 'cliuser', PASSWORD, '--audit-types', 'basic', '--allow-ip', '127.0.1.0/24', '--dns-credits', '3');
   });
   after(() => s.stop());
@@ -133,7 +136,14 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
   });
 
   test('audit run --wait --json: progress on stderr, the ended list entry on stdout; list and report', async () => {
-    const r = await u.vigil(['audit', 'run', '127.0.1.1', '127.0.1.2', '--type', 'basic', '--wait', '--json']);
+    const waiting = u.start(['audit', 'run', '127.0.1.1', '127.0.1.2', '--type', 'basic', '--wait', '--json']);
+    // Queued for as long as no worker runs: the waiting command shows it, and so does the list.
+    await eventually(async () => /^audit \d+: queued$/m.test(waiting.stderr()), 'the wait to show queued', 60_000);
+    const queued = (await u.vigil(['audit', 'list'])).stdout;
+    assert.match(queued, /^\d+ +basic +127\.0\.1\.1,127\.0\.1\.2 +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +- +- +queued$/m);
+    const worker = await startWorker(s.dataDir);
+    const r = await waiting.done;
+    await worker.stop();
     assert.equal(r.code, 0, r.stderr);
     const entry = JSON.parse(r.stdout);
     assert.equal(entry.folder, 'done');
@@ -143,6 +153,7 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
     for (const l of lines) {
       assert.match(l, new RegExp(`^audit ${entry.scanuid}: (queued|running|done|(scanning|detecting|checking|reporting): ports \\d+/\\d+, checks \\d+/\\d+)$`));
     }
+    assert.equal(lines[0], `audit ${entry.scanuid}: queued`);
     assert.equal(lines.at(-1), `audit ${entry.scanuid}: done`);
 
     const list = await u.json('audit', 'list');

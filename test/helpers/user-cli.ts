@@ -46,6 +46,19 @@ export class UserShell {
     return this.exec(VIGIL, args, input, env);
   }
 
+  /** `vigil ARGS…` left running: its stderr so far, and its end. */
+  start(args: string[]): { stderr: () => string; done: Promise<Ran> } {
+    let err = '';
+    const done = new Promise<Ran>((resolve) => {
+      const child = execFile(VIGIL, args, { cwd: this.dir, env: this.env, maxBuffer: 16 << 20 }, (e, stdout, stderr) => {
+        resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+      child.stderr!.on('data', (d) => (err += d));
+      child.stdin!.end();
+    });
+    return { stderr: () => err, done };
+  }
+
   /** A bash script, `set -euo pipefail`, in this shell's directory. */
   bash(script: string): Promise<Ran> {
     return this.exec('bash', ['-euo', 'pipefail', '-c', script], '', {});
