@@ -9,4 +9,5 @@ export { generateKey, importKey, exportPrivateKey, dnskeyData, dnskeyRdata, keyT
 export { sealPrivateKey, openPrivateKey } from './seal.ts';
 export { DEFAULT_TIMERS, signatureWindow, needsRefresh, signRRset, type Timers, type SignatureWindow } from './sign.ts';
 export { signZone, DEFAULT_DNSKEY_TTL, type KeyUse, type SignOptions, type SignedZone } from './zone.ts';
+export { SignatureCache } from './reuse.ts';
 export { masterFile, recordLine } from './present.ts';

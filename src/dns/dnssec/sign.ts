@@ -35,15 +35,10 @@ export function signatureWindow(clock: Clock, timers: Timers = DEFAULT_TIMERS): 
   return { inception: now - timers.inceptionOffset, expiration: now + timers.validity };
 }
 
-/** When a signature made in this window must be re-made (ms, the Clock's unit). */
-export function refreshAt(window: SignatureWindow, timers: Timers = DEFAULT_TIMERS): number {
-  return (window.expiration - timers.refresh) * 1000;
-}
-
-/** Whether an existing RRSIG must be re-made now: within the refresh margin of its end, or not yet valid. */
+/** Whether an existing RRSIG must be re-made now: at or within the refresh margin of its end (so at a SignedZone's refreshAt), or not yet valid. */
 export function needsRefresh(rrsig: RrsigData, clock: Clock, timers: Timers = DEFAULT_TIMERS): boolean {
   const now = Math.floor(clock.now() / 1000);
-  return rrsig.expiration - now < timers.refresh || rrsig.inception > now;
+  return rrsig.expiration - now <= timers.refresh || rrsig.inception > now;
 }
 
 const rrsigCodec = (dnsPacket as unknown as { record(t: string): { encode(d: RrsigData): Buffer } }).record('RRSIG');
@@ -53,19 +48,34 @@ function rawSignature(key: ZoneKey, data: Buffer): Buffer {
   return key.algorithm === 13 ? sign('sha256', data, { key: key.privateKey, dsaEncoding: 'ieee-p1363' }) : sign(null, data, key.privateKey);
 }
 
+/** An RRset as a signature covers it: its TTL (one per set) and its records in canonical form. */
+export interface CanonicalSet {
+  readonly ttl: number;
+  readonly wire: Buffer;
+}
+
+export function canonicalSet(owner: string, type: string, rrset: readonly Answer[]): CanonicalSet {
+  // One TTL per set (RFC 2181 5.2); the index already evens them out, the lowest is what a resolver would keep anyway.
+  let ttl = Infinity;
+  for (const r of rrset) ttl = Math.min(ttl, (r as { ttl?: number }).ttl ?? 0);
+  return { ttl, wire: rrsetWire(nameWire(owner), type, ttl, rrset) };
+}
+
 /**
  * One RRSIG over one RRset (RFC 4034 3.1.8.1): the RRSIG RDATA without its
  * signature, then the set in canonical form with the original TTL. `owner`
  * and `zone` in dns-packet's form (no trailing dot).
  */
 export function signRRset(owner: string, type: string, rrset: readonly Answer[], zone: string, key: ZoneKey, window: SignatureWindow): Answer {
-  // One TTL per set (RFC 2181 5.2); the index already evens them out, the lowest is what a resolver would keep anyway.
-  const ttl = Math.min(...rrset.map((r) => (r as { ttl?: number }).ttl ?? 0));
+  return signCanonical(owner, type, canonicalSet(owner, type, rrset), zone, key, window);
+}
+
+export function signCanonical(owner: string, type: string, set: CanonicalSet, zone: string, key: ZoneKey, window: SignatureWindow): Answer {
   const data: RrsigData = {
     typeCovered: type,
     algorithm: key.algorithm,
     labels: rrsigLabels(owner),
-    originalTTL: ttl,
+    originalTTL: set.ttl,
     expiration: window.expiration >>> 0,
     inception: window.inception >>> 0,
     keyTag: key.tag,
@@ -73,6 +83,6 @@ export function signRRset(owner: string, type: string, rrset: readonly Answer[],
     signature: Buffer.alloc(0),
   };
   const head = rrsigCodec.encode(data).subarray(2);
-  data.signature = rawSignature(key, Buffer.concat([head, rrsetWire(nameWire(owner), type, ttl, rrset)]));
-  return { type: 'RRSIG', name: owner, ttl, class: 'IN', data };
+  data.signature = rawSignature(key, Buffer.concat([head, set.wire]));
+  return { type: 'RRSIG', name: owner, ttl: set.ttl, class: 'IN', data };
 }

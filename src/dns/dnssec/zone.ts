@@ -4,7 +4,8 @@ import { compareLabels, labels } from './canonical.ts';
 import { dnssecFail } from './errors.ts';
 import { dnskeyData, type ZoneKey } from './keys.ts';
 import { nsecChain } from './nsec.ts';
-import { DEFAULT_TIMERS, refreshAt, signatureWindow, signRRset, type Timers } from './sign.ts';
+import { SignatureCache } from './reuse.ts';
+import { DEFAULT_TIMERS, signatureWindow, type Timers } from './sign.ts';
 
 /** A key given to the signer: every key given is published in the DNSKEY set; `sign` says whether it also signs. */
 export interface KeyUse {
@@ -26,6 +27,8 @@ export interface SignOptions {
    * short TTL keeps ZSK rolls quick at the cost of a few more DNSKEY queries.
    */
   readonly dnskeyTtl?: number;
+  /** The previous signing's signatures (its SignedZone.signatures): unchanged RRsets keep theirs (reuse.ts). */
+  readonly previous?: SignatureCache;
 }
 
 export interface SignedZone {
@@ -33,6 +36,8 @@ export interface SignedZone {
   readonly records: Answer[];
   /** When the signatures made now must be re-made (ms since 1970; the caller's timer). */
   readonly refreshAt: number;
+  /** What the next signing passes as `previous`. */
+  readonly signatures: SignatureCache;
 }
 
 export const DEFAULT_DNSKEY_TTL = 3600;
@@ -100,6 +105,8 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
 
   const timers = options.timers ?? DEFAULT_TIMERS;
   const window = signatureWindow(options.clock, timers);
+  const cache = new SignatureCache();
+  const sig = (owner: string, type: string, set: readonly Answer[], key: ZoneKey) => cache.sign(options.previous, owner, type, set, apex, key, window, options.clock, timers);
   const out: Answer[] = [];
   const kept = new Set(live);
   for (const o of sorted) {
@@ -107,13 +114,16 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
     for (const [type, set] of o.sets) {
       out.push(...set);
       if (!kept.has(o) || (delegation && type !== 'DS')) continue;
-      for (const key of type === 'DNSKEY' ? ksks : zsks) out.push(signRRset(o.name, type, set, apex, key, window));
+      for (const key of type === 'DNSKEY' ? ksks : zsks) out.push(sig(o.name, type, set, key));
     }
     const nsec = nsecs.get(o.name);
     if (nsec) {
       out.push(nsec);
-      for (const key of zsks) out.push(signRRset(o.name, 'NSEC', [nsec], apex, key, window));
+      for (const key of zsks) out.push(sig(o.name, 'NSEC', [nsec], key));
     }
   }
-  return { records: out, refreshAt: refreshAt(window, timers) };
+  // The earliest signature to re-make decides: a reused one may be older than this signing's.
+  let earliest = Infinity;
+  for (const r of out) if (r.type === 'RRSIG') earliest = Math.min(earliest, (r.data as { expiration: number }).expiration);
+  return { records: out, refreshAt: (earliest - timers.refresh) * 1000, signatures: cache };
 }
