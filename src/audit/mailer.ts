@@ -3,10 +3,18 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
+/** A file sent with the mail; nodemailer encodes it (base64 for text/html) and names it in Content-Disposition. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
 export interface Mail {
   to: string;
   subject: string;
   text: string;
+  attachments?: MailAttachment[];
 }
 
 /** Where audit mail goes: an SMTP server, or .eml files an operator can read. */

@@ -1,18 +1,36 @@
 import type { Mail } from './mailer.ts';
+import { renderReport } from './render/index.ts';
+import { isFinding, orderedEntries, RISK_LABEL, RISKS } from './render/model.ts';
 import type { ScanInfo } from './report.ts';
 
-const RISKS = ['high', 'medium', 'low', 'other'] as const;
+/** How many findings the mail's text names; the attached report has them all. */
+export const MAIL_TOP = 5;
+
+/** Control characters from a banner would reach a reader's terminal or mail client: shown as `?`. */
+const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+
+export const attachmentName = (scanuid: number) => `vigil-audit-${scanuid}.html`;
 
 /**
- * The completion mail (spec 6, notification=OCMP): names the audit, its
- * address(es) and the count per risk. Nothing from the targets' own
- * answers goes into it, so a hostile banner cannot shape the mail.
+ * The completion mail (spec 6, notification=OCMP): a text summary (counts
+ * per risk, the most serious findings with their ports, what ran) and the
+ * whole report as an HTML attachment (src/audit/render/). The headers hold
+ * only what the account asked for (scanuid, type, the requested addresses)
+ * and the counts: nothing from the targets' answers, so a hostile banner
+ * cannot shape a header; the text body carries titles, control characters
+ * replaced.
  */
 export function completionMail(to: string, info: ScanInfo, addresses: readonly string[]): Mail {
   const b = info.basic;
   const failed = b.reporttype === 'failed';
   const counts = RISKS.map((r) => `${r}: ${info.risk[r] ?? 0}`).join(', ');
   const shown = addresses.length > 20 ? `${addresses.slice(0, 20).join(', ')} and ${addresses.length - 20} more` : addresses.join(', ');
+  const findings = orderedEntries(info).filter(isFinding);
+  const top = findings.slice(0, MAIL_TOP).map((v) => {
+    const score = v.score !== null ? ` CVSS ${v.score.toFixed(1)}` : '';
+    return `  [${RISK_LABEL[v.entry.risk]}${score}] ${v.entry.ip} port ${v.entry.port}: ${clean(v.entry.title)}`;
+  });
+  const more = findings.length > MAIL_TOP ? [`  … and ${findings.length - MAIL_TOP} more in the attached report.`] : [];
   const text = [
     `Your ${b.scantype} audit ${b.scanuid} of ${b.hostip} has ${failed ? 'failed' : 'finished'}.`,
     '',
@@ -20,8 +38,20 @@ export function completionMail(to: string, info: ScanInfo, addresses: readonly s
     `Findings by risk: ${counts}`,
     `Open ports found: ${info.ports.length}`,
     '',
-    `Read the full report with saGetAuditReport.php, scanuid=${b.scanuid}.`,
+    findings.length ? `Most serious findings (${Math.min(MAIL_TOP, findings.length)} of ${findings.length}):` : 'No findings to report.',
+    ...top,
+    ...more,
+    '',
+    `What ran: ${b.summary ?? `${b.totalnaslentries} checks per address on ports ${b.scanportstcp}.`}`,
+    '',
+    `The full report is attached (${attachmentName(b.scanuid)}; open it in a browser, or print it to PDF).`,
+    `It is also available with saGetAuditReport.php, scanuid=${b.scanuid}.`,
     '',
   ].join('\n');
-  return { to, subject: `Vigil audit ${b.scanuid} (${b.scantype}) of ${b.hostip}: ${failed ? 'failed' : counts}`, text };
+  return {
+    to,
+    subject: `Vigil audit ${b.scanuid} (${b.scantype}) of ${b.hostip}: ${failed ? 'failed' : counts}`,
+    text,
+    attachments: [{ filename: attachmentName(b.scanuid), contentType: 'text/html; charset=utf-8', content: renderReport(info, 'html') }],
+  };
 }

@@ -1,0 +1,77 @@
+import type { ScanInfo } from '../report.ts';
+import { baselineOf, gridOf, headLines, orderedEntries, RISK_LABEL, RISKS } from './model.ts';
+
+const WIDTH = 80;
+
+/** Control characters from a banner would move a terminal's cursor or change its colours: shown as `?`. */
+const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+
+/** Breaks text at spaces into lines of at most `width` (a longer word is cut); keeps the text's own line breaks. */
+export function wrap(text: string, width: number, indent = ''): string[] {
+  const out: string[] = [];
+  const room = Math.max(10, width - indent.length);
+  for (const para of clean(text).split('\n')) {
+    let line = '';
+    for (let word of para.split(/ +/)) {
+      while (word.length > room) {
+        if (line) out.push(line), (line = '');
+        out.push(word.slice(0, room));
+        word = word.slice(room);
+      }
+      if (!line) line = word;
+      else if (line.length + 1 + word.length <= room) line += ` ${word}`;
+      else out.push(line), (line = word);
+    }
+    out.push(line);
+  }
+  return out.map((l) => (l ? indent + l : l));
+}
+
+const rule = (ch = '-') => ch.repeat(WIDTH);
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+const padStart = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+
+/** The report for a terminal: 80 columns, no colour codes (a pipe or a mail keeps it readable). */
+export function renderText(info: ScanInfo): string {
+  const b = info.basic;
+  const entries = orderedEntries(info);
+  const out: string[] = [rule('='), ...wrap(`Vigil audit report: ${b.title}`, WIDTH), rule('=')];
+  for (const [k, v] of headLines(info)) out.push(...wrap(`${pad(`${k}:`, 15)}${v}`, WIDTH).map((l, i) => (i ? ' '.repeat(15) + l.trimStart() : l)));
+  if (b.summary) out.push('', ...wrap(b.summary, WIDTH));
+
+  out.push('', 'RISK COUNTS', rule());
+  out.push(RISKS.map((r) => `${RISK_LABEL[r]}: ${info.risk[r] ?? 0}`).join('   '));
+
+  const grid = gridOf(info);
+  if (grid.cats.length) {
+    const catWidth = Math.min(40, Math.max(8, ...grid.cats.map((c) => c.length)) + 2);
+    out.push('', 'CATEGORY x RISK', rule());
+    out.push(pad('Category', catWidth) + RISKS.map((r) => padStart(RISK_LABEL[r], 8)).join(''));
+    for (const c of grid.cats) out.push(pad(clean(c).slice(0, catWidth - 1), catWidth) + RISKS.map((r) => padStart(String(grid.cell(c, r)), 8)).join(''));
+  }
+
+  out.push('', 'FINDINGS', rule());
+  if (!entries.length) out.push('None.');
+  for (const v of entries) {
+    const e = v.entry;
+    const score = v.score !== null ? ` CVSS ${v.score.toFixed(1)}` : '';
+    out.push('', ...wrap(`[${RISK_LABEL[e.risk]}${score}] ${e.title}`, WIDTH));
+    out.push(...wrap(`${e.ip} port ${e.port}  ${e.id}  baseline: ${e.baseline}`, WIDTH, '  '));
+    if (v.cves.length) out.push(...wrap(`CVE: ${v.cves.join(', ')}`, WIDTH, '  '));
+    if (v.vector) out.push(...wrap(`Vector: ${v.vector}`, WIDTH, '  '));
+    for (const line of v.body) out.push(...wrap(line, WIDTH, '  '));
+    if (v.solution) out.push(...wrap(`Solution: ${v.solution}`, WIDTH, '  '));
+    for (const r of v.references) out.push(...wrap(`See: ${r}`, WIDTH, '  '));
+    if (v.qod) out.push(`  Quality of detection: ${clean(v.qod)}`);
+  }
+
+  const base = baselineOf(entries);
+  out.push('', 'BASELINE', rule());
+  out.push(base.counts.length ? base.counts.map(([s, n]) => `${s}: ${n}`).join('   ') : 'No findings to compare.');
+  for (const v of base.resolved) out.push(...wrap(`Resolved on ${v.entry.ip}: ${v.body.slice(1).join(', ')}`, WIDTH));
+
+  out.push('', 'OPEN PORTS', rule());
+  if (!info.ports.length) out.push('None found.');
+  for (const p of info.ports) out.push(...wrap(`${pad(p.hostip, 16)} ${padStart(String(p.portend), 5)}/${p.portprot.toLowerCase()}  ${p.portservice}`, WIDTH));
+  return `${out.join('\n')}\n`;
+}
