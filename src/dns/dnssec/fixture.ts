@@ -51,7 +51,10 @@ export function everyTypeZone(zone = ZONE): Answer[] {
     rec('WebForwarding', { host: 'go', target: 'https://example.org/landing' }),
   ];
   const model: ZoneModel = { zone, serial: 2026112301, records };
-  return [...buildZoneIndex(model, '192.0.2.80').all];
+  // A secure delegation: DS is no Vigil record type yet, but the signer must sign it at the cut.
+  const ds: Answer = { type: 'DS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.alloc(32, 0xab) } };
+  const cut: Answer = { type: 'NS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: 'ns1.other.net' };
+  return [...buildZoneIndex(model, '192.0.2.80').all, cut, ds];
 }
 
 /** `n` A records (and the SOA and NS) for size tests and the bench. */

@@ -60,6 +60,9 @@ test('signed records: wildcard labels, empty non-terminals, the delegation and i
   assert.deepEqual(cut.data.rrtypes, ['NS', 'RRSIG', 'NSEC']);
   assert.deepEqual(rrsigs.filter((r) => r.name === `sub.${ZONE}`).map((r) => r.data.typeCovered), ['NSEC']);
   assert.ok(!names.includes(`ns1.sub.${ZONE}`));
+  // A secure delegation: DS in the bitmap and signed, NS still not.
+  assert.deepEqual(nsecs.find((n) => n.name === `secure.${ZONE}`)!.data.rrtypes, ['NS', 'DS', 'RRSIG', 'NSEC']);
+  assert.deepEqual(rrsigs.filter((r) => r.name === `secure.${ZONE}`).map((r) => r.data.typeCovered).sort(), ['DS', 'NSEC']);
   assert.ok(!rrsigs.some((r) => r.name === `ns1.sub.${ZONE}`));
   // The chain is a ring: the last points back to the apex.
   assert.equal(nsecs.at(-1)!.data.nextDomain, ZONE);
