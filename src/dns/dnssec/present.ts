@@ -1,6 +1,7 @@
 import type { Answer } from 'dns-packet';
 import { presentName, quoted } from '../text.ts';
 import { rdataWire } from './canonical.ts';
+import { base32hex } from './nsec3.ts';
 
 /**
  * Master-file text (RFC 1035 5, RFC 4034 2.2/3.2/4.2/5.3 for the DNSSEC
@@ -44,6 +45,16 @@ function rdataText(a: Answer): string {
       return `${d.typeCovered} ${d.algorithm} ${d.labels} ${d.originalTTL} ${stamp(d.expiration)} ${stamp(d.inception)} ${d.keyTag} ${fqdn(d.signersName)} ${d.signature.toString('base64')}`;
     case 'NSEC':
       return `${fqdn(d.nextDomain)} ${d.rrtypes.join(' ')}`;
+    case 'NSEC3': {
+      const salt = d.salt.length ? d.salt.toString('hex').toUpperCase() : '-';
+      return `${d.algorithm} ${d.flags} ${d.iterations} ${salt} ${base32hex(d.nextDomain).toUpperCase()} ${d.rrtypes.join(' ')}`.trimEnd();
+    }
+    case 'NSEC3PARAM': {
+      // Raw RDATA (dns-packet has no codec): algorithm, flags, iterations, salt.
+      const b = d as Buffer;
+      const salt = b.subarray(5, 5 + b[4]!);
+      return `${b[0]} ${b[1]} ${b.readUInt16BE(2)} ${salt.length ? salt.toString('hex').toUpperCase() : '-'}`;
+    }
     default: {
       // Any other type in RFC 3597's generic form, which every parser reads.
       const w = rdataWire(a);

@@ -4,6 +4,7 @@ import type { Answer } from 'dns-packet';
 import { ManualClock } from '../../clock.ts';
 import { bindVerify, everyTypeZone, HAVE_KZONECHECK, HAVE_VERIFY, knotCheck, ZONE } from './fixture.ts';
 import { generateKey, type Algorithm } from './keys.ts';
+import { nsec3Hash, base32hex } from './nsec3.ts';
 import { masterFile } from './present.ts';
 import { signZone, type KeyUse } from './zone.ts';
 
@@ -23,13 +24,13 @@ function keysFor(algorithm: Algorithm): KeyUse[] {
   ];
 }
 
-function sign(algorithm: Algorithm, c = clock(), records: Answer[] = everyTypeZone()) {
-  return { c, signed: signZone(ZONE, records, keysFor(algorithm), { clock: c }) };
+function sign(algorithm: Algorithm, c = clock(), denial: 'nsec' | 'nsec3' = 'nsec') {
+  return { c, signed: signZone(ZONE, everyTypeZone(), keysFor(algorithm), { clock: c, denial }) };
 }
 
-for (const algorithm of [13, 15] as const) {
-  test(`a zone with every record type, algorithm ${algorithm}, validates with dnssec-verify and kzonecheck`, (t) => {
-    const { c, signed } = sign(algorithm);
+for (const [algorithm, denial] of [[13, 'nsec'], [15, 'nsec'], [13, 'nsec3'], [15, 'nsec3']] as const) {
+  test(`a zone with every record type, algorithm ${algorithm}, ${denial.toUpperCase()}, validates with dnssec-verify and kzonecheck`, (t) => {
+    const { c, signed } = sign(algorithm, clock(), denial);
     const text = masterFile(signed.records);
     if (!HAVE_VERIFY) t.diagnostic('dnssec-verify not installed');
     else {
@@ -69,6 +70,26 @@ test('signed records: wildcard labels, empty non-terminals, the delegation and i
   // The DNSKEY set is signed by the KSK only, everything else by the ZSK.
   const dnskeySigs = rrsigs.filter((r) => r.data.typeCovered === 'DNSKEY');
   assert.equal(dnskeySigs.length, 1);
+});
+
+test('NSEC3: hashes as RFC 5155 appendix A, empty non-terminals in the chain, an insecure delegation without RRSIG in its bitmap', () => {
+  // RFC 5155 appendix A: salt aabbccdd, 12 iterations.
+  assert.equal(base32hex(nsec3Hash('example', 12, Buffer.from('aabbccdd', 'hex'))), '0p9mhaveqvm6t7vbl5lop2u3t2rp3tom');
+  assert.equal(base32hex(nsec3Hash('a.example', 12, Buffer.from('aabbccdd', 'hex'))), '35mthgpgcu1qg68fab165klnsnk3dpvl');
+  const { signed } = sign(13, clock(), 'nsec3');
+  const byHash = new Map(signed.records.filter((r) => r.type === 'NSEC3').map((r) => [r.name.split('.')[0], (r.data as { rrtypes: string[] }).rrtypes]));
+  const of = (name: string) => byHash.get(base32hex(nsec3Hash(name)));
+  assert.deepEqual(of(`deep.er.${ZONE}`), []);
+  assert.deepEqual(of(`sub.${ZONE}`), ['NS']);
+  assert.deepEqual(of(`secure.${ZONE}`), ['NS', 'DS', 'RRSIG']);
+  assert.equal(of(`ns1.sub.${ZONE}`), undefined);
+  assert.ok(of(ZONE)!.includes('NSEC3PARAM'));
+  assert.ok(!signed.records.some((r) => r.type === 'NSEC'));
+  // Both validators miss the empty non-terminal's NSEC3 when it is taken out.
+  const ent = base32hex(nsec3Hash(`deep.er.${ZONE}`));
+  const broken = masterFile(signed.records.filter((r) => !r.name.startsWith(ent)));
+  if (HAVE_VERIFY) assert.match(bindVerify(ZONE, broken).output, /Missing NSEC3 record for deep\.er/);
+  if (HAVE_KZONECHECK) assert.equal(knotCheck(ZONE, broken, Math.floor(Date.now() / 1000)).ok, false);
 });
 
 test('a tampered record, a missing signature and expired signatures fail both validators', (t) => {

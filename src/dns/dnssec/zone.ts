@@ -4,6 +4,7 @@ import { compareLabels, labels } from './canonical.ts';
 import { dnssecFail } from './errors.ts';
 import { dnskeyData, type ZoneKey } from './keys.ts';
 import { nsecChain } from './nsec.ts';
+import { nsec3Chain, nsec3paramRdata } from './nsec3.ts';
 import { SignatureCache } from './reuse.ts';
 import { DEFAULT_TIMERS, signatureWindow, type Timers } from './sign.ts';
 
@@ -27,6 +28,11 @@ export interface SignOptions {
    * short TTL keeps ZSK rolls quick at the cost of a few more DNSKEY queries.
    */
   readonly dnskeyTtl?: number;
+  /**
+   * Authenticated denial: NSEC (the default, nsec.ts) or NSEC3 with RFC
+   * 9276's parameters (nsec3.ts) for a zone whose names should not be walked.
+   */
+  readonly denial?: 'nsec' | 'nsec3';
   /** The previous signing's signatures (its SignedZone.signatures): unchanged RRsets keep theirs (reuse.ts). */
   readonly previous?: SignatureCache;
 }
@@ -87,6 +93,10 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
   const dnskeyTtl = options.dnskeyTtl ?? DEFAULT_DNSKEY_TTL;
   top.sets.set('DNSKEY', keys.map((k) => ({ type: 'DNSKEY', name: apex, ttl: dnskeyTtl, class: 'IN', data: dnskeyData(k.key) }) as Answer));
 
+  const nsec3 = options.denial === 'nsec3';
+  // TTL 0 as BIND and Knot publish it: only the signer and secondaries read it.
+  if (nsec3) top.sets.set('NSEC3PARAM', [{ type: 'NSEC3PARAM', name: apex, ttl: 0, class: 'IN', data: nsec3paramRdata() } as unknown as Answer]);
+
   const sorted = [...owners.values()].sort((a, b) => compareLabels(a.labels, b.labels));
   // Delegations: NS below the apex. Sorted order puts a cut before every name under it.
   const live: Owner[] = [];
@@ -101,7 +111,7 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
 
   // RFC 9077: the NSEC TTL is the lesser of the SOA's TTL and its minimum, the negative-caching TTL.
   const nsecTtl = Math.min(soa.ttl ?? soa.data.minimum ?? 0, soa.data.minimum ?? 0);
-  const nsecs = nsecChain(live.map((o) => ({ name: o.name, types: [...o.sets.keys()] })), nsecTtl);
+  const nsecs = nsec3 ? new Map<string, Answer>() : nsecChain(live.map((o) => ({ name: o.name, types: [...o.sets.keys()] })), nsecTtl);
 
   const timers = options.timers ?? DEFAULT_TIMERS;
   const window = signatureWindow(options.clock, timers);
@@ -122,8 +132,34 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
       for (const key of zsks) out.push(sig(o.name, 'NSEC', [nsec], key));
     }
   }
+  if (nsec3) {
+    for (const n of nsec3Chain(apex, nsec3Owners(apex, live, cuts), nsecTtl)) {
+      out.push(n);
+      for (const key of zsks) out.push(sig(n.name, 'NSEC3', [n], key));
+    }
+  }
   // The earliest signature to re-make decides: a reused one may be older than this signing's.
   let earliest = Infinity;
   for (const r of out) if (r.type === 'RRSIG') earliest = Math.min(earliest, (r.data as { expiration: number }).expiration);
   return { records: out, refreshAt: (earliest - timers.refresh) * 1000, signatures: cache };
+}
+
+/**
+ * The names NSEC3 covers (RFC 5155 7.1, opt-out off): every authoritative
+ * owner, delegations included, and every empty non-terminal between them
+ * and the apex, which NSEC3 (unlike NSEC) must list.
+ */
+function nsec3Owners(apex: string, live: readonly Owner[], cuts: ReadonlySet<string>) {
+  const out = live.map((o) => ({ name: o.name, types: [...o.sets.keys()], signed: !cuts.has(o.name) || o.sets.has('DS') }));
+  const seen = new Set(live.map((o) => o.name));
+  for (const o of live) {
+    // Vigil's names have no escaped dots, so a parent is the name after its first dot.
+    for (let n = o.name; n !== apex && n.includes('.'); ) {
+      n = n.slice(n.indexOf('.') + 1);
+      if (seen.has(n)) break;
+      seen.add(n);
+      out.push({ name: n, types: [], signed: false });
+    }
+  }
+  return out;
 }
