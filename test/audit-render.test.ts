@@ -168,7 +168,10 @@ describe('report renderer and completion mail on a real audit with hostile banne
     for (const e of entriesOf(info)) assert.ok(text.replace(/\s+/g, ' ').includes(e.title.replace(/[\u0000-\u001f]/g, '?').replace(/\s+/g, ' ')), e.title);
     for (const p of Object.values(ports)) assert.match(text, new RegExp(`${TARGET}\\s+${p}/tcp`));
     assert.match(text, new RegExp(`HIGH: ${info.risk.high ?? 0}\\s+MEDIUM: ${info.risk.medium ?? 0}`));
+    assert.match(text, /^Audit: {9}\d+ \(standard\)$/m, 'the head in columns');
     assert.deepEqual(wrap('aaaa bbbb cccc', 10), ['aaaa bbbb', 'cccc']);
+    assert.deepEqual(wrap('a   b', 10), ['a   b'], 'runs of spaces kept (columns)');
+    assert.deepEqual(wrap('x'.repeat(25), 10), ['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
   });
 
   test('mail: summary with counts, the five most serious findings with ports, what ran; the HTML report attached; clean headers', async () => {

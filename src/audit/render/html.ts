@@ -42,7 +42,7 @@ function entry(v: EntryView): string {
   const body = v.body.map((l) => `<p>${esc(l)}</p>`).join('');
   const solution = v.solution ? `<div class="solution"><b>Solution:</b> ${esc(v.solution)}</div>` : '';
   const refs = v.references.length
-    ? `<ul class="refs">${v.references.map((r) => `<li>${isWebUrl(r) ? link(r, r) : esc(r)}</li>`).join('')}</ul>`
+    ? `<p class="refs-label">References</p><ul class="refs">${v.references.map((r) => `<li>${isWebUrl(r) ? link(r, r) : esc(r)}</li>`).join('')}</ul>`
     : '';
   const qod = v.qod ? `<p class="qod">Quality of detection: ${esc(v.qod)}</p>` : '';
   return `<article class="entry ${e.risk}" id="e${esc(e.entrykey)}"><h4>${riskTag(e.risk)} ${esc(e.title)}</h4><p class="meta">${meta}</p>${vector}<div class="body">${body}</div>${solution}${refs}${qod}</article>`;

@@ -28,6 +28,9 @@ dl.head dd { margin: 0; }
 .low { border-color: var(--low); } .risk.low { background: var(--low); }
 .other { border-color: var(--other); } .risk.other { background: var(--other); }
 .entry { border: 1px solid var(--line); border-left: 6px solid; border-radius: 4px; padding: 8px 12px; margin: 0 0 10px; }
+.entry.high { border-left-color: var(--high); } .entry.medium { border-left-color: var(--medium); }
+.entry.low { border-left-color: var(--low); } .entry.other { border-left-color: var(--other); }
+.refs-label { margin: 6px 0 0; font-size: 13px; font-weight: 600; }
 .entry h4 { margin: 0 0 4px; font-size: 15px; }
 .meta { color: var(--muted); font-size: 13px; margin: 0 0 6px; }
 .meta code, .vector { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12px; }
@@ -39,7 +42,14 @@ a { color: #1a4fa0; }
 footer { color: var(--muted); font-size: 12px; margin-top: 28px; }
 @page { size: A4; margin: 16mm 14mm; }
 @media print {
-  body { max-width: none; padding: 0; font-size: 11pt; }
+  body { max-width: none; padding: 0; font-size: 9.5pt; line-height: 1.3; }
+  h2 { margin-top: 16px; }
+  .entry { padding: 5px 10px; margin-bottom: 6px; }
+  .body p { margin: 0; }
+  /* References on one running line: a list of 30 NVD links would push whole entries to the next page. */
+  .refs { padding: 0; }
+  .refs li { display: inline; }
+  .refs li + li::before { content: " · "; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   h2, h3 { break-after: avoid; }
   .entry, .count, tr { break-inside: avoid; }

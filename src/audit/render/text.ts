@@ -6,25 +6,29 @@ const WIDTH = 80;
 /** Control characters from a banner would move a terminal's cursor or change its colours: shown as `?`. */
 const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
 
-/** Breaks text at spaces into lines of at most `width` (a longer word is cut); keeps the text's own line breaks. */
+/**
+ * Breaks text at spaces into lines of at most `width` (a longer word is
+ * cut); keeps the text's own line breaks and runs of spaces (columns).
+ */
 export function wrap(text: string, width: number, indent = ''): string[] {
   const out: string[] = [];
   const room = Math.max(10, width - indent.length);
   for (const para of clean(text).split('\n')) {
-    let line = '';
-    for (let word of para.split(/ +/)) {
+    let line: string | null = null;
+    for (let word of para.split(' ')) {
       while (word.length > room) {
-        if (line) out.push(line), (line = '');
+        if (line) out.push(line);
+        line = null;
         out.push(word.slice(0, room));
         word = word.slice(room);
       }
-      if (!line) line = word;
+      if (line === null) line = word;
       else if (line.length + 1 + word.length <= room) line += ` ${word}`;
       else out.push(line), (line = word);
     }
-    out.push(line);
+    out.push(line ?? '');
   }
-  return out.map((l) => (l ? indent + l : l));
+  return out.map((l) => (l.trimEnd() ? indent + l.trimEnd() : ''));
 }
 
 const rule = (ch = '-') => ch.repeat(WIDTH);
@@ -36,7 +40,10 @@ export function renderText(info: ScanInfo): string {
   const b = info.basic;
   const entries = orderedEntries(info);
   const out: string[] = [rule('='), ...wrap(`Vigil audit report: ${b.title}`, WIDTH), rule('=')];
-  for (const [k, v] of headLines(info)) out.push(...wrap(`${pad(`${k}:`, 15)}${v}`, WIDTH).map((l, i) => (i ? ' '.repeat(15) + l.trimStart() : l)));
+  for (const [k, v] of headLines(info)) {
+    const [first, ...rest] = wrap(v, WIDTH - 15);
+    out.push(pad(`${k}:`, 15) + first, ...rest.map((l) => ' '.repeat(15) + l));
+  }
   if (b.summary) out.push('', ...wrap(b.summary, WIDTH));
 
   out.push('', 'RISK COUNTS', rule());
