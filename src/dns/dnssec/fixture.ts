@@ -54,7 +54,9 @@ export function everyTypeZone(zone = ZONE): Answer[] {
   // A secure delegation: DS is no Vigil record type yet, but the signer must sign it at the cut.
   const ds: Answer = { type: 'DS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.alloc(32, 0xab) } };
   const cut: Answer = { type: 'NS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: 'ns1.other.net' };
-  return [...buildZoneIndex(model, '192.0.2.80').all, cut, ds];
+  // A type Vigil does not host, which present.ts writes in RFC 3597's generic form.
+  const sshfp = { type: 'SSHFP', name: `mail.${zone}`, ttl: 3600, class: 'IN', data: { algorithm: 4, hash: 2, fingerprint: 'ab'.repeat(32) } } as Answer;
+  return [...buildZoneIndex(model, '192.0.2.80').all, cut, ds, sshfp];
 }
 
 /** `n` A records (and the SOA and NS) for size tests and the bench. */

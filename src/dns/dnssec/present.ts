@@ -1,5 +1,6 @@
 import type { Answer } from 'dns-packet';
 import { presentName, quoted } from '../text.ts';
+import { addressText } from '../types/shape.ts';
 import { rdataWire } from './canonical.ts';
 import { base32hex } from './nsec3.ts';
 
@@ -16,12 +17,19 @@ function stamp(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
 
+/** RFC 3597's generic form, which every parser reads: exactly the RDATA that was signed. */
+function generic(a: Answer): string {
+  const w = rdataWire(a);
+  return `\\# ${w.length - 2} ${w.subarray(2).toString('hex')}`;
+}
+
 function rdataText(a: Answer): string {
   const d = (a as { data: any }).data;
   switch (a.type) {
     case 'A':
     case 'AAAA':
-      return String(d);
+      // Only address characters reach the text; anything else is written as the bytes that were signed.
+      return addressText(d) ?? generic(a);
     case 'NS':
     case 'CNAME':
     case 'PTR':
@@ -55,11 +63,8 @@ function rdataText(a: Answer): string {
       const salt = b.subarray(5, 5 + b[4]!);
       return `${b[0]} ${b[1]} ${b.readUInt16BE(2)} ${salt.length ? salt.toString('hex').toUpperCase() : '-'}`;
     }
-    default: {
-      // Any other type in RFC 3597's generic form, which every parser reads.
-      const w = rdataWire(a);
-      return `\\# ${w.length - 2} ${w.subarray(2).toString('hex')}`;
-    }
+    default:
+      return generic(a);
   }
 }
 
