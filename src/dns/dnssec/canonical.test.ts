@@ -70,3 +70,16 @@ test('rollover states: a pre-published ZSK is in the DNSKEY set and signs nothin
   if (HAVE_KZONECHECK) assert.ok(knotCheck('roll.example', text, Math.floor(clock.now() / 1000)).ok);
   if (!HAVE_VERIFY || !HAVE_KZONECHECK) t.diagnostic('a validator is missing');
 });
+
+test('signZone refuses records outside the zone, a zone without SOA, and keys that cannot sign', () => {
+  const clock = new ManualClock();
+  const keys = [{ key: generateKey('ksk'), sign: true }, { key: generateKey('zsk'), sign: true }];
+  const code = (fn: () => unknown, c: string) => assert.throws(fn, (e: { code?: string }) => e.code === c);
+  const zone = bigZone('in.example', 2);
+  code(() => signZone('in.example', [...zone, { type: 'A', name: 'notin.example', ttl: 60, class: 'IN', data: '192.0.2.1' }], keys, { clock }), 'recordOutsideZone');
+  code(() => signZone('in.example', [...zone, { type: 'A', name: 'xin.example', ttl: 60, class: 'IN', data: '192.0.2.1' }], keys, { clock }), 'recordOutsideZone');
+  code(() => signZone('in.example', zone.filter((r) => r.type !== 'SOA'), keys, { clock }), 'zoneHasNoSoa');
+  code(() => signZone('in.example', zone, keys.slice(1), { clock }), 'noActiveKey');
+  // The zone name may come with its final dot and in any case.
+  assert.ok(signZone('IN.example.', zone, keys, { clock }).records.length > zone.length);
+});

@@ -101,8 +101,8 @@ export function sortNames(names: Iterable<string>): string[] {
   return keyed.map((k) => k.n);
 }
 
-/** A name as dns-packet writes it in RDATA, lowercased (its encoder does not handle escapes; Vigil's names have none). */
-const lower = (name: string) => name.toLowerCase();
+/** A name as dns-packet writes it in RDATA, ASCII letters lowered only (its encoder does not handle escapes; Vigil's names have none). */
+const lower = (name: string) => (/[A-Z]/.test(name) ? name.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : name);
 
 /**
  * RDATA with the embedded names lowercased, for the types RFC 4034 6.2 lists
