@@ -1,13 +1,22 @@
 import type { Mail } from './mailer.ts';
 import { renderReport } from './render/index.ts';
 import { isFinding, orderedEntries, RISK_LABEL, RISKS } from './render/model.ts';
+import { wrap } from './render/text.ts';
 import type { ScanInfo } from './report.ts';
 
 /** How many findings the mail's text names; the attached report has them all. */
 export const MAIL_TOP = 5;
 
-/** Control characters from a banner would reach a reader's terminal or mail client: shown as `?`. */
-const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+/**
+ * Lines of at most 76 characters (RFC 2045's limit): with ASCII text
+ * nodemailer then sends the body as 7bit, readable as it is in an .eml file
+ * of the outbox; a longer line makes the whole body quoted-printable.
+ */
+const LINE = 76;
+const para = (text: string, hang = '') => {
+  const [first = '', ...rest] = wrap(text, LINE - hang.length);
+  return [first, ...rest.map((l) => hang + l)];
+};
 
 export const attachmentName = (scanuid: number) => `vigil-audit-${scanuid}.html`;
 
@@ -28,24 +37,26 @@ export function completionMail(to: string, info: ScanInfo, addresses: readonly s
   const findings = orderedEntries(info).filter(isFinding);
   const top = findings.slice(0, MAIL_TOP).map((v) => {
     const score = v.score !== null ? ` CVSS ${v.score.toFixed(1)}` : '';
-    return `  [${RISK_LABEL[v.entry.risk]}${score}] ${v.entry.ip} port ${v.entry.port}: ${clean(v.entry.title)}`;
+    // wrap() also replaces control characters a banner may have put in a title.
+    return para(`  [${RISK_LABEL[v.entry.risk]}${score}] ${v.entry.ip} port ${v.entry.port}: ${v.entry.title}`, '    ');
   });
-  const more = findings.length > MAIL_TOP ? [`  … and ${findings.length - MAIL_TOP} more in the attached report.`] : [];
+  const more = findings.length > MAIL_TOP ? [`  ... and ${findings.length - MAIL_TOP} more in the attached report.`] : [];
   const text = [
     `Your ${b.scantype} audit ${b.scanuid} of ${b.hostip} has ${failed ? 'failed' : 'finished'}.`,
     '',
-    `Addresses: ${shown}`,
+    ...para(`Addresses: ${shown}`, '  '),
     `Findings by risk: ${counts}`,
     `Open ports found: ${info.ports.length}`,
     '',
     findings.length ? `Most serious findings (${Math.min(MAIL_TOP, findings.length)} of ${findings.length}):` : 'No findings to report.',
-    ...top,
+    ...top.flat(),
     ...more,
     '',
-    `What ran: ${b.summary ?? `${b.totalnaslentries} checks per address on ports ${b.scanportstcp}.`}`,
+    ...para(`What ran: ${b.summary ?? `${b.totalnaslentries} checks per address on ports ${b.scanportstcp}.`}`),
     '',
-    `The full report is attached (${attachmentName(b.scanuid)}; open it in a browser, or print it to PDF).`,
-    `It is also available with saGetAuditReport.php, scanuid=${b.scanuid}.`,
+    `The full report is attached: ${attachmentName(b.scanuid)}`,
+    '(open it in a browser, or print it to PDF). It is also available with',
+    `saGetAuditReport.php, scanuid=${b.scanuid}.`,
     '',
   ].join('\n');
   return {
