@@ -87,6 +87,8 @@ describe('docs/client.md: every example, run as written against a real serve', (
   test('audit: run --wait, list, report', async () => {
     const r = await ok('audit');
     assert.match(r.stdout, /^SCANUID +TYPE/m);
+    assert.match(r.stdout, /^Vigil audit report: basic audit of 127\.0\.1\.1$/m);
+    assert.match(readFileSync(join(u.dir, 'report.html'), 'utf8'), /^<!DOCTYPE html>/);
     const report = JSON.parse(readFileSync(join(u.dir, 'report.json'), 'utf8'));
     assert.equal(report.basic.hostip, '127.0.1.1');
   });

@@ -2,8 +2,8 @@ import { Command, Option } from 'commander';
 import type { CallParams } from '../../client/index.ts';
 import { act, userCommand } from './command.ts';
 import { auditList, type AuditEntry, progressText, waitForEnd } from './audit-wait.ts';
-import { CliError, EXIT, usage } from './exit.ts';
-import { note, printJson, printText, table } from './output.ts';
+import { CliError, EXIT } from './exit.ts';
+import { printJson, printText, table } from './output.ts';
 import { type UserSession, withSession } from './session.ts';
 import { renderedReport, REPORT_FORMATS, type ReportFormat } from './report-format.ts';
 
@@ -80,17 +80,14 @@ export function auditCommand(): Command {
   audit.addCommand(
     userCommand('report', 'an audit report: json (the API reply), text, csv or html')
       .argument('<scanuid>')
-      .addOption(new Option('--format <format>', 'json | text | csv | html (default: text)').choices(REPORT_FORMATS))
+      .addOption(new Option('--format <format>', 'json | text | csv | html').choices(REPORT_FORMATS).default('text'))
       .action(
-        act(async (scanuid: string, o: Json & { format?: ReportFormat }) => {
+        act(async (scanuid: string, o: Json & { format: ReportFormat }) => {
           const r = await withSession((s) => s.call('saGetAuditReport.php', { scanuid }));
           // --json is --format json: one JSON document either way.
-          const format = o.json ? 'json' : (o.format ?? 'text');
-          const text = format === 'json' ? null : await renderedReport(r.scaninfo, format);
-          if (text !== null) return printText(text);
-          if (format !== 'json' && o.format) throw usage(`--format ${format}: this vigil has no report renderer; use --format json`);
-          if (format !== 'json') note('no report renderer in this vigil: the report as JSON');
-          printJson(r.scaninfo);
+          const format = o.json ? 'json' : o.format;
+          if (format === 'json') printJson(r.scaninfo);
+          else printText(renderedReport(r.scaninfo, format));
         }),
       ),
   );
