@@ -127,6 +127,22 @@ describe('report renderer and completion mail on a real audit with hostile banne
     assert.ok(shown.includes(info.basic.summary!));
     const solution = entriesOf(info).find((e) => e.id === 'vigil.version.apache')!.description.match(/^Solution: (.*)$/m)![1]!;
     assert.ok(html.includes(`<div class="solution"><b>Solution:</b> ${solution.replace(/&/g, '&amp;')}`), 'solution as its own block');
+    assert.doesNotMatch(html, /\u001b/, 'terminal escapes from the banner');
+    // Only http(s) references become links; a title of markup stays text.
+    const hostile = structuredClone(info);
+    const first = Object.values(hostile.entries!.high!)[0]!;
+    first.title = `<script>alert(3)</script>`;
+    first.description += '\nReferences: javascript:alert(4) https://example.test/advisory';
+    const doc2 = parseHtml(renderReport(hostile, 'html'));
+    const hrefs: string[] = [];
+    walk(doc2 as Node, (el) => {
+      assert.notEqual(el.tagName, 'script');
+      if (el.tagName === 'a') hrefs.push(attr(el, 'href')!);
+    });
+    assert.ok(hrefs.includes('https://example.test/advisory'));
+    assert.ok(!hrefs.some((h) => /^javascript:/i.test(h)));
+    assert.ok(textOf(doc2 as Node).includes('javascript:alert(4)'), 'shown as text');
+    assert.ok(textOf(doc2 as Node).includes('<script>alert(3)</script>'), 'title shown as text');
     assert.match(html, /@page\s*\{[^}]*margin/);
     assert.match(html, /break-inside:\s*avoid/);
     assert.match(html, /Content-Security-Policy" content="default-src 'none'/);

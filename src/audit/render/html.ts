@@ -7,7 +7,10 @@ import { STYLE } from './style.ts';
  * descriptions come from the target, which may be hostile.
  */
 export function esc(s: string | number): string {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(s)
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+    // Control characters (a banner's terminal escapes) are parse errors in HTML: shown as `?` as in the text format.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '?');
 }
 
 const link = (href: string, text: string) => `<a href="${esc(href)}">${esc(text)}</a>`;
