@@ -9,7 +9,10 @@ import { portsFor } from '../src/audit/engine/ports.ts';
 import { renderReport } from '../src/audit/render/index.ts';
 import { csvCell } from '../src/audit/render/csv.ts';
 import { wrap } from '../src/audit/render/text.ts';
-import type { ScanInfo } from '../src/audit/report.ts';
+import { coverageOf } from '../src/audit/baseline.ts';
+import type { AuditResult } from '../src/audit/engine/run.ts';
+import type { Check } from '../src/audit/engine/types.ts';
+import { buildReport, type ScanInfo } from '../src/audit/report.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { entriesOf, finished, runAudit } from './helpers/audits.ts';
 import { bannerServer, closeAll, listenOnFirst } from './helpers/targets.ts';
@@ -209,5 +212,31 @@ describe('report renderer and completion mail on a real audit with hostile banne
     assert.equal(a!.filename, `vigil-audit-${scanuid}.html`);
     assert.equal(a!.contentType, 'text/html');
     assert.equal(a!.content.toString('utf8'), renderReport(info, 'html'));
+  });
+});
+
+describe('baseline state in the formats', () => {
+  // An address audited twice: the anonymous FTP login seen before is gone, the banner finding stays.
+  const check = (id: string): Check => ({
+    id, shortid: id, title: `title of ${id}`, category: 'FTP', risk: 'medium', cves: [], type: 'HOLE',
+    description: `description of ${id}`, solution: '', active: true, intrusive: false, dos: false, run: async () => [],
+  });
+  const [anon, banner] = [check('vigil.ftp.anonymous'), check('vigil.version.vsftpd')];
+  const result: AuditResult = {
+    ports: [21], checksRun: 2, checkIds: [anon.id, banner.id], nse: { ran: false },
+    hosts: [{ address: '127.0.0.78', openPorts: [21], services: [], checksFailed: [],
+      findings: [{ check: banner, finding: { port: 21, detail: 'seen', qod: 80 } }] }],
+  };
+  const facts = { scanuid: 9, type: 'standard', hostip: '127.0.0.78', excludedos: false, notification: false, queuedAt: 0, startedAt: 0, endedAt: 0 };
+  const earlier = new Map([['127.0.0.78', [{ coverage: coverageOf(result), scannedPorts: '', found: [{ id: anon.id, port: 21 }, { id: banner.id, port: 21 }] }]]]);
+  const info = buildReport(facts, result, earlier, () => 'ftp');
+
+  test('counts per state and the resolved list, in HTML and text', () => {
+    const shown = textOf(parseHtml(renderReport(info, 'html')) as Node);
+    assert.match(shown, /Baseline\s*StateFindings\s*unchanged1/);
+    assert.match(shown, /Resolved on 127\.0\.0\.78 since the previous audit:\s*vigil\.ftp\.anonymous on port 21/);
+    const text = renderReport(info, 'text');
+    assert.match(text, /^unchanged: 1$/m);
+    assert.match(text, /^Resolved on 127\.0\.0\.78: vigil\.ftp\.anonymous on port 21$/m);
   });
 });
