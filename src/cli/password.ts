@@ -25,7 +25,7 @@ async function askTwice(): Promise<string> {
 }
 
 /** One line from a pipe; a trailing CR (a file from Windows) is not part of the password. */
-export function firstLine(): Promise<string> {
+function firstLine(): Promise<string> {
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
   return new Promise((res, rej) => {
     let got = false;
@@ -45,7 +45,7 @@ export function firstLine(): Promise<string> {
  * raw mode, so nothing typed is echoed. Raw mode also turns Ctrl-C into a
  * byte instead of SIGINT: it is handled here, restoring the terminal.
  */
-export function askHidden(question: string): Promise<string> {
+function askHidden(question: string): Promise<string> {
   const input = process.stdin;
   // Raw mode before the prompt: whatever is typed after seeing it is not echoed.
   input.setRawMode(true);

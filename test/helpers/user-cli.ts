@@ -59,9 +59,14 @@ export class UserShell {
     return { stderr: () => err, done };
   }
 
-  /** A bash script, `set -euo pipefail`, in this shell's directory. */
+  /**
+   * A bash script, `set -euo pipefail`, in this shell's directory. --norc:
+   * bash that finds a socket on stdin takes itself for a remote shell and
+   * reads /etc/bash.bashrc, whose `$PS1` then fails under -u (seen once in
+   * a run; Node's stdio to a child may be a socketpair).
+   */
   bash(script: string): Promise<Ran> {
-    return this.exec('bash', ['-euo', 'pipefail', '-c', script], '', {});
+    return this.exec('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], '', {});
   }
 
   /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { firstLine, askHidden } from '../password.ts';
+import { askHidden, firstLine } from './prompt.ts';
 import { type UserConfig, writeConfig } from './config.ts';
 import { act, userCommand } from './command.ts';
 import { CliError, EXIT, usage } from './exit.ts';

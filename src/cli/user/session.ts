@@ -1,6 +1,5 @@
-import { AccountInputError } from '../../accounts/accounts.ts';
 import { type CallParams, type CallReply, type Fields, type Loose, type ScriptName, VigilApiError, VigilClient } from '../../client/index.ts';
-import { askHidden } from '../password.ts';
+import { askHidden } from './prompt.ts';
 import { readConfig, type UserConfig, writeConfig } from './config.ts';
 import { CliError, EXIT } from './exit.ts';
 
@@ -86,7 +85,6 @@ export function explain(err: unknown, script?: string): CliError {
     if (LOGIN_CODES.has(err.code)) return new CliError(EXIT.notLoggedIn, `${err.code}${where}: run vigil login again`);
     return new CliError(EXIT.api, `${err.code}${where}`);
   }
-  if (err instanceof AccountInputError) return new CliError(EXIT.usage, err.message);
   const code = (err as NodeJS.ErrnoException)?.code;
   if (typeof code === 'string') {
     // Node's TLS codes (DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID, …) and socket codes (ECONNREFUSED, …).
