@@ -42,7 +42,7 @@ function zone(n: number): Answer[] {
         out.push({ type: 'A', name, ttl: 3600, class: 'IN', data: ip });
         break;
       case 1:
-        out.push({ type: 'AAAA', name, ttl: 3600, class: 'IN', data: `2001:db8::${i.toString(16)}` });
+        out.push({ type: 'AAAA', name, ttl: 3600, class: 'IN', data: `2001:db8::${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}` });
         break;
       case 2:
         out.push({ type: 'TXT', name, ttl: 3600, class: 'IN', data: [Buffer.from(`v=spf1 ip4:${ip} -all`)] });
