@@ -10,6 +10,7 @@ export { sealPrivateKey, openPrivateKey } from './seal.ts';
 export { DEFAULT_TIMERS, signatureWindow, needsRefresh, signRRset, type Timers, type SignatureWindow } from './sign.ts';
 export { signZone, DEFAULT_DNSKEY_TTL, type KeyUse, type SignOptions, type SignedZone } from './zone.ts';
 export { SignatureCache } from './reuse.ts';
+export { cdsRecords, deleteCds } from './cds.ts';
 export { NSEC3_PARAMS, nsec3Hash, base32hex } from './nsec3.ts';
 export { labels, nameWire, compareLabels, sortNames } from './canonical.ts';
 export { masterFile, recordLine } from './present.ts';

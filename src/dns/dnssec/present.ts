@@ -53,6 +53,14 @@ function rdataText(a: Answer): string {
       return `${d.typeCovered} ${d.algorithm} ${d.labels} ${d.originalTTL} ${stamp(d.expiration)} ${stamp(d.inception)} ${d.keyTag} ${fqdn(d.signersName)} ${d.signature.toString('base64')}`;
     case 'NSEC':
       return `${fqdn(d.nextDomain)} ${d.rrtypes.join(' ')}`;
+    case 'CDS':
+    case 'CDNSKEY': {
+      // Raw RDATA (dns-packet has no codec): DS's and DNSKEY's layouts (RFC 7344 3).
+      const b = d as Buffer;
+      return a.type === 'CDS'
+        ? `${b.readUInt16BE(0)} ${b[2]} ${b[3]} ${b.length > 4 ? b.subarray(4).toString('hex').toUpperCase() : '00'}`
+        : `${b.readUInt16BE(0)} ${b[2]} ${b[3]} ${b.length > 4 ? b.subarray(4).toString('base64') : 'AA=='}`;
+    }
     case 'NSEC3': {
       const salt = d.salt.length ? d.salt.toString('hex').toUpperCase() : '-';
       return `${d.algorithm} ${d.flags} ${d.iterations} ${salt} ${base32hex(d.nextDomain).toUpperCase()} ${d.rrtypes.join(' ')}`.trimEnd();

@@ -47,6 +47,12 @@ export interface SignedZone {
 }
 
 export const DEFAULT_DNSKEY_TTL = 3600;
+/**
+ * Sets the KSK signs: DNSKEY, and CDS/CDNSKEY, which RFC 7344 4.1 says must
+ * be signed by a key the parent's DS names (Knot's kzonecheck refuses a
+ * ZSK-only signature on them).
+ */
+const KSK_SIGNED = new Set(['DNSKEY', 'CDS', 'CDNSKEY']);
 /** Made by the signer, so never taken from the records given in. */
 const SIGNER_TYPES = new Set(['RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'DNSKEY']);
 
@@ -62,7 +68,8 @@ interface Owner {
  * so publish, transfers and the API can each call it with the store's keys.
  *
  * What is signed follows RFC 4035 2.2: every authoritative RRset once per
- * signing key of its role (KSKs: the DNSKEY set; ZSKs: everything else).
+ * signing key of its role (KSKs: the DNSKEY, CDS and CDNSKEY sets; ZSKs:
+ * everything else).
  * At a delegation only DS and NSEC are the parent's and signed; the NS set
  * there and glue below it are not, and occluded names get no NSEC
  * (RFC 4035 2.3).
@@ -124,7 +131,7 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
     for (const [type, set] of o.sets) {
       out.push(...set);
       if (!kept.has(o) || (delegation && type !== 'DS')) continue;
-      for (const key of type === 'DNSKEY' ? ksks : zsks) out.push(sig(o.name, type, set, key));
+      for (const key of KSK_SIGNED.has(type) ? ksks : zsks) out.push(sig(o.name, type, set, key));
     }
     const nsec = nsecs.get(o.name);
     if (nsec) {
