@@ -16,6 +16,20 @@ import type { ZoneModel, ZoneRecord } from '../zone.ts';
 export const ZONE = 'signed.example';
 
 export function everyTypeZone(zone = ZONE): Answer[] {
+  const model = everyTypeModel(zone);
+  // A secure delegation: DS is no Vigil record type yet, but the signer must sign it at the cut.
+  const ds: Answer = { type: 'DS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.alloc(32, 0xab) } };
+  const cut: Answer = { type: 'NS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: 'ns1.other.net' };
+  // A type Vigil does not host, which present.ts writes in RFC 3597's generic form.
+  const sshfp = { type: 'SSHFP', name: `mail.${zone}`, ttl: 3600, class: 'IN', data: { algorithm: 4, hash: 2, fingerprint: 'ab'.repeat(32) } } as Answer;
+  return [...buildZoneIndex(model, FORWARDER).all, cut, ds, sshfp];
+}
+
+/** The web forwarder's address the fixture's WebForwarding record resolves to. */
+export const FORWARDER = '192.0.2.80';
+
+/** The stored zone the fixture signs: every record type Vigil hosts. */
+export function everyTypeModel(zone = ZONE): ZoneModel {
   let seq = 0;
   const rec = (type: ZoneRecord['type'], fields: Fields): ZoneRecord => ({ seq: ++seq, type, data: parseRecord(type, fields, zone) });
   const records: ZoneRecord[] = [
@@ -50,13 +64,7 @@ export function everyTypeZone(zone = ZONE): Answer[] {
     rec('CAA', { subdomain: '', flag: '128', tag: 'iodef', value: 'mailto:security@example.net' }),
     rec('WebForwarding', { host: 'go', target: 'https://example.org/landing' }),
   ];
-  const model: ZoneModel = { zone, serial: 2026112301, records };
-  // A secure delegation: DS is no Vigil record type yet, but the signer must sign it at the cut.
-  const ds: Answer = { type: 'DS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.alloc(32, 0xab) } };
-  const cut: Answer = { type: 'NS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: 'ns1.other.net' };
-  // A type Vigil does not host, which present.ts writes in RFC 3597's generic form.
-  const sshfp = { type: 'SSHFP', name: `mail.${zone}`, ttl: 3600, class: 'IN', data: { algorithm: 4, hash: 2, fingerprint: 'ab'.repeat(32) } } as Answer;
-  return [...buildZoneIndex(model, '192.0.2.80').all, cut, ds, sshfp];
+  return { zone, serial: 2026112301, records };
 }
 
 /** `n` A records (and the SOA and NS) for size tests and the bench. */
