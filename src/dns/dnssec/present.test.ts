@@ -42,5 +42,5 @@ test("the signed zone holds exactly the records of Vigil's published zone text, 
   const extra = (l: string) => l.startsWith(`go.${ZONE}. 3600 IN A ${FORWARDER}`) || l.startsWith(`secure.${ZONE}.`) || / IN SSHFP /.test(l);
   assert.deepEqual(ours.filter((l) => !extra(l)), published);
   assert.equal(ours.filter(extra).length, 4);
-  assert.ok(published.length > 30, 'the published zone was read');
+  assert.ok(published.length > 20, 'the published zone was read');
 });
