@@ -6,11 +6,10 @@ import { renderReport } from '../src/audit/render/index.ts';
 import { admin, freePort, serve, type Served } from './helpers/server.ts';
 import { UserShell } from './helpers/user-cli.ts';
 import { eventually } from './helpers/wait.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
 import { startWorker } from './helpers/workers.ts';
 
 const PASSWORD = 'correct horse 5';
-/** Short sessions: every command after the first seconds logs in afresh (the remembered password). */
-const SESSION_TTL_MS = 3000;
 
 describe('bin/vigil login, dns and audit against a real serve, as a user runs them', () => {
   let s: Served;
@@ -18,7 +17,7 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
 
   before(async () => {
     // No audit worker in serve: the audit test starts one when it wants the queued audit to run.
-    s = await serve({ args: ['--session-ttl', `${SESSION_TTL_MS / 1000}s`, '--audit-workers', '0'] });
+    s = await serve({ args: ['--audit-workers', '0'] });
     u = await UserShell.create(s, 'cliuser', PASSWORD, '--audit-types', 'basic', '--allow-ip', '127.0.1.0/24', '--dns-credits', '3');
   });
   after(() => s.stop());
@@ -183,18 +182,29 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
     assert.equal(noReport.code, 1);
     assert.match(noReport.stderr, /^vigil: reportLoadFailure\[\w+\] \(saGetAuditReport\.php\)$/m);
   });
+});
 
-  test('an expired session: a fresh login with the kept password; without one, exit 4 naming sessionTimeout', async () => {
-    const again = new UserShell(s, u.env.VIGIL_APIKEY!, 'cliuser', PASSWORD);
-    assert.equal((await again.login()).code, 0);
+// The service in this process on a clock the test moves (no waiting for a real session to expire);
+// the CLI still runs as its own process against it.
+describe('bin/vigil after its session expired', () => {
+  let t: TestApp;
+  before(async () => (t = await startTestApp()));
+  after(() => t.close());
+
+  test('a fresh login with the kept password; without one, exit 4 naming sessionTimeout', async () => {
+    const apikey = await t.account('cliexp', PASSWORD, { dnsCredits: 1 });
+    const served = { ca: t.ca, httpsUrl: t.url } as Served;
+    const kept = new UserShell(served, apikey, 'cliexp', PASSWORD);
+    const notKept = new UserShell(served, apikey, 'cliexp', PASSWORD);
+    assert.equal((await kept.login('--remember-password')).code, 0);
+    assert.equal((await notKept.login()).code, 0);
     const tokenOf = (sh: UserShell) => JSON.parse(readFileSync(sh.env.VIGIL_CONFIG!, 'utf8')).sessionToken;
-    const before = tokenOf(u);
-    // Both sessions are older than SESSION_TTL_MS by then (server time; no clock of ours to move).
-    await new Promise((res) => setTimeout(res, SESSION_TTL_MS + 200));
-    const [kept, notKept] = await Promise.all([u.vigil(['dns', 'list']), again.vigil(['dns', 'list'])]);
-    assert.equal(kept.code, 0, kept.stderr);
-    assert.notEqual(tokenOf(u), before, 'the fresh token is saved');
-    assert.equal(notKept.code, 4);
-    assert.match(notKept.stderr, /sessionTimeout.*vigil login/);
+    const before = tokenOf(kept);
+    t.clock.advance(24 * 3_600_000);
+    const [k, n] = await Promise.all([kept.vigil(['dns', 'list']), notKept.vigil(['dns', 'list'])]);
+    assert.equal(k.code, 0, k.stderr);
+    assert.notEqual(tokenOf(kept), before, 'the fresh token is saved');
+    assert.equal(n.code, 4);
+    assert.match(n.stderr, /sessionTimeout.*vigil login/);
   });
 });

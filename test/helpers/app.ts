@@ -14,6 +14,8 @@ export interface TestApp {
   app: App;
   clock: ManualClock;
   url: string;
+  /** PEM of the app's certificate, to trust it. */
+  ca: string;
   client(localAddress?: string): VigilClient;
   account(userid: string, password: string, settings?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
@@ -33,6 +35,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     app,
     clock,
     url,
+    ca,
     client(localAddress?: string) {
       const c = new VigilClient({ baseUrl: url, ca, localAddress });
       clients.push(c);
