@@ -57,6 +57,17 @@ describe('entries: findingFacts lines, order and numbering', () => {
     assert.equal(all.find((x) => x.id === info.id)!.description, [info.description, 'seen on 80', 'Quality of detection: 80%'].join('\n'));
   });
 
+  test("a detected HTTP service's line shows the status line and Server header, not the raw reply", () => {
+    const web: Service = {
+      ...service(80, 'http', 'Apache httpd', '2.4.49'),
+      banner: 'HTTP/1.1 200 OK\r\nServer: Apache/2.4.49 (Unix)\r\nContent-Type: text/html\r\n\r\n<html><body>hello</body></html>',
+      http: { status: 200, headers: { server: 'Apache/2.4.49 (Unix)', 'content-type': 'text/html' }, body: '<html><body>hello</body></html>' },
+    };
+    const r = buildReport(facts, result([{ openPorts: [80], services: [web] }], []), new Map(), () => 'usual');
+    const line = entriesOf(r).find((e) => e.id === 'vigil.service.detection')!.description.split('\n').at(-1)!;
+    assert.equal(line, '80/tcp: http (Apache httpd 2.4.49); banner: HTTP/1.1 200 OK (Server: Apache/2.4.49 (Unix))');
+  });
+
   test('within a risk group by score (highest first), then port; numbered in that order across the groups', () => {
     assert.deepEqual(all.map((e) => [e.shortkey, e.risk, e.id, e.port]), [
       [1, 'high', apache.id, '80'],

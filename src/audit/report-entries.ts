@@ -41,7 +41,19 @@ export function detectionDraft(address: string, s: Service): Draft {
 function serviceLine(s: Service): string {
   const what = [s.product, s.version].filter(Boolean).join(' ');
   const tls = s.tls ? ` over ${s.tls.protocol}` : '';
-  return `${s.port}/tcp: ${s.name}${what ? ` (${what})` : ''}${tls}${s.banner ? `; banner: ${s.banner}` : ''}`;
+  return `${s.port}/tcp: ${s.name}${what ? ` (${what})` : ''}${tls}${s.banner ? `; banner: ${shownBanner(s)}` : ''}`;
+}
+
+/**
+ * An HTTP banner is the whole reply (status, headers, the start of the
+ * body: up to 512 characters); the report shows its status line and Server
+ * header, which say what answers. Other protocols' greetings stay whole.
+ */
+function shownBanner(s: Service): string {
+  if (!s.http) return s.banner!;
+  const status = s.banner!.split(/\r?\n/, 1)[0]!;
+  const server = s.http.headers.server;
+  return server ? `${status} (Server: ${server})` : status;
 }
 
 /** The drafts of one address, detection entries first, in the engine's order. */
