@@ -68,7 +68,11 @@ function checkLabel(l: Buffer): Buffer {
 
 /** The canonical wire form of a name: lowercased, uncompressed (RFC 4034 6.2). */
 export function nameWire(name: string): Buffer {
-  const ls = labels(name);
+  return labelsWire(labels(name));
+}
+
+/** The wire form of labels already split and lowered (labels()). */
+export function labelsWire(ls: readonly Buffer[]): Buffer {
   const out = Buffer.allocUnsafe(ls.reduce((n, l) => n + l.length + 1, 1));
   let o = 0;
   for (const l of ls) {

@@ -54,11 +54,12 @@ export interface CanonicalSet {
   readonly wire: Buffer;
 }
 
-export function canonicalSet(owner: string, type: string, rrset: readonly Answer[]): CanonicalSet {
+/** `ownerWire`: the owner's canonical wire form when the caller has it already (signZone computes each owner's once). */
+export function canonicalSet(owner: string, type: string, rrset: readonly Answer[], ownerWire?: Buffer): CanonicalSet {
   // One TTL per set (RFC 2181 5.2); the index already evens them out, the lowest is what a resolver would keep anyway.
   let ttl = Infinity;
   for (const r of rrset) ttl = Math.min(ttl, (r as { ttl?: number }).ttl ?? 0);
-  return { ttl, wire: rrsetWire(nameWire(owner), type, ttl, rrset) };
+  return { ttl, wire: rrsetWire(ownerWire ?? nameWire(owner), type, ttl, rrset) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Answer, SoaData } from 'dns-packet';
 import type { Clock } from '../../clock.ts';
-import { compareLabels, labels } from './canonical.ts';
+import { compareLabels, labels, labelsWire } from './canonical.ts';
 import { dnssecFail } from './errors.ts';
 import { dnskeyData, type ZoneKey } from './keys.ts';
 import { nsecChain } from './nsec.ts';
@@ -59,6 +59,8 @@ const SIGNER_TYPES = new Set(['RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'DNSKEY'])
 interface Owner {
   readonly name: string;
   readonly labels: Buffer[];
+  /** Canonical wire form, made once for all the owner's sets. */
+  wire?: Buffer;
   readonly sets: Map<string, Answer[]>;
 }
 
@@ -123,7 +125,10 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
   const timers = options.timers ?? DEFAULT_TIMERS;
   const window = signatureWindow(options.clock, timers);
   const cache = new SignatureCache();
-  const sig = (owner: string, type: string, set: readonly Answer[], key: ZoneKey) => cache.sign(options.previous, owner, type, set, apex, key, window, options.clock, timers);
+  const sig = (o: Owner | string, type: string, set: readonly Answer[], key: ZoneKey) =>
+    typeof o === 'string'
+      ? cache.sign(options.previous, o, undefined, type, set, apex, key, window, options.clock, timers)
+      : cache.sign(options.previous, o.name, (o.wire ??= labelsWire(o.labels)), type, set, apex, key, window, options.clock, timers);
   const out: Answer[] = [];
   const kept = new Set(live);
   for (const o of sorted) {
@@ -131,12 +136,12 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
     for (const [type, set] of o.sets) {
       out.push(...set);
       if (!kept.has(o) || (delegation && type !== 'DS')) continue;
-      for (const key of KSK_SIGNED.has(type) ? ksks : zsks) out.push(sig(o.name, type, set, key));
+      for (const key of KSK_SIGNED.has(type) ? ksks : zsks) out.push(sig(o, type, set, key));
     }
     const nsec = nsecs.get(o.name);
     if (nsec) {
       out.push(nsec);
-      for (const key of zsks) out.push(sig(o.name, 'NSEC', [nsec], key));
+      for (const key of zsks) out.push(sig(o, 'NSEC', [nsec], key));
     }
   }
   if (nsec3) {
