@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Answer } from 'dns-packet';
 import { ManualClock } from '../../clock.ts';
-import { labels, nameWire, rrsetWire, rrsigLabels, sortNames } from './canonical.ts';
+import { labels, nameWire, rdataWire, rrsetWire, rrsigLabels, sortNames } from './canonical.ts';
 import { bigZone, bindVerify, HAVE_KZONECHECK, HAVE_VERIFY, knotCheck } from './fixture.ts';
 import { generateKey } from './keys.ts';
 import { masterFile } from './present.ts';
@@ -32,6 +32,13 @@ test('an RRset in canonical form: records ordered by RDATA, duplicates once, nam
   assert.deepEqual(a, b);
   const txt = (s: string): Answer => ({ type: 'TXT', name: 'example', ttl: 60, class: 'IN', data: [Buffer.from(s)] });
   assert.notDeepEqual(rrsetWire(nameWire('example'), 'TXT', 60, [txt('ABC')]), rrsetWire(nameWire('example'), 'TXT', 60, [txt('abc')]));
+});
+
+test("an SOA mailbox with an escaped dot: RDATA exactly RDLENGTH long (dns-packet's buffer has a byte more)", () => {
+  const soa: Answer = { type: 'SOA', name: 'example', ttl: 60, class: 'IN', data: { mname: 'ns1.example', rname: 'John\\.Doe.example', serial: 1, refresh: 2, retry: 3, expire: 4, minimum: 5 } };
+  const w = rdataWire(soa);
+  assert.equal(w.length, 2 + w.readUInt16BE(0));
+  assert.ok(w.includes(Buffer.from('\x08john.doe\x07example\x00', 'latin1')));
 });
 
 test('timers: 14 days of validity, an hour back, refresh with 7 days left, on the injected clock', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Answer } from 'dns-packet';
-import { defaultSoa, parseRecord, type Fields } from '../records.ts';
+import { defaultSoa, parseRecord, setSoa, type Fields } from '../records.ts';
 import { buildZoneIndex } from '../server/zone-index.ts';
 import type { ZoneModel, ZoneRecord } from '../zone.ts';
 
@@ -33,7 +33,8 @@ export function everyTypeModel(zone = ZONE): ZoneModel {
   let seq = 0;
   const rec = (type: ZoneRecord['type'], fields: Fields): ZoneRecord => ({ seq: ++seq, type, data: parseRecord(type, fields, zone) });
   const records: ZoneRecord[] = [
-    { seq: ++seq, type: 'SOA', data: { ...defaultSoa(zone, 'ns.vigil.test'), min: 3600 } },
+    // A mailbox with a dot in its local part: stored as `john\\.doe`, an escaped dot in the name.
+    { seq: ++seq, type: 'SOA', data: setSoa(defaultSoa(zone, 'ns.vigil.test'), { admin: 'John.Doe@example.net', ttl: '3600' }) },
     rec('NS', { subdomain: '', nameserver: 'ns1.ns.vigil.test.' }),
     rec('NS', { subdomain: '', nameserver: 'ns2.ns.vigil.test.' }),
     rec('A', { name: '', ip: '192.0.2.1' }),
