@@ -109,7 +109,7 @@ try {
       execFileSync('dnssec-keygen', ['-q', '-K', kdir, '-a', 'ECDSAP256SHA256', '-f', 'KSK', ZONE]);
       execFileSync('dnssec-keygen', ['-q', '-K', kdir, '-a', 'ECDSAP256SHA256', ZONE]);
       for (const threads of ['1', '']) {
-        const args = ['-q', '-S', '-K', kdir, '-o', ZONE, '-f', join(dir, 'bind.out'), '-N', 'keep', ...(threads ? ['-n', threads] : []), file];
+        const args = ['-q', '-S', '-K', kdir, '-d', kdir, '-o', ZONE, '-f', join(dir, 'bind.out'), '-N', 'keep', ...(threads ? ['-n', threads] : []), file];
         rows.push([String(n), `BIND dnssec-signzone${threads ? ' -n 1' : ' (2 threads)'}`, fmt(best(n, () => void execFileSync('dnssec-signzone', args))), '(included)']);
       }
     }
