@@ -33,7 +33,8 @@ describe('dist/: compiled at install, run only while it matches the sources', ()
     assert.equal(pkg.scripts.prepare, 'node scripts/build.mjs');
     build();
     const main = readFileSync(join(copy, 'dist', 'cli', 'main.js'), 'utf8');
-    assert.match(main, /from '\.\/admin\.js'/);
+    assert.match(main, /from '\.\/version\.js'/);
+    assert.match(main, /import\('\.\/admin\.js'\)/, 'dynamic imports are rewritten too');
     assert.match(main, /import\('\.\.\/dns\/server\/workers\.js'\)/, 'dynamic imports are rewritten too');
     assert.throws(() => readFileSync(join(copy, 'dist', 'duration.test.js')), 'tests stay TypeScript');
   });
