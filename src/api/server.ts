@@ -8,6 +8,7 @@ import { codeOf, failure, successText } from './reply.ts';
 import { resolveScript } from './scripts.ts';
 import { checkBeforeRun, unknownFields } from './validate.ts';
 import { openApiText } from './openapi.ts';
+import { registerConsole } from '../console/routes.ts';
 import { isStoreUnreachable } from '../store/failures.ts';
 import type { Metrics } from '../metrics.ts';
 
@@ -110,6 +111,7 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
   // A wildcard, not a `:script` parameter: Fastify caps parameter length
   // with an error of its own shape; here any name is just looked up.
   app.get('/api/openapi.json', (_req, reply) => reply.type(JSON_TYPE).send(openApiText()));
+  registerConsole(app);
   app.route({
     method: ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
     url: '/api/*',

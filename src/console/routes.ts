@@ -1,0 +1,97 @@
+// The web console (issue 17): one HTML page, one script, one stylesheet,
+// all from this server. The script is bundled from web/ by esbuild on the
+// first request and kept in memory: like bin/vigil's tsx fallback it can
+// never be stale against the sources, and a server that nobody opens in a
+// browser never pays for it (a cold bundle takes about 0.1 s, measured in
+// test/console.test.ts's log line). esbuild is a dependency (not only a
+// dev one) for that reason; it ships its binary as an npm optional
+// dependency, so nothing downloads at install beyond the registry.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** web/ sits two levels above both src/console/ and dist/console/. */
+const WEB = resolve(import.meta.dirname, '../../web');
+
+// No inline script or style anywhere, so the policy needs no 'unsafe-inline'.
+// Preact sets styles through the CSSOM (element.style), which CSP allows.
+// connect-src 'self': the console talks to /api on this origin and nowhere else.
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Vigil console</title>
+<link rel="stylesheet" href="/console.css">
+<script type="module" src="/console.js"></script>
+</head>
+<body>
+<noscript>The Vigil console needs JavaScript. The same operations are in the HTTPS API under /api and in the vigil command.</noscript>
+<div id="app"></div>
+</body>
+</html>
+`;
+
+interface Bundle {
+  js: string;
+  css: string;
+}
+
+let bundle: Promise<Bundle> | null = null;
+
+async function build(): Promise<Bundle> {
+  const { build } = await import('esbuild');
+  const out = await build({
+    entryPoints: [resolve(WEB, 'main.tsx')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const js = out.outputFiles[0]!.text;
+  const css = await readFile(resolve(WEB, 'style.css'), 'utf8');
+  return { js, css };
+}
+
+function getBundle(): Promise<Bundle> {
+  bundle ??= build().catch((err) => {
+    bundle = null;
+    throw err;
+  });
+  return bundle;
+}
+
+function secure(reply: FastifyReply, type: string): FastifyReply {
+  return reply
+    .type(type)
+    .header('content-security-policy', CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cross-origin-opener-policy', 'same-origin')
+    .header('cache-control', 'no-cache');
+}
+
+/** GET /, /console.js and /console.css on the HTTPS server; /api stays as it is. */
+export function registerConsole(app: FastifyInstance): void {
+  app.get('/', (_req, reply) => secure(reply, 'text/html; charset=utf-8').send(PAGE));
+  app.get('/console.js', async (_req, reply) => secure(reply, 'text/javascript; charset=utf-8').send((await getBundle()).js));
+  app.get('/console.css', async (_req, reply) => secure(reply, 'text/css; charset=utf-8').send((await getBundle()).css));
+}

@@ -1,0 +1,126 @@
+// The web console end to end: Debian's chromium (driven by playwright-core,
+// no browser download) against a real `bin/vigil serve`. Screenshots go to
+// test-artifacts/console/ (git-ignored) for a person to look at.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { addAccount, admin, serve, type Served } from './helpers/server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = resolve(import.meta.dirname, '../test-artifacts/console');
+const PASSWORD = 'console pass 7';
+
+describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium is not installed (.ci/run installs it)' }, () => {
+  let s: Served;
+  let browser: Browser;
+  let page: Page;
+  let apikey: string;
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    s = await serve();
+    apikey = await addAccount(s.dataDir, 'webuser', PASSWORD, '--audit-types', 'basic', '--allow-ip', '127.0.1.0/24', '--dns-credits', '3');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    const ctx = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 800 } });
+    page = await ctx.newPage();
+    // Anything loaded from another origin, and any CSP violation, fails the test.
+    page.on('request', (r) => assert.ok(r.url().startsWith(s.httpsUrl) || r.url().startsWith('blob:') || r.url().startsWith('data:'), `request to ${r.url()}`));
+    page.on('console', (m) => assert.ok(!/Content Security Policy/i.test(m.text()), m.text()));
+  });
+  after(async () => {
+    await browser?.close();
+    await s?.stop();
+  });
+
+  test('/ carries the security headers; /api is unchanged', async () => {
+    const res = await fetch(`${s.httpsUrl}/`, { dispatcher: undefined } as any).catch(() => null);
+    // Node's fetch refuses the self-signed certificate; ask through the page instead.
+    void res;
+    const r = await page.goto(`${s.httpsUrl}/`);
+    const h = r!.headers();
+    assert.match(h['content-security-policy']!, /default-src 'self'/);
+    assert.match(h['content-security-policy']!, /frame-ancestors 'none'/);
+    assert.doesNotMatch(h['content-security-policy']!, /unsafe-inline/);
+    assert.equal(h['x-content-type-options'], 'nosniff');
+    assert.equal(h['referrer-policy'], 'no-referrer');
+    const api = await s.client().post('dnsGetDomainList.php', {});
+    assert.equal(api.body.error, 'invalid apikey format');
+  });
+
+  test('log in: a wrong password is put into words; the right one opens Domains; the token is in sessionStorage only', async () => {
+    await page.getByLabel('API key').fill(apikey);
+    await page.getByLabel('User ID').fill('webuser');
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByText('The user ID and password do not match.').waitFor();
+    await page.getByLabel('Password').fill(PASSWORD);
+    await shot('01-login');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Domains' }).waitFor();
+    assert.ok(await page.getByRole('link', { name: 'Audits', exact: true }).isVisible());
+    const stores = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.getItem('vigil.session') }));
+    assert.equal(stores.local, 0);
+    assert.match(stores.session!, /sessionToken/);
+  });
+
+  test('domains: add a domain, a record with an error in place then right, publish, state changes, zone text', async () => {
+    await page.getByLabel('Domain name').fill('console-test.example');
+    await page.getByLabel('I accept the acceptable use policy').check();
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByRole('link', { name: 'console-test.example' }).click();
+    await page.getByRole('heading', { name: /console-test\.example/ }).waitFor();
+    await page.getByText('Unvalidated').first().waitFor();
+    const form = page.getByRole('form', { name: 'Add A record' });
+    await form.getByLabel('Name').fill('www');
+    await form.getByLabel('IPv4 address').fill('300.1.2.3');
+    await form.getByRole('button', { name: 'Add A record' }).click();
+    await form.getByText('This is not a valid address for this record type.').waitFor();
+    assert.equal(await form.getByLabel('IPv4 address').getAttribute('aria-invalid'), 'true');
+    await shot('02-record-error');
+    await form.getByLabel('IPv4 address').fill('127.0.0.20');
+    await form.getByRole('button', { name: 'Add A record' }).click();
+    await page.getByRole('cell', { name: 'www → 127.0.0.20', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    // A new domain is on hold until the operator releases it: the console shows publish's errors.
+    await page.locator('.panel.bad').getByText(/on hold/).waitFor();
+    await shot('03-publish-errors');
+    await admin(s.dataDir, 'domain', 'release', 'console-test.example');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText(/Published\. The name servers take the change at the next distribution/).waitFor();
+    await page.getByRole('button', { name: 'Show zone text' }).click();
+    const zone = page.getByLabel('Zone text');
+    await zone.waitFor();
+    assert.match((await zone.textContent())!, /^www\S*\s.*\bA\s+127\.0\.0\.20$/m);
+    assert.equal(await page.locator('h1 .badge').textContent(), 'Waiting for distribution to name servers');
+    await shot('04-domain');
+    await admin(s.dataDir, 'distribute');
+    await page.getByRole('link', { name: 'Domains', exact: true }).click();
+    await page.getByRole('cell', { name: 'Active', exact: true }).waitFor();
+    await shot('05-domains');
+  });
+
+  test('audits: run one of a 127.0.1.x target, see it finish, open its report; narrow window', async () => {
+    await page.getByRole('link', { name: 'Audits', exact: true }).click();
+    await page.getByLabel('Targets').fill('127.0.1.9');
+    await page.getByLabel('Audit type').selectOption('basic');
+    await page.getByRole('button', { name: 'Run audit' }).click();
+    await page.getByText(/Audit \d+ queued\./).waitFor();
+    const link = page.getByRole('link', { name: /^Report \d+$/ });
+    await link.waitFor({ timeout: 90_000 });
+    await shot('06-audits');
+    await link.click();
+    await page.getByRole('heading', { name: /Audit report \d+/ }).waitFor();
+    await page.getByText('Findings by risk').waitFor();
+    await shot('07-report');
+    await page.setViewportSize({ width: 380, height: 800 });
+    await shot('08-report-narrow');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at 380px`);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByLabel('API key').waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('vigil.session')), null);
+  });
+});

@@ -1,0 +1,91 @@
+// Audits: the list with live status (polled every 3 s while any audit is
+// queued or running, with the `progress` extension field) and the run form.
+import { useEffect, useState } from 'preact/hooks';
+import { ApiCallError, call } from './api.ts';
+import { fieldOf, words } from './words.ts';
+
+const TYPES = ['basic', 'standard', 'advanced', 'desktop', 'norisk'];
+const PHASES: Record<string, string> = { queued: 'Queued', scanning: 'Scanning ports', detecting: 'Detecting services', checking: 'Running checks', reporting: 'Writing the report' };
+
+function Progress({ p }: { p: any }) {
+  const total = Number(p.portsTotal) + Number(p.checksTotal);
+  const done = Number(p.portsScanned) + Number(p.checksDone);
+  return (
+    <span>
+      {PHASES[p.phase] ?? p.phase}{' '}
+      <progress max={total || 1} value={done} aria-label="Audit progress">{done}/{total}</progress>{' '}
+      <small>ports {p.portsScanned}/{p.portsTotal}, checks {p.checksDone}/{p.checksTotal}</small>
+    </span>
+  );
+}
+
+export function AuditsPage() {
+  const [list, setList] = useState<any>(null);
+  const [error, setError] = useState('');
+  const [runErr, setRunErr] = useState<{ field?: string; text: string } | null>(null);
+  const [queued, setQueued] = useState('');
+  const load = () => call('saGetAuditList.php').then(setList, (e) => setError(e instanceof ApiCallError ? words(e.code) : String(e)));
+  const scans: any[] = list?.scans ?? [];
+  const live = scans.some((s) => s.progress || !s.time_end);
+  useEffect(() => void load(), []);
+  useEffect(() => {
+    if (!live) return;
+    const t = setInterval(load, 3000);
+    return () => clearInterval(t);
+  }, [live]);
+  const run = async (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    setRunErr(null);
+    setQueued('');
+    try {
+      const ip = String(f.get('ipaddr')).trim();
+      const r: any = await call('saRunAudit.php', {
+        ipaddr: ip || undefined,
+        audittype: String(f.get('audittype')),
+        excludedos: f.get('excludedos') ? '1' : undefined,
+        notification: f.get('notification') ? 'OCMP' : undefined,
+      });
+      setQueued(r.scanuid ? `Audit ${r.scanuid} queued.` : 'Audit queued.');
+      await load();
+    } catch (x) {
+      const code = x instanceof ApiCallError ? x.code : '';
+      setRunErr({ field: fieldOf(code, ['ipaddr', 'audittype']), text: x instanceof ApiCallError ? words(code) : String(x) });
+    }
+  };
+  const sorted = [...scans].sort((a, b) => Number(b.scanuid) - Number(a.scanuid));
+  return (
+    <section>
+      <h1>Audits</h1>
+      {error && <p class="error" role="alert">{error}</p>}
+      <h2>Run an audit</h2>
+      <form class="inline" onSubmit={run}>
+        <label>Targets <input name="ipaddr" placeholder="your address when blank" aria-invalid={runErr?.field === 'ipaddr' ? 'true' : undefined} aria-describedby="run-error" /></label>
+        <label>Audit type <select name="audittype" aria-invalid={runErr?.field === 'audittype' ? 'true' : undefined}>{TYPES.map((t) => <option value={t}>{t}</option>)}</select></label>
+        <label class="check"><input type="checkbox" name="excludedos" /> Exclude denial-of-service tests</label>
+        <label class="check"><input type="checkbox" name="notification" /> E-mail me when done</label>
+        <button type="submit">Run audit</button>
+        <p id="run-error" class="error" role="alert">{runErr?.text}</p>
+        <p role="status">{queued}</p>
+      </form>
+      <h2>Your audits</h2>
+      <div class="scroll">
+        <table>
+          <thead><tr><th scope="col">Audit</th><th scope="col">Targets</th><th scope="col">Type</th><th scope="col">Queued</th><th scope="col">Status</th></tr></thead>
+          <tbody aria-live="polite">
+            {sorted.map((s) => (
+              <tr key={s.scanuid}>
+                <td>{s.time_end ? <a href={`#/audits/${encodeURIComponent(s.scanuid)}`}>Report {s.scanuid}</a> : s.scanuid}</td>
+                <td class="mono">{s.hostip}</td>
+                <td>{s.type}</td>
+                <td>{s.time_queued}</td>
+                <td>{s.progress ? <Progress p={s.progress} /> : s.time_end ? <span class="badge state-active">Done {s.time_end}</span> : 'Waiting'}</td>
+              </tr>
+            ))}
+            {list && sorted.length === 0 && <tr><td colSpan={5}>No audits yet.</td></tr>}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
