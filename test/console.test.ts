@@ -6,23 +6,41 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createServer as createHttp } from 'node:http';
 import { addAccount, admin, serve, type Served } from './helpers/server.ts';
+import { bannerServer, closeAll, listenOnFirst } from './helpers/targets.ts';
+import { portsFor } from '../src/audit/engine/ports.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../test-artifacts/console');
 const PASSWORD = 'console pass 7';
+const TARGET = '127.0.1.9';
+/** Ports the standard audit scans, unprivileged first choice. */
+const candidates = (...preferred: number[]) => {
+  const set = new Set(portsFor('standard'));
+  return [...preferred.filter((p) => set.has(p)), ...[...set].filter((p) => p > 1024 && !preferred.includes(p))];
+};
 
 describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium is not installed (.ci/run installs it)' }, () => {
   let s: Served;
   let browser: Browser;
   let page: Page;
   let apikey: string;
+  const targets: Parameters<typeof closeAll>[0] = [];
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
+    // Old versions with scored CVEs, so the report page has findings to show.
+    const apache = createHttp((_req, res) => res.writeHead(200, { server: 'Apache/2.4.49 (Unix)', 'content-type': 'text/html' }).end('<html>old</html>'));
+    const ftp = bannerServer('220 (vsFTPd 2.3.4)');
+    const ssh = bannerServer('SSH-2.0-OpenSSH_7.4');
+    targets.push(apache, ftp, ssh);
+    await listenOnFirst(ssh, TARGET, candidates(2222, 22222));
+    await listenOnFirst(apache, TARGET, candidates(8081, 8888, 9080));
+    await listenOnFirst(ftp, TARGET, candidates(2121, 21, 990));
     s = await serve();
-    apikey = await addAccount(s.dataDir, 'webuser', PASSWORD, '--audit-types', 'basic', '--allow-ip', '127.0.1.0/24', '--dns-credits', '3');
+    apikey = await addAccount(s.dataDir, 'webuser', PASSWORD, '--audit-types', 'basic,standard', '--allow-ip', '127.0.1.0/24', '--dns-credits', '3');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const ctx = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 800 } });
     page = await ctx.newPage();
@@ -33,6 +51,7 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
   after(async () => {
     await browser?.close();
     await s?.stop();
+    await closeAll(targets);
   });
 
   test('/ carries the security headers; /api is unchanged', async () => {
@@ -104,8 +123,8 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
 
   test('audits: run one of a 127.0.1.x target, see it finish, open its report; narrow window', async () => {
     await page.getByRole('link', { name: 'Audits', exact: true }).click();
-    await page.getByLabel('Targets').fill('127.0.1.9');
-    await page.getByLabel('Audit type').selectOption('basic');
+    await page.getByLabel('Targets').fill(TARGET);
+    await page.getByLabel('Audit type').selectOption('standard');
     await page.getByRole('button', { name: 'Run audit' }).click();
     await page.getByText(/Audit \d+ queued\./).waitFor();
     const link = page.getByRole('link', { name: /^Report \d+$/ });
@@ -114,6 +133,16 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await link.click();
     await page.getByRole('heading', { name: /Audit report \d+/ }).waitFor();
     await page.getByText('Findings by risk').waitFor();
+    await page.getByText('Findings by category and risk').waitFor();
+    // A scored finding links its CVEs to NVD; the risk filter narrows the list.
+    const apacheFinding = page.locator('details.finding', { hasText: 'Apache' }).first();
+    await apacheFinding.locator('summary').click();
+    assert.match((await apacheFinding.getByRole('link', { name: /^CVE-2021-/ }).first().getAttribute('href'))!, /^https:\/\/nvd\.nist\.gov\/vuln\/detail\/CVE-2021-/);
+    const all = await page.locator('details.finding').count();
+    await page.getByLabel('Risk').selectOption('high');
+    const high = await page.locator('details.finding').count();
+    assert.ok(high > 0 && high < all, `high ${high} of ${all}`);
+    await page.getByLabel('Risk').selectOption('');
     await shot('07-report');
     await page.setViewportSize({ width: 380, height: 800 });
     await shot('08-report-narrow');

@@ -61,7 +61,7 @@ export function AuditsPage() {
       <h2>Run an audit</h2>
       <form class="inline" onSubmit={run}>
         <label>Targets <input name="ipaddr" placeholder="your address when blank" aria-invalid={runErr?.field === 'ipaddr' ? 'true' : undefined} aria-describedby="run-error" /></label>
-        <label>Audit type <select name="audittype" aria-invalid={runErr?.field === 'audittype' ? 'true' : undefined}>{TYPES.map((t) => <option value={t}>{t}</option>)}</select></label>
+        <label>Audit type <select aria-label="Audit type" name="audittype" aria-invalid={runErr?.field === 'audittype' ? 'true' : undefined}>{TYPES.map((t) => <option value={t}>{t}</option>)}</select></label>
         <label class="check"><input type="checkbox" name="excludedos" /> Exclude denial-of-service tests</label>
         <label class="check"><input type="checkbox" name="notification" /> E-mail me when done</label>
         <button type="submit">Run audit</button>

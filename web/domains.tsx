@@ -73,7 +73,7 @@ export function DomainsPage() {
       <h2>Add a domain</h2>
       <form class="inline" onSubmit={add}>
         <label>Domain name <input name="domain" required aria-invalid={addError ? 'true' : undefined} aria-describedby="add-domain-error" /></label>
-        <label>Type <select name="domaintype"><option value="master">master</option><option value="slave">slave</option></select></label>
+        <label>Type <select aria-label="Domain type" name="domaintype"><option value="master">master</option><option value="slave">slave</option></select></label>
         <label class="check"><input type="checkbox" name="aup" /> I accept the acceptable use policy</label>
         <button type="submit">Add domain</button>
         <p id="add-domain-error" class="error" role="alert">{addError}</p>
@@ -213,7 +213,7 @@ export function DomainPage({ domain }: { domain: string }) {
         </table>
       </div>
       <h2>Add a record</h2>
-      <label>Record type <select value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value)}>
+      <label>Record type <select aria-label="Record type" value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value)}>
         {RECORD_FORMS.map((f) => <option value={f.type}>{f.type}</option>)}
       </select></label>
       <AddRecord key={type} domain={domain} form={form} onAdded={load} />

@@ -130,10 +130,10 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
       </div>
       <h2>Findings ({shown.length} of {findings.length})</h2>
       <form class="inline no-print" onSubmit={(e) => e.preventDefault()} aria-label="Filter findings">
-        <label>Risk <select value={risk} onChange={(e) => setRisk((e.currentTarget as HTMLSelectElement).value)}><option value="">all</option>{RISKS.map((r) => <option value={r}>{RISK_LABEL[r]}</option>)}</select></label>
-        <label>Port <select value={port} onChange={(e) => setPort((e.currentTarget as HTMLSelectElement).value)}><option value="">all</option>{ports.map((p) => <option value={p}>{p}</option>)}</select></label>
+        <label>Risk <select aria-label="Risk" value={risk} onChange={(e) => setRisk((e.currentTarget as HTMLSelectElement).value)}><option value="">all</option>{RISKS.map((r) => <option value={r}>{RISK_LABEL[r]}</option>)}</select></label>
+        <label>Port <select aria-label="Port" value={port} onChange={(e) => setPort((e.currentTarget as HTMLSelectElement).value)}><option value="">all</option>{ports.map((p) => <option value={p}>{p}</option>)}</select></label>
         <label>Text <input type="search" value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} /></label>
-        <label>Sort by <select value={sort} onChange={(e) => setSort((e.currentTarget as HTMLSelectElement).value)}><option value="risk">risk</option><option value="score">score</option><option value="port">port</option></select></label>
+        <label>Sort by <select aria-label="Sort by" value={sort} onChange={(e) => setSort((e.currentTarget as HTMLSelectElement).value)}><option value="risk">risk</option><option value="score">score</option><option value="port">port</option></select></label>
       </form>
       <div class="findings">{shown.map((v) => <Finding key={v.entry.entrykey} v={v} />)}</div>
       {base.resolved.length > 0 && (
