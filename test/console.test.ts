@@ -144,6 +144,9 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     assert.ok(high > 0 && high < all, `high ${high} of ${all}`);
     await page.getByLabel('Risk').selectOption('');
     await shot('07-report');
+    // The first screen as a person sees it (README's screenshot).
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, '07-report-screen.png') });
     await page.setViewportSize({ width: 380, height: 800 });
     await shot('08-report-narrow');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
