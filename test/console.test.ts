@@ -121,6 +121,25 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await shot('05-domains');
   });
 
+  test('domain tools: a master-file import, a refused one that changes nothing, the SOA', async () => {
+    await page.getByRole('link', { name: 'console-test.example' }).click();
+    const imp = page.getByRole('form', { name: 'Import zone file' });
+    await imp.getByLabel(/Records to import/).fill('mail 3600 IN A 127.0.0.21\n');
+    await imp.getByRole('button', { name: 'Import' }).click();
+    await page.getByText('Imported 1 records.').waitFor();
+    await page.getByRole('cell', { name: 'mail → 127.0.0.21', exact: true }).waitFor();
+    await imp.getByLabel(/Records to import/).fill('ok 3600 IN A 127.0.0.22\nbad 3600 IN A 999.1.1.1\n');
+    await imp.getByRole('button', { name: 'Import' }).click();
+    await page.getByText('Nothing was imported.').waitFor();
+    assert.equal(await page.getByRole('cell', { name: 'ok → 127.0.0.22', exact: true }).count(), 0);
+    const soa = page.getByRole('form', { name: 'Set SOA' });
+    await soa.getByLabel(/Minimum TTL/).fill('3600');
+    await soa.getByRole('button', { name: 'Save SOA' }).click();
+    await page.getByText('SOA saved; publish to put it live.').waitFor();
+    await page.getByRole('cell', { name: /min 3600$/ }).waitFor();
+    await shot('05b-domain-tools');
+  });
+
   test('audits: run one of a 127.0.1.x target, see it finish, open its report; narrow window', async () => {
     await page.getByRole('link', { name: 'Audits', exact: true }).click();
     await page.getByLabel('Targets').fill(TARGET);

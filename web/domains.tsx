@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiCallError, call } from './api.ts';
 import { fieldOf, words } from './words.ts';
 import { describe, RECORD_FORMS, type RecordForm } from './record-forms.ts';
+import { ZoneTools } from './zone-tools.tsx';
 
 const STATE_CLASS = ['unvalidated', 'errors', 'waiting', 'active'];
 
@@ -217,6 +218,7 @@ export function DomainPage({ domain }: { domain: string }) {
         {RECORD_FORMS.map((f) => <option value={f.type}>{f.type}</option>)}
       </select></label>
       <AddRecord key={type} domain={domain} form={form} onAdded={load} />
+      <ZoneTools domain={domain} onChanged={load} />
     </section>
   );
 }
