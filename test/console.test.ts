@@ -137,6 +137,13 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await soa.getByRole('button', { name: 'Save SOA' }).click();
     await page.getByText('SOA saved; publish to put it live.').waitFor();
     await page.getByRole('cell', { name: /min 3600$/ }).waitFor();
+    // Zone options: a refused notify value is shown at its field.
+    await page.getByLabel('Record type').selectOption('Options');
+    const opts = page.getByRole('form', { name: 'Add Options record' });
+    await opts.getByLabel(/^Notify/).fill('maybe');
+    await opts.getByRole('button', { name: 'Save options' }).click();
+    await opts.getByText('Notify must be yes, no or explicit.').waitFor();
+    assert.equal(await opts.getByLabel(/^Notify/).getAttribute('aria-invalid'), 'true');
     await shot('05b-domain-tools');
   });
 

@@ -105,7 +105,7 @@ function AddRecord({ domain, form, onAdded }: { domain: string; form: RecordForm
       setErr({ field: fieldOf(code, names, form.script), text: errText(x) });
     }
   };
-  const id = (n: string) => `rec-${form.type}-${n}`;
+  const id = (n: string) => `rec-${form.type.replace(/\W/g, '')}-${n}`;
   return (
     <form class="record-form" onSubmit={submit} aria-label={`Add ${form.type} record`}>
       {form.fields.map((f) => (
@@ -122,7 +122,7 @@ function AddRecord({ domain, form, onAdded }: { domain: string; form: RecordForm
           {err?.field === f.name && <span id={id(`${f.name}-error`)} class="error" role="alert">{err.text}</span>}
         </div>
       ))}
-      <button type="submit">Add {form.type} record</button>
+      <button type="submit">{form.type === 'Options' ? 'Save options' : `Add ${form.type} record`}</button>
       {err && !err.field && <p class="error" role="alert">{err.text}</p>}
     </form>
   );
@@ -159,7 +159,10 @@ export function DomainPage({ domain }: { domain: string }) {
     try {
       const r: any = await call('dnsPublish.php', { domain });
       const errors = r.errors ?? [];
-      setPub({ warnings: r.warnings ?? [], errors, ...(errors.length ? {} : { at: nextDistribution() }) });
+      // Vigil's publish reply says when the waiting version goes live; else the spec's 5-minute cycle.
+      const said = r.nextDistribution ? new Date(r.nextDistribution) : null;
+      const at = said && !Number.isNaN(said.getTime()) ? said : nextDistribution();
+      setPub({ warnings: r.warnings ?? [], errors, ...(errors.length ? {} : { at }) });
     } catch (e) {
       setPub({ warnings: [], errors: [], failed: errText(e) });
     }

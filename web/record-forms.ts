@@ -47,6 +47,22 @@ export const RECORD_FORMS: RecordForm[] = [
       TTL,
     ],
   },
+  {
+    type: 'Web forwarding',
+    script: 'dnsAddWebForwarding.php',
+    fields: [{ name: 'host', label: 'Host', optional: true, hint: 'blank for the domain itself' }, { name: 'target', label: 'Forward to URL' }, { name: 'cloak', label: 'Cloak (1 keeps the address shown)', optional: true }, TTL],
+  },
+  {
+    // Zone options are read back as records of type Options (spec 4.1, behaviour 4).
+    type: 'Options',
+    script: 'dnsSetOptions.php',
+    fields: [
+      { name: 'masters', label: 'Masters', optional: true, hint: 'slave domains: master addresses, comma-separated' },
+      { name: 'allowtransferacl', label: 'Allow transfer from', optional: true },
+      { name: 'notify', label: 'Notify (yes, no, explicit)', optional: true },
+      { name: 'alsonotify', label: 'Also notify', optional: true },
+    ],
+  },
 ];
 
 /** A record's data as one line for the table. */

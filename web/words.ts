@@ -45,7 +45,7 @@ export const WORDS: Record<string, [text: string, field?: string]> = {
   missingInput: ['Give the admin address or the TTL (or both).'],
   syntaxInvalidMasters: ['Give one or more master IP addresses.', 'masters'],
   syntaxInvalidAllowtransferacl: ['Give IP addresses or networks allowed to transfer.', 'allowtransferacl'],
-  syntaxInvalidNotify: ['Notify must be YES or NO.', 'notify'],
+  syntaxInvalidNotify: ['Notify must be yes, no or explicit.', 'notify'],
   syntaxInvalidAlsoNotify: ['Give IP addresses to notify.', 'alsonotify'],
   logicAlsoNotifyRequiresNotify: ['Also-notify needs notify turned on.', 'alsonotify'],
   unknownScript: ['The server does not know this operation.'],
