@@ -114,12 +114,15 @@ describe('bin/vigil serve --metrics-port, admin distribute and admin domain list
       const health = await fetch(`http://127.0.0.1:${metricsPort}/healthz`);
       assert.equal(health.status, 200);
       assert.equal((await health.text()).trim(), 'ok');
+      // The console's page is not an API call: it must not show up as one (script="unknown").
+      assert.equal((await c.raw('GET', '/', '', { 'content-type': '', 'content-length': '' })).http, 200);
       const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       assert.equal(scrape.status, 200);
       assert.match(scrape.headers.get('content-type') ?? '', /^text\/plain/);
       const m = await scrape.text();
       assert.equal(value(m, 'vigil_api_requests_total{script="dnsPublish.php",code="0"}'), 1);
       assert.equal(value(m, 'vigil_api_requests_total{script="auth.php",code="invalidLogin"}'), 1);
+      assert.ok(!m.includes('script="unknown"'), 'no API series for the console page');
       assert.equal(value(m, 'vigil_logins_refused_total{outcome="failed"}'), 1);
       assert.ok(value(m, 'vigil_api_request_duration_seconds_count{script="dnsPublish.php"}')! >= 1);
       assert.ok(value(m, 'vigil_dns_responses_total{transport="udp",rcode="REFUSED"}')! >= 1, m);

@@ -84,7 +84,8 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null,
       { script: req.script, userid: req.userid ?? undefined, http: reply.statusCode, error: req.apiCode ?? undefined, client: req.ip, ms: Math.round(reply.elapsedTime) },
       'api',
     );
-    metrics?.api(req.script, req.apiCode, reply.elapsedTime / 1000);
+    // The console's page and assets (src/console/) are not API calls: not counted as one.
+    if (req.url.startsWith('/api/')) metrics?.api(req.script, req.apiCode, reply.elapsedTime / 1000);
     done();
   });
   // Drain: requests in flight at close are answered, then their connection
