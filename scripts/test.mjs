@@ -15,10 +15,13 @@ function find(dir) {
 const only = process.argv.slice(2);
 // Types first: tsx runs the tests without checking them.
 if (!only.length) {
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], { stdio: 'inherit' });
-  if (tsc.status !== 0) {
-    console.error('typecheck failed');
-    process.exit(tsc.status ?? 1);
+  // The server and tests, then the console (web/: browser types, its own tsconfig).
+  for (const project of ['.', 'web']) {
+    const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', project], { stdio: 'inherit' });
+    if (tsc.status !== 0) {
+      console.error(`typecheck failed (${project})`);
+      process.exit(tsc.status ?? 1);
+    }
   }
 }
 let files = only.length ? only : [...find('src'), ...find('test')].sort();
