@@ -39,7 +39,7 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await listenOnFirst(ssh, TARGET, candidates(2222, 22222));
     await listenOnFirst(apache, TARGET, candidates(8081, 8888, 9080));
     await listenOnFirst(ftp, TARGET, candidates(2121, 21, 990));
-    s = await serve();
+    s = await serve({ args: ['--publish-interval', '1h'] });
     apikey = await addAccount(s.dataDir, 'webuser', PASSWORD, '--audit-types', 'basic,standard', '--allow-ip', '127.0.1.0/24', '--dns-credits', '3');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const ctx = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 800 } });
@@ -109,7 +109,11 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await shot('03-publish-errors');
     await admin(s.dataDir, 'domain', 'release', 'console-test.example');
     await page.getByRole('button', { name: 'Publish' }).click();
-    await page.getByText(/Published\. The name servers take the change at the next distribution/).waitFor();
+    // At the server's next cycle (its --publish-interval is 1h here), not a guessed 5-minute one.
+    const published = page.getByText(/Published\. The name servers take the change at the next distribution, [\d-]+ [\d:]+ UTC\./);
+    await published.waitFor();
+    const [, day, time] = /distribution, ([\d-]+) ([\d:]+) UTC/.exec((await published.textContent())!)!;
+    assert.ok(Date.parse(`${day}T${time}Z`) > Date.now() + 10 * 60_000, 'the next cycle of a 1h interval, not the next 5-minute mark');
     await page.getByRole('button', { name: 'Show zone text' }).click();
     const zone = page.getByLabel('Zone text');
     await zone.waitFor();

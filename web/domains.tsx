@@ -23,6 +23,13 @@ export function nextDistribution(now = new Date()): Date {
   return new Date(Math.ceil((now.getTime() + 1) / step) * step);
 }
 
+/** Vigil's readable times, `YYYY-MM-DD HH:MM:SS UTC` (not a form Date.parse must accept), as a Date. */
+export function serverTime(text: unknown): Date | null {
+  const m = typeof text === 'string' ? /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/.exec(text) : null;
+  const at = m ? new Date(`${m[1]}T${m[2]}Z`) : null;
+  return at && !Number.isNaN(at.getTime()) ? at : null;
+}
+
 export function DomainsPage() {
   const [list, setList] = useState<any>(null);
   const [error, setError] = useState('');
@@ -159,9 +166,9 @@ export function DomainPage({ domain }: { domain: string }) {
     try {
       const r: any = await call('dnsPublish.php', { domain });
       const errors = r.errors ?? [];
-      // Vigil's publish reply says when the waiting version goes live; else the spec's 5-minute cycle.
-      const said = r.nextDistribution ? new Date(r.nextDistribution) : null;
-      const at = said && !Number.isNaN(said.getTime()) ? said : nextDistribution();
+      // Vigil's publish reply says when the waiting version goes live (the operator's
+      // --publish-interval); only without it, the spec's 5-minute cycle.
+      const at = serverTime(r.nextDistribution) ?? nextDistribution();
       setPub({ warnings: r.warnings ?? [], errors, ...(errors.length ? {} : { at }) });
     } catch (e) {
       setPub({ warnings: [], errors: [], failed: errText(e) });
@@ -191,7 +198,7 @@ export function DomainPage({ domain }: { domain: string }) {
         {pub && (
           <div class={`panel ${pub.errors.length || pub.failed ? 'bad' : 'good'}`}>
             {pub.failed && <p class="error">{pub.failed}</p>}
-            {!pub.failed && !pub.errors.length && <p>Published. The name servers take the change at the next distribution, {pub.at!.toLocaleTimeString()}.</p>}
+            {!pub.failed && !pub.errors.length && <p>Published. The name servers take the change at the next distribution, {pub.at!.toISOString().slice(0, 19).replace('T', ' ')} UTC.</p>}
             {pub.errors.length > 0 && <><h2>Errors</h2><ul>{pub.errors.map((e) => <li>{e}</li>)}</ul></>}
             {pub.warnings.length > 0 && <><h2>Warnings</h2><ul>{pub.warnings.map((e) => <li>{e}</li>)}</ul></>}
           </div>
