@@ -1,5 +1,6 @@
 import { RECORD_TYPES, NON_ZONE_TYPES, soaLine, ttlOf, type RecordTypeName, type SoaData, type StoredData } from './records.ts';
 import { int, presentName } from './text.ts';
+import type { SignedPart } from './dnssec/wire.ts';
 
 export interface ZoneRecord {
   seq: number;
@@ -12,6 +13,8 @@ export interface ZoneModel {
   zone: string;
   serial: number;
   records: ZoneRecord[];
+  /** Set when the version is signed (DNSSEC): what the signer added, served alongside `records`. */
+  dnssec?: SignedPart;
 }
 
 export function soaOf(model: ZoneModel): SoaData {

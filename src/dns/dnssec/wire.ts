@@ -1,0 +1,37 @@
+import packet, { type Answer } from 'dns-packet';
+
+/**
+ * The signed part of a zone version as the store keeps it: every record the
+ * signer added (DNSKEY, RRSIG, NSEC or NSEC3, NSEC3PARAM, CDS, CDNSKEY) in
+ * DNS wire form, base64. A version's snapshot is JSON; dns-packet's answers
+ * hold Buffers, which JSON would spell out byte by byte (several times the
+ * size), and wire form round-trips exactly, so what the signer signed is
+ * what the name server serves. Names are written uncompressed.
+ */
+export interface SignedPart {
+  denial: 'nsec' | 'nsec3';
+  /** The signer's records, wire form, base64 (encodeSigned / decodeSigned). */
+  wire: string;
+  /** When the signatures must be made again (ms since 1970). */
+  refreshAt: number;
+}
+
+export function encodeSigned(records: readonly Answer[]): string {
+  const parts: Buffer[] = [];
+  for (const r of records) {
+    const buf = Buffer.alloc(packet.answer.encodingLength(r));
+    packet.answer.encode(r, buf, 0);
+    parts.push(buf);
+  }
+  return Buffer.concat(parts).toString('base64');
+}
+
+export function decodeSigned(wire: string): Answer[] {
+  const buf = Buffer.from(wire, 'base64');
+  const out: Answer[] = [];
+  for (let at = 0; at < buf.length; ) {
+    out.push(packet.answer.decode(buf, at));
+    at += packet.answer.decode.bytes;
+  }
+  return out;
+}
