@@ -1,4 +1,12 @@
-import packet, { type Answer } from 'dns-packet';
+import dnsPacket, { type Answer } from 'dns-packet';
+
+/** dns-packet's per-record codec: in the package, missing from its type declarations. */
+interface AnswerCodec {
+  encodingLength(a: Answer): number;
+  encode(a: Answer, buf: Buffer, offset: number): Buffer;
+  decode: ((buf: Buffer, offset: number) => Answer) & { bytes: number };
+}
+const codec = (dnsPacket as unknown as { answer: AnswerCodec }).answer;
 
 /**
  * The signed part of a zone version as the store keeps it: every record the
@@ -19,8 +27,8 @@ export interface SignedPart {
 export function encodeSigned(records: readonly Answer[]): string {
   const parts: Buffer[] = [];
   for (const r of records) {
-    const buf = Buffer.alloc(packet.answer.encodingLength(r));
-    packet.answer.encode(r, buf, 0);
+    const buf = Buffer.alloc(codec.encodingLength(r));
+    codec.encode(r, buf, 0);
     parts.push(buf);
   }
   return Buffer.concat(parts).toString('base64');
@@ -30,8 +38,8 @@ export function decodeSigned(wire: string): Answer[] {
   const buf = Buffer.from(wire, 'base64');
   const out: Answer[] = [];
   for (let at = 0; at < buf.length; ) {
-    out.push(packet.answer.decode(buf, at));
-    at += packet.answer.decode.bytes;
+    out.push(codec.decode(buf, at));
+    at += codec.decode.bytes;
   }
   return out;
 }
