@@ -4,6 +4,7 @@ import { authScripts } from './auth-scripts.ts';
 import { dnsScripts } from './dns-scripts.ts';
 import { dnsZoneScripts } from './dns-zone-scripts.ts';
 import { auditScripts } from './audit-scripts.ts';
+import { accountScripts } from './account-scripts.ts';
 
 /**
  * THE script table: every script the API serves, by its file name under
@@ -15,6 +16,7 @@ export const SCRIPTS: Readonly<Record<string, Script>> = Object.freeze({
   ...auditScripts,
   ...dnsScripts,
   ...dnsZoneScripts,
+  ...accountScripts,
 });
 
 /** Follows alias entries to the script that serves this form. */

@@ -10,9 +10,11 @@ import { domainSummaryRows } from './zone-store/domains.ts';
  * weight (a new domain, web forwarding) also needs the credits for it.
  */
 export function requireSubscription(account: AccountRow, now: number): void {
-  if (account.dns_credits == null || account.dns_expiry == null || Number(account.dns_expiry) <= now) {
-    fail('dnsEntitlementsOrCreditsMissing');
-  }
+  if (!hasSubscription(account, now)) fail('dnsEntitlementsOrCreditsMissing');
+}
+
+export function hasSubscription(account: AccountRow, now: number): boolean {
+  return account.dns_credits != null && account.dns_expiry != null && Number(account.dns_expiry) > now;
 }
 
 export interface DomainSummary {

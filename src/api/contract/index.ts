@@ -1,3 +1,4 @@
+import { accountContracts } from './account.ts';
 import { authAuditContracts } from './auth-audit.ts';
 import { dnsDomainContracts } from './dns-domains.ts';
 import { dnsRecordContracts } from './dns-records.ts';
@@ -13,7 +14,7 @@ export * from './schema.ts';
  * `run`), what the API validates before `run`, and what OpenAPI, the
  * reference doc and the typed client are derived from.
  */
-export const CONTRACTS = { ...authAuditContracts, ...dnsDomainContracts, ...dnsRecordContracts, ...dnsZoneContracts } as const satisfies Record<string, Contract>;
+export const CONTRACTS = { ...authAuditContracts, ...dnsDomainContracts, ...dnsRecordContracts, ...dnsZoneContracts, ...accountContracts } as const satisfies Record<string, Contract>;
 
 export type ScriptName = keyof typeof CONTRACTS;
 
