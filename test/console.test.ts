@@ -2,7 +2,7 @@
 // no browser download) against a real `bin/vigil serve`. Screenshots go to
 // test-artifacts/console/ (git-ignored) for a person to look at.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -10,6 +10,7 @@ import { createServer as createHttp } from 'node:http';
 import { addAccount, admin, serve, type Served } from './helpers/server.ts';
 import { bannerServer, closeAll, listenOnFirst } from './helpers/targets.ts';
 import { portsFor } from '../src/audit/engine/ports.ts';
+import { renderReport } from '../src/audit/render/index.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../test-artifacts/console');
@@ -28,6 +29,11 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
   let apikey: string;
   const targets: Parameters<typeof closeAll>[0] = [];
   const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  /** Clicks `button` and returns the text of the file the page saves. */
+  const saved = async (button: ReturnType<Page['getByRole']>) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
+  };
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -149,15 +155,52 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await opts.getByRole('button', { name: 'Save options' }).click();
     await opts.getByText('Notify must be yes, no or explicit.').waitFor();
     assert.equal(await opts.getByLabel(/^Notify/).getAttribute('aria-invalid'), 'true');
+    const exported = await saved(page.getByRole('button', { name: 'Export zone file' }));
+    assert.equal(exported.name, 'console-test.example.zone');
+    assert.match(exported.text, /^mail\S*\s.*\bA\s+127\.0\.0\.21$/m);
     await shot('05b-domain-tools');
+  });
+
+  test('account: entitlements, allowed addresses and credits; delete a domain only after confirming', async () => {
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    const fig = (term: string) => page.locator('.figures div', { has: page.getByText(term, { exact: true }) }).locator('dd');
+    await fig('Audit types').getByText('basic, standard').waitFor();
+    assert.equal(await fig('Addresses you may audit').textContent(), '127.0.1.0/24');
+    assert.equal(await fig('Credits used').textContent(), '1 of 3');
+    assert.equal(await fig('Credits left').textContent(), '2');
+    await shot('05c-account');
+    await page.getByRole('link', { name: 'Domains', exact: true }).click();
+    await page.getByLabel('Domain name').fill('doomed.example');
+    await page.getByLabel('I accept the acceptable use policy').check();
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByRole('link', { name: 'doomed.example' }).click();
+    await page.getByRole('heading', { name: /doomed\.example/ }).waitFor();
+    // Cancelled: nothing happens.
+    page.once('dialog', (d) => void d.dismiss());
+    await page.getByRole('button', { name: 'Delete domain' }).click();
+    assert.ok(await page.getByRole('heading', { name: /doomed\.example/ }).isVisible());
+    page.once('dialog', (d) => {
+      assert.match(d.message(), /Delete doomed\.example and all its records\?/);
+      void d.accept();
+    });
+    await page.getByRole('button', { name: 'Delete domain' }).click();
+    await page.getByRole('heading', { name: 'Domains' }).waitFor();
+    await page.getByRole('link', { name: 'console-test.example' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'doomed.example' }).count(), 0);
   });
 
   test('audits: run one of a 127.0.1.x target, see it finish, open its report; narrow window', async () => {
     await page.getByRole('link', { name: 'Audits', exact: true }).click();
+    // Only the audit types the account may run are offered, with the addresses it may audit.
+    await page.getByText('You may audit: 127.0.1.0/24').waitFor();
+    assert.deepEqual(await page.getByLabel('Audit type').locator('option').allTextContents(), ['basic', 'standard']);
     await page.getByLabel('Targets').fill(TARGET);
     await page.getByLabel('Audit type').selectOption('standard');
     await page.getByRole('button', { name: 'Run audit' }).click();
     await page.getByText(/Audit \d+ queued\./).waitFor();
+    // Queued or running, the list shows its progress as a bar (refreshed every 3 s).
+    await page.getByRole('progressbar', { name: 'Audit progress' }).first().waitFor();
     const link = page.getByRole('link', { name: /^Report \d+$/ });
     await link.waitFor({ timeout: 90_000 });
     await shot('06-audits');
@@ -174,6 +217,26 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     const high = await page.locator('details.finding').count();
     assert.ok(high > 0 && high < all, `high ${high} of ${all}`);
     await page.getByLabel('Risk').selectOption('');
+    // Exports are the shared renderer's files, byte for byte, of the report the API gives.
+    const scanuid = /Audit report (\d+)/.exec((await page.getByRole('heading', { name: /Audit report \d+/ }).textContent())!)![1]!;
+    const api = s.client();
+    await api.login(apikey, 'webuser', PASSWORD);
+    const info = (await api.call('saGetAuditReport.php', { scanuid })).scaninfo;
+    const csv = await saved(page.getByRole('button', { name: 'Export CSV' }));
+    assert.deepEqual([csv.name, csv.text], [`vigil-audit-${scanuid}.csv`, renderReport(info, 'csv')]);
+    const html = await saved(page.getByRole('button', { name: 'Export HTML' }));
+    assert.deepEqual([html.name, html.text], [`vigil-audit-${scanuid}.html`, renderReport(info, 'html')]);
+    // Print: no navigation or controls, every finding open (a closed one's description shows).
+    const closed = page.locator('details.finding:not([open])').first();
+    const description = closed.locator(':scope > :not(summary)').first();
+    assert.equal(await description.isVisible(), false);
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.getByRole('link', { name: 'Audits', exact: true }).isVisible(), false);
+    assert.equal(await page.getByRole('button', { name: 'Export CSV' }).isVisible(), false);
+    assert.equal(await page.getByRole('form', { name: 'Filter findings' }).isVisible(), false);
+    assert.ok(await description.isVisible(), 'a closed finding prints open');
+    await page.pdf({ path: join(SHOTS, '07-report.pdf') });
+    await page.emulateMedia({ media: 'screen' });
     await shot('07-report');
     // The first screen as a person sees it (README's screenshot).
     await page.evaluate(() => scrollTo(0, 0));

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiCallError, call } from './api.ts';
 import { fieldOf, words } from './words.ts';
 
+// accountGetInfo.php's order is the operator's; this one reads from light to heavy.
 const TYPES = ['basic', 'standard', 'advanced', 'desktop', 'norisk'];
 const PHASES: Record<string, string> = { queued: 'Queued', scanning: 'Scanning ports', detecting: 'Detecting services', checking: 'Running checks', reporting: 'Writing the report' };
 
@@ -24,10 +25,16 @@ export function AuditsPage() {
   const [error, setError] = useState('');
   const [runErr, setRunErr] = useState<{ field?: string; text: string } | null>(null);
   const [queued, setQueued] = useState('');
+  // The run form offers only what the account may run (accountGetInfo.php); null until known.
+  const [info, setInfo] = useState<{ auditTypes: string[]; allowedAddresses: string[] } | null>(null);
   const load = () => call('saGetAuditList.php').then(setList, (e) => setError(e instanceof ApiCallError ? words(e.code) : String(e)));
   const scans: any[] = list?.scans ?? [];
   const live = scans.some((s) => s.progress || !s.time_end);
-  useEffect(() => void load(), []);
+  useEffect(() => {
+    void load();
+    call('accountGetInfo.php').then((r: any) => setInfo(r), () => setInfo({ auditTypes: TYPES, allowedAddresses: [] }));
+  }, []);
+  const types = info ? TYPES.filter((t) => info.auditTypes.includes(t)) : [];
   useEffect(() => {
     if (!live) return;
     const t = setInterval(load, 3000);
@@ -59,15 +66,19 @@ export function AuditsPage() {
       <h1>Audits</h1>
       {error && <p class="error" role="alert">{error}</p>}
       <h2>Run an audit</h2>
+      {info && types.length === 0 && <p>Your account has no audit entitlement; your operator can add one.</p>}
+      {types.length > 0 && (
       <form class="inline" onSubmit={run}>
-        <label>Targets <input name="ipaddr" placeholder="your address when blank" aria-invalid={runErr?.field === 'ipaddr' ? 'true' : undefined} aria-describedby="run-error" /></label>
-        <label>Audit type <select aria-label="Audit type" name="audittype" aria-invalid={runErr?.field === 'audittype' ? 'true' : undefined}>{TYPES.map((t) => <option value={t}>{t}</option>)}</select></label>
+        <label>Targets <input name="ipaddr" placeholder="your address when blank" aria-invalid={runErr?.field === 'ipaddr' ? 'true' : undefined} aria-describedby="run-error run-allowed" /></label>
+        <label>Audit type <select aria-label="Audit type" name="audittype" aria-invalid={runErr?.field === 'audittype' ? 'true' : undefined}>{types.map((t) => <option value={t}>{t}</option>)}</select></label>
         <label class="check"><input type="checkbox" name="excludedos" /> Exclude denial-of-service tests</label>
         <label class="check"><input type="checkbox" name="notification" /> E-mail me when done</label>
         <button type="submit">Run audit</button>
         <p id="run-error" class="error" role="alert">{runErr?.text}</p>
         <p role="status">{queued}</p>
+        {info && info.allowedAddresses.length > 0 && <p id="run-allowed" class="hint">You may audit: <span class="mono">{info.allowedAddresses.join(', ')}</span></p>}
       </form>
+      )}
       <h2>Your audits</h2>
       <div class="scroll">
         <table>

@@ -94,6 +94,21 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
     call('saGetAuditReport.php', { scanuid }).then((r: any) => setInfo(r.scaninfo), (e) => setError(e instanceof ApiCallError ? words(e.code) : String(e)));
   }, [scanuid]);
   const all = useMemo(() => (info ? orderedEntries(info) : []), [info]);
+  // Print shows every finding open (browsers without ::details-content too); closed again after.
+  useEffect(() => {
+    let opened: HTMLDetailsElement[] = [];
+    const before = () => {
+      opened = [...document.querySelectorAll<HTMLDetailsElement>('details.finding:not([open])')];
+      for (const d of opened) d.open = true;
+    };
+    const afterPrint = () => opened.forEach((d) => (d.open = false));
+    addEventListener('beforeprint', before);
+    addEventListener('afterprint', afterPrint);
+    return () => {
+      removeEventListener('beforeprint', before);
+      removeEventListener('afterprint', afterPrint);
+    };
+  }, []);
   if (error) return <p class="error" role="alert">{error}</p>;
   if (!info) return <p>Loading the report…</p>;
   const findings = all.filter(isFinding);
