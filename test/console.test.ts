@@ -245,6 +245,13 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await shot('08-report-narrow');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at 380px`);
+    // The zone editor too: its forms stack, its records table scrolls in its own box.
+    await page.getByRole('link', { name: 'Domains', exact: true }).click();
+    await page.getByRole('link', { name: 'console-test.example' }).click();
+    await page.getByRole('form', { name: 'Add A record' }).waitFor();
+    const domainOverflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await shot('09-domain-narrow');
+    assert.ok(domainOverflow <= 0, `the domain page scrolls sideways by ${domainOverflow}px at 380px`);
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByLabel('API key').waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem('vigil.session')), null);
