@@ -28,7 +28,7 @@ function RiskChart({ info }: { info: ScanInfo }) {
         {counts.map(([r, n]) => (
           <li key={r}>
             <span class="bar-label">{RISK_LABEL[r]}</span>
-            <span class="bar-track"><span class={`bar risk-${r}`} style={{ width: `${(n / max) * 100}%` }} /></span>
+            <span class="bar-track">{n > 0 && <span class={`bar risk-${r}`} style={{ width: `${(n / max) * 100}%` }} />}</span>
             <span class="bar-value">{n}</span>
           </li>
         ))}
