@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { defaultSoa, RECORD_TYPES, setOptions, setSoa, type Fields } from './records.ts';
+import { RECORD_TYPES, type Fields } from './records.ts';
 import { validateZone } from './validate.ts';
 import { buildZone, type ZoneModel, type ZoneRecord } from './zone.ts';
+import { EVERY_TYPE_ZONE, everyTypeZone } from './every-type.fixture.ts';
 
 /**
  * A second opinion on the zone text: BIND's own parser. `-i local` keeps it
@@ -27,48 +28,10 @@ function checkzone(zone: string, text: string): { ok: boolean; output: string } 
   }
 }
 
-const Z = 'xn--bcher-kva.example'; // typed as bücher.example
+const Z = EVERY_TYPE_ZONE;
 let seq = 0;
 const rec = (type: ZoneRecord['type'], fields: Fields): ZoneRecord => ({ seq: ++seq, type, data: RECORD_TYPES[type].parse(fields, Z) });
-
-function everyType(): ZoneModel {
-  const soa = setSoa(defaultSoa(Z, 'ns.vigil.test'), { admin: 'john.doe@bücher.example', ttl: '3600' });
-  const records: ZoneRecord[] = [
-    { seq: ++seq, type: 'SOA', data: soa },
-    ...['ns1', 'ns2', 'ns3', 'ns4'].map((ns) => rec('NS', { subdomain: '', nameserver: `${ns}.ns.vigil.test.` })),
-    rec('A', { name: '', ip: '192.0.2.1' }),
-    rec('A', { name: 'www', ip: '192.0.2.2' }),
-    rec('A', { name: '*', ip: '192.0.2.3' }),
-    rec('A', { name: '*.dev', ip: '192.0.2.4' }),
-    rec('A', { name: 'straße', ip: '192.0.2.5' }),
-    rec('A', { name: 'mail', ip: '192.0.2.25' }),
-    rec('AAAA', { name: 'www', ip: '2001:DB8::2' }),
-    rec('AAAA', { name: 'v6.deep.er', ip: '::ffff:192.0.2.6' }),
-    rec('CNAME', { alias: 'ftp', name: 'www' }),
-    rec('CNAME', { alias: 's1._domainkey', name: 's1.dkim.other.net.' }),
-    rec('CNAME', { alias: '*.cdn', name: 'edge.cdn.other.net.' }),
-    rec('MX', { name: '', mxname: 'mail', priority: '10' }),
-    rec('MX', { name: '', mxname: 'mx.other.net.', priority: '99' }),
-    rec('NS', { subdomain: 'sub', nameserver: 'ns1.sub.bücher.example' }),
-    rec('NS', { subdomain: 'sub', nameserver: 'ns2.other.net.' }),
-    rec('A', { name: 'ns1.sub', ip: '192.0.2.53' }),
-    rec('AAAA', { name: 'ns1.sub', ip: '2001:db8::53' }),
-    rec('TXT', { name: '', txtdata: 'v=spf1 mx -all' }),
-    rec('TXT', { name: '_dmarc', txtdata: 'v=DMARC1; p=reject; rua=mailto:d@bücher.example' }),
-    rec('TXT', { name: 'long', txtdata: `"quoted" \\ back\\slash ${'x'.repeat(300)} ü ${'"'.repeat(200)} end` }),
-    rec('TXT', { name: 'inject', txtdata: '"; $INCLUDE /etc/passwd ( ) \\" ;comment' }),
-    rec('SRV', { srvc: '_sip', prot: '_tcp', host: '', pri: '10', weight: '5', port: '5060', target: 'www' }),
-    rec('SRV', { srvc: 'xmpp-server', prot: 'tcp', host: 'chat', pri: '0', weight: '0', port: '5269', target: 'xmpp.other.net.' }),
-    rec('SRV', { srvc: 'imap', prot: 'tcp', host: '', pri: '0', weight: '0', port: '0', target: '.' }),
-    rec('CAA', { subdomain: '', flag: '0', tag: 'issue', value: 'letsencrypt.org; validationmethods=dns-01' }),
-    rec('CAA', { subdomain: '', flag: '0', tag: 'issuewild', value: ';' }),
-    rec('CAA', { subdomain: '', flag: '128', tag: 'iodef', value: 'mailto:security@bücher.example'.replace('ü', 'u') }),
-    rec('CAA', { subdomain: 'www', flag: '0', tag: 'iodef', value: 'https://example.net/caa?x="y"' }),
-    rec('WebForwarding', { host: 'go', target: 'https://example.org/landing' }),
-    { seq: ++seq, type: 'Options', data: setOptions({ allowtransferacl: '192.0.2.0/24', notify: 'yes', alsonotify: '192.0.2.7' }, 'master') },
-  ];
-  return { zone: Z, serial: 2026112301, records };
-}
+const everyType = (): ZoneModel => everyTypeZone(() => ++seq);
 
 test('named-checkzone accepts a zone with every record type', (t) => {
   if (!HAVE_CHECKZONE) return t.skip('named-checkzone not installed');
