@@ -3,6 +3,7 @@
 // matches the sources (scripts/dist.mjs) and tsx otherwise, so a failed or
 // skipped build costs start-up time, not service: like the native addon,
 // it warns and lets the install finish.
+// Then it bundles the web console (scripts/console-bundle.mjs).
 // It writes declarations too (tsconfig.build.json): package.json exports
 // dist/client/ as the typed client `vigil/client`.
 import { spawnSync } from 'node:child_process';
@@ -29,3 +30,11 @@ if (run.status !== 0) {
 // Written last: its presence marks a complete build.
 writeFileSync(MANIFEST, JSON.stringify(state));
 console.log(`vigil: compiled src/ to dist/`);
+// The web console's bundle; serve bundles in memory when this is missing or stale.
+try {
+  const { writeConsoleBundle } = await import('./console-bundle.mjs');
+  await writeConsoleBundle();
+  console.log('vigil: bundled the web console to dist/console-bundle/');
+} catch (err) {
+  console.warn(`vigil: the web console was not bundled (${err.message}); serve bundles it at the first request`);
+}

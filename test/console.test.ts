@@ -11,6 +11,8 @@ import { addAccount, admin, serve, type Served } from './helpers/server.ts';
 import { bannerServer, closeAll, listenOnFirst } from './helpers/targets.ts';
 import { portsFor } from '../src/audit/engine/ports.ts';
 import { renderReport } from '../src/audit/render/index.ts';
+// @ts-expect-error: a plain .mjs shared with the build script, without declarations
+import { builtConsole } from '../scripts/console-bundle.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../test-artifacts/console');
@@ -73,6 +75,12 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     assert.equal(h['referrer-policy'], 'no-referrer');
     const api = await s.client().post('dnsGetDomainList.php', {});
     assert.equal(api.body.error, 'invalid apikey format');
+    // After `npm ci` (or `npm run build`) the server serves the bundle the build wrote; else one it makes.
+    const built = builtConsole();
+    const served = await (await page.goto(`${s.httpsUrl}/console.js`))!.text();
+    if (built) assert.equal(served, built.js, 'the bundle npm ci wrote, while it matches the sources');
+    else assert.match(served, /Log in/);
+    await page.goto(`${s.httpsUrl}/`);
   });
 
   test('log in: a wrong password is put into words; the right one opens Domains; the token is in sessionStorage only', async () => {

@@ -1,17 +1,18 @@
 // The web console (issue 17): one HTML page, one script, one stylesheet,
-// all from this server. The script is bundled from web/ by esbuild on the
-// first request and kept in memory: like bin/vigil's tsx fallback it can
-// never be stale against the sources, and a server that nobody opens in a
-// browser never pays for it (a cold bundle took 0.14 s on the 2-core dev
-// machine, measured with esbuild.build). esbuild is a dependency (not only a
-// dev one) for that reason; it ships its binary as an npm optional
-// dependency, so nothing downloads at install beyond the registry.
-import { readFile } from 'node:fs/promises';
+// all from this server. `npm ci` bundles the script from web/ with esbuild
+// (scripts/console-bundle.mjs, called by scripts/build.mjs); while that copy
+// matches web/ and src/ it is served, otherwise the server bundles in
+// memory at the first request (a cold bundle took 0.14 s on the 2-core dev
+// machine), so like bin/vigil's tsx fallback the console is never stale
+// against the sources. esbuild is a dependency (not only a dev one) for
+// that fallback; it ships its binary as an npm optional dependency, so
+// nothing downloads at install beyond the registry.
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-/** web/ sits two levels above both src/console/ and dist/console/. */
-const WEB = resolve(import.meta.dirname, '../../web');
+/** scripts/ sits two levels above both src/console/ and dist/console/. */
+const BUNDLER = pathToFileURL(resolve(import.meta.dirname, '../../scripts/console-bundle.mjs')).href;
 
 // No inline script or style anywhere, so the policy needs no 'unsafe-inline'.
 // Preact sets styles through the CSSOM (element.style), which CSP allows.
@@ -52,23 +53,15 @@ interface Bundle {
 
 let bundle: Promise<Bundle> | null = null;
 
+interface Bundler {
+  builtConsole(): Bundle | null;
+  bundleConsole(): Promise<Bundle>;
+}
+
 async function build(): Promise<Bundle> {
-  const { build } = await import('esbuild');
-  const out = await build({
-    entryPoints: [resolve(WEB, 'main.tsx')],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
-  const js = out.outputFiles[0]!.text;
-  const css = await readFile(resolve(WEB, 'style.css'), 'utf8');
-  return { js, css };
+  // A plain .mjs shared with the build script (no types to check here).
+  const bundler = (await import(BUNDLER)) as Bundler;
+  return bundler.builtConsole() ?? bundler.bundleConsole();
 }
 
 function getBundle(): Promise<Bundle> {
