@@ -137,6 +137,7 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await admin(s.dataDir, 'distribute');
     await page.getByRole('link', { name: 'Domains', exact: true }).click();
     await page.getByRole('cell', { name: 'Active', exact: true }).waitFor();
+    await page.locator('.figures div', { has: page.getByText('Credits left', { exact: true }) }).locator('dd').getByText('2', { exact: true }).waitFor();
     await shot('05-domains');
   });
 

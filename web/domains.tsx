@@ -34,7 +34,12 @@ export function DomainsPage() {
   const [list, setList] = useState<any>(null);
   const [error, setError] = useState('');
   const [addError, setAddError] = useState('');
-  const load = () => call('dnsGetDomainList.php').then(setList, (e) => setError(errText(e)));
+  // The credit total is not in the spec's domain list; accountGetInfo.php (an extension) has it.
+  const [credits, setCredits] = useState<number | null>(null);
+  const load = () => {
+    call('accountGetInfo.php').then((r: any) => setCredits(r.dnsCredits), () => setCredits(null));
+    return call('dnsGetDomainList.php').then(setList, (e) => setError(errText(e)));
+  };
   useEffect(() => void load(), []);
   const add = async (e: Event) => {
     e.preventDefault();
@@ -58,7 +63,7 @@ export function DomainsPage() {
         <dl class="figures">
           <div><dt>Domains</dt><dd>{list.domaincount}</dd></div>
           <div><dt>Credits used</dt><dd>{list.domainweight}</dd></div>
-          {list.credits !== undefined && <div><dt>Credits left</dt><dd>{Math.max(0, Number(list.credits) - Number(list.domainweight))}</dd></div>}
+          {credits !== null && <div><dt>Credits left</dt><dd>{Math.max(0, credits - Number(list.domainweight))}</dd></div>}
           <div><dt>Expires</dt><dd>{list.expiryreadable}</dd></div>
         </dl>
       )}
