@@ -96,7 +96,8 @@ describe('serve while its PostgreSQL restarts', { skip: pgBin ? false : 'Postgre
           again.close();
         }
       } finally {
-        assert.equal(await s.stop(), 0);
+        const code = await s.stop();
+        assert.equal(code, 0, `serve exited ${code}; stderr:\n${s.stderr()}`);
       }
     } finally {
       await run(CLUSTER, ['stop', dir]).catch(() => {});

@@ -36,6 +36,14 @@ export async function openPostgres(url: string): Promise<Db> {
   // An idle connection the server drops (restart, database dropped) must not
   // crash the process; the pool replaces it and the next query reports.
   pool.on('error', () => {});
+  // A connection checked out by Kysely (inside a query or a transaction) has
+  // no pool listener: when the server goes away under it, pg rejects the
+  // query AND emits 'error' on the client, which, unheard, crashed serve
+  // ("read ECONNRESET ... Unhandled 'error' event", 1 run in 5 of
+  // test/scale-db-restart.test.ts under load; node-postgres issue #2386).
+  // The query's own rejection reports the failure; the pool drops the dead
+  // client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     const client = await pool.connect();
     client.release();
