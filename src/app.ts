@@ -31,6 +31,9 @@ import { Audits } from './audit/service.ts';
 import { auditWork } from './audit/queue-open.ts';
 import type { Engine } from './audit/runner.ts';
 import { join } from 'node:path';
+import { ZoneSigner } from './dns/sign-pass.ts';
+import { DnssecSettings } from './dns/dnssec-settings.ts';
+import { lazyKek } from './dns/dnssec/kek.ts';
 
 const fail = (message: string): never => {
   throw new Error(message);
@@ -85,11 +88,18 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   // Every change of what is served (our cycle, a slave copy, another process's
   // cycle or `admin distribute`) goes through the loop's refresh: new versions
   // into the name server, then NOTIFY (in the background) for those alone.
+  const kek = lazyKek(config.dnssecKeyFile);
   const cycles = new CycleLoop({
     db,
     clock,
     intervalMs: config.publishIntervalMs,
     logger,
+    signer: new ZoneSigner(db, clock, {
+      kek,
+      forwardAddress: config.forwardPort !== 0 ? config.forwardAddress : null,
+      intervalMs: config.publishIntervalMs,
+      logger,
+    }),
     async apply() {
       const changed = await serving.load(db);
       workers?.reload();
@@ -99,12 +109,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     },
     onCycle: (facts) => metrics?.cycle(facts),
   });
+  const dnssec = new DnssecSettings(domains, kek);
   const services: Services = {
     config,
     clock,
     db,
     sessions: new Sessions(db, clock, config.sessionTtlMs),
-    dns: { domains, edits: new ZoneEdits(domains), publisher: new Publisher(domains, egress), schedule: cycles },
+    dns: { domains, edits: new ZoneEdits(domains, (d) => dnssec.ds(d)), publisher: new Publisher(domains, egress), dnssec, schedule: cycles },
     audits: new Audits(db, clock, config.scanAllow, () => queue.wake(), (trx, id) => queue.enqueue(trx, id)),
     logger,
   };

@@ -23,6 +23,8 @@ export interface Config {
   readonly secondaries: readonly string[];
   readonly catalogZone: string;
   readonly forwardAddress: string;
+  /** The key-encryption key of the zones' DNSSEC keys (src/dns/dnssec/kek.ts); default DATA/dnssec/kek. */
+  readonly dnssecKeyFile: string;
   readonly smtpUrl: string | null;
   readonly scanAllow: readonly string[];
   /** Audits running at once in this process; 0: none (serve --audit-workers 0: a `worker` runs them). */
@@ -103,6 +105,7 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     secondaries: Object.freeze([...(partial.secondaries ?? [])]),
     catalogZone: partial.catalogZone ?? DEFAULTS.catalogZone,
     forwardAddress: partial.forwardAddress ?? listen,
+    dnssecKeyFile: partial.dnssecKeyFile ?? join(dataDir, 'dnssec', 'kek'),
     smtpUrl: partial.smtpUrl ?? null,
     scanAllow: Object.freeze([...(partial.scanAllow ?? DEFAULTS.scanAllow.split(','))]),
     auditWorkers: partial.auditWorkers ?? DEFAULTS.auditWorkers,

@@ -86,6 +86,12 @@ export const TRANSPORT_CODES = {
 export const EXTENSION_CODES = [
   /** A form field the extension script does not take (a spec script only logs it). */
   'unknownParameter',
+  /** dnsSetDNSSEC.php: `enable` is neither YES nor NO. */
+  'syntaxInvalidEnable',
+  /** DNSSEC on a slave domain: its masters sign it (or not). */
+  'dnssecMasterOnly',
+  /** A KSK roll on a domain that is not signed yet (signing off, or its first cycle has not run). */
+  'dnssecNotEnabled',
 ] as const;
 
 export type SpecCode = (typeof SPEC_CODES)[number];

@@ -8,6 +8,7 @@ import type { Form } from './form.ts';
 import type { Domains } from '../dns/domains.ts';
 import type { Publisher } from '../dns/publish.ts';
 import type { ZoneEdits } from '../dns/zone-edits.ts';
+import type { DnssecSettings } from '../dns/dnssec-settings.ts';
 import type { Audits } from '../audit/service.ts';
 import type { Logger } from 'pino';
 import type { DistributionSchedule } from '../dns/cycle-loop.ts';
@@ -28,6 +29,8 @@ export interface DnsServices {
   readonly domains: Domains;
   readonly edits: ZoneEdits;
   readonly publisher: Publisher;
+  /** DNSSEC per domain (extension scripts, issue 19). */
+  readonly dnssec: DnssecSettings;
   /** When this server distributes next: what "when is my change live?" answers. */
   readonly schedule: DistributionSchedule;
 }

@@ -81,5 +81,9 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsPublish.php': publish,
   // Extension (issue 4): web forwarding of a host; the domain then weighs 2 credits.
   'dnsAddWebForwarding.php': addRecord('dnsAddWebForwarding.php', 'WebForwarding'),
-  'dnsBuildZone.php': dnsCall('dnsBuildZone.php', async ({ account, services }, f) => ({ zone: await services.dns.publisher.buildZone(account, f.domain) })),
+  'dnsBuildZone.php': dnsCall('dnsBuildZone.php', async ({ account, services }, f) => {
+    const zone = await services.dns.publisher.buildZone(account, f.domain);
+    const signed = (await services.dns.dnssec.get(account, f.domain)).enabled;
+    return { zone, ...(signed ? { dnssec: 'signed at distribution: this is the zone before signing' } : {}) };
+  }),
 };

@@ -5,6 +5,7 @@ import { dnsScripts } from './dns-scripts.ts';
 import { dnsZoneScripts } from './dns-zone-scripts.ts';
 import { auditScripts } from './audit-scripts.ts';
 import { accountScripts } from './account-scripts.ts';
+import { dnssecScripts } from './dnssec-scripts.ts';
 
 /**
  * THE script table: every script the API serves, by its file name under
@@ -16,6 +17,7 @@ export const SCRIPTS: Readonly<Record<string, Script>> = Object.freeze({
   ...auditScripts,
   ...dnsScripts,
   ...dnsZoneScripts,
+  ...dnssecScripts,
   ...accountScripts,
 });
 

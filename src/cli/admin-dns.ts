@@ -1,8 +1,9 @@
-import { Command } from 'commander';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
 import { AccountInputError } from '../accounts/accounts.ts';
 import { systemClock } from '../clock.ts';
-import { buildConfig } from '../config.ts';
-import { dataOption, dbOption } from './options.ts';
+import { buildConfig, DEFAULTS } from '../config.ts';
+import { dataOption, dbOption, dnssecKeyOption } from './options.ts';
 import { withStore } from './with-store.ts';
 import { adminEvent } from './admin-log.ts';
 
@@ -64,13 +65,23 @@ export function distributeCommand(): Command {
     .description('run one distribution cycle now; running servers serve its result within about a second')
     .addOption(dataOption())
     .addOption(dbOption())
+    .addOption(dnssecKeyOption())
+    .addOption(new Option('--forward-address <ip>', 'what web-forwarded hosts resolve to in signed zones: serve\'s --forward-address').env('VIGIL_FORWARD_ADDRESS'))
     .option('--json', 'print JSON')
     .action((o) =>
       withStore(o, async (db) => {
         // The very function the server's timer runs; servers notice the change by their poll (src/dns/cycle-loop.ts).
         const { distributionCycle } = await import('../dns/distribute.ts');
+        const { ZoneSigner } = await import('../dns/sign-pass.ts');
+        const { lazyKek } = await import('../dns/dnssec/kek.ts');
+        // Signs as serve's cycle does: the same key file and forward address as the servers must be given.
+        const signer = new ZoneSigner(db, systemClock, {
+          kek: lazyKek(o.dnssecKeyFile ?? join(o.data, 'dnssec', 'kek')),
+          forwardAddress: o.forwardAddress ?? DEFAULTS.listen,
+          intervalMs: 0,
+        });
         const started = Date.now();
-        const r = await distributionCycle(db, systemClock);
+        const r = await distributionCycle(db, systemClock, signer);
         const ms = Date.now() - started;
         if (o.json) process.stdout.write(`${JSON.stringify({ ...r, ms })}\n`);
         else {

@@ -9,6 +9,10 @@ export const dataOption = () =>
 export const dbOption = () =>
   new Option('--db <url>', 'postgres://… for a shared PostgreSQL (default: SQLite file in the data directory)').env('VIGIL_DB');
 
+/** `--dnssec-key-file`: serve and the admin commands that sign must read the same file (src/dns/dnssec/kek.ts). */
+export const dnssecKeyOption = () =>
+  new Option('--dnssec-key-file <file>', 'key-encryption key of the zones\' DNSSEC keys (default: DATA/dnssec/kek, made on first use)').env('VIGIL_DNSSEC_KEY_FILE');
+
 export function parsePort(text: string): number {
   const n = Number(text);
   if (!/^\d{1,5}$/.test(text) || n > 65535) throw new Error(`invalid port '${text}'`);

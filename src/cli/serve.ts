@@ -4,7 +4,7 @@ import { ALLOW_DOMAINS, type AllowDomain, buildConfig, commaList, DEFAULTS } fro
 import { parseDuration } from '../duration.ts';
 import { applyConfigFile } from './config-file.ts';
 import { logFormat, serverLogger } from '../log-format.ts';
-import { auditLeaseMs, auditWorkers, checked, dataOption, dbOption, parsePort } from './options.ts';
+import { auditLeaseMs, auditWorkers, checked, dataOption, dbOption, dnssecKeyOption, parsePort } from './options.ts';
 import { version } from './version.ts';
 
 const opt = (flags: string, help: string, env: string, parse?: (t: string) => unknown, def?: string) => {
@@ -89,6 +89,7 @@ export function serveCommand(): Command {
     .addOption(opt('--secondaries <list>', 'ADDR[:PORT],… stock secondaries', 'VIGIL_SECONDARIES', commaList))
     .addOption(opt('--catalog-zone <name>', 'RFC 9432 catalog of served zones', 'VIGIL_CATALOG_ZONE', undefined, DEFAULTS.catalogZone))
     .addOption(opt('--forward-address <ip>', 'address web-forwarded hosts resolve to (default: the listen address)', 'VIGIL_FORWARD_ADDRESS'))
+    .addOption(dnssecKeyOption())
     .addOption(opt('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)', 'VIGIL_SMTP_URL'))
     .addOption(opt('--scan-allow <cidrs>', 'server-wide fence around every audit target', 'VIGIL_SCAN_ALLOW', cidrList, DEFAULTS.scanAllow))
     .addOption(opt('--audit-workers <n>', 'audits running at once in this process (0: none; `vigil worker` runs them)', 'VIGIL_AUDIT_WORKERS', auditWorkers(0), String(DEFAULTS.auditWorkers)))
@@ -128,6 +129,7 @@ export function serveCommand(): Command {
         secondaries: o.secondaries,
         catalogZone: o.catalogZone,
         forwardAddress: o.forwardAddress,
+        dnssecKeyFile: o.dnssecKeyFile,
         smtpUrl: o.smtpUrl ?? null,
         scanAllow: o.scanAllow,
         auditWorkers: o.auditWorkers,

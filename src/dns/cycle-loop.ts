@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
 import { type CycleResult, distributionCycle, servedGeneration } from './distribute.ts';
+import type { ZoneSigner } from './sign-pass.ts';
 import { readableTime } from './subscription.ts';
 import { claimCycle, readSchedule, type Schedule } from '../store/cycle-schedule.ts';
 
@@ -24,6 +25,8 @@ export interface CycleLoopOptions {
   /** How often the store is asked whether what it serves changed elsewhere. */
   pollMs?: number;
   logger: Logger;
+  /** Signs the zones that sign (DNSSEC) at each cycle. */
+  signer?: ZoneSigner;
   /** Loads the serving set again (name-server workers too) and sends NOTIFY for what changed. */
   apply(): Promise<void>;
   onCycle?(facts: CycleFacts): void;
@@ -144,13 +147,13 @@ export class CycleLoop implements DistributionSchedule {
   async cycle(): Promise<void> {
     const started = performance.now();
     try {
-      const r = await distributionCycle(this.o.db, this.o.clock);
+      const r = await distributionCycle(this.o.db, this.o.clock, this.o.signer);
       const ms = Math.round(performance.now() - started);
       const nextAt = this.nextAt();
       this.stats.cycles++;
       // Names only while the line stays short; the counts always.
       const names = r.distributed.length + r.removed.length <= 20 ? { distributed: r.distributed, removed: r.removed } : {};
-      this.o.logger.info({ cycle: this.seen.cycle, zones: r.distributed.length, removedZones: r.removed.length, ...names, ms, next: readableTime(nextAt) }, 'distribution cycle');
+      this.o.logger.info({ cycle: this.seen.cycle, zones: r.distributed.length, removedZones: r.removed.length, signedZones: r.signed.length, ...names, ms, next: readableTime(nextAt) }, 'distribution cycle');
       this.o.onCycle?.({ ...r, ms, nextAt });
       await this.refresh(false);
     } catch (err) {

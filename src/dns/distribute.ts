@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
+import type { ZoneSigner } from './sign-pass.ts';
 import { pendingVersions, promotePending, removeMarked, servedGeneration } from './zone-store/publications.ts';
 
 export { servedGeneration };
@@ -7,6 +8,8 @@ export { servedGeneration };
 export interface CycleResult {
   distributed: string[];
   removed: string[];
+  /** Zones signed (or unsigned) for this cycle. */
+  signed: string[];
 }
 
 /**
@@ -14,7 +17,10 @@ export interface CycleResult {
  * domains become Active, and deleted domains leave the serving set. All in
  * one transaction, so the serving set moves from one whole state to the next.
  */
-export async function distributionCycle(db: Db, clock: Clock): Promise<CycleResult> {
+export async function distributionCycle(db: Db, clock: Clock, signer?: ZoneSigner): Promise<CycleResult> {
+  // Signing first, outside the transaction (sign-pass.ts says why); what it
+  // queued is served below like any published version.
+  const signed = signer ? await signer.pass() : [];
   return db.transaction().execute(async (trx) => {
     const now = clock.now();
     const removed = await removeMarked(trx);
@@ -23,7 +29,11 @@ export async function distributionCycle(db: Db, clock: Clock): Promise<CycleResu
     // (every publish has a new serial), so a newer one stays pending for the
     // next cycle instead of being overwritten (promotePending).
     const distributed: string[] = [];
-    for (const p of await pendingVersions(trx)) if (await promotePending(trx, p, now)) distributed.push(p.zone);
-    return { distributed, removed };
+    for (const p of await pendingVersions(trx)) {
+      // A domain that signs never serves an unsigned version: it waits for the signer's next pass.
+      if (p.mustSign && p.resignAt === null) continue;
+      if (await promotePending(trx, p, now)) distributed.push(p.zone);
+    }
+    return { distributed, removed, signed };
   });
 }

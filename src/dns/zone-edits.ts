@@ -1,7 +1,7 @@
 import type { AccountRow } from '../accounts/accounts.ts';
 import { fail } from '../errors.ts';
 import { lockAccount } from '../store/dialect.ts';
-import type { Domains, Trx } from './domains.ts';
+import type { DomainRow, Domains, Trx } from './domains.ts';
 import { checkAdd } from './limits.ts';
 import { normalizeDomain } from './names.ts';
 import { parseRecord, replyOf, setOptions, setSoa, type Fields, type RecordTypeName, type SoaData } from './records.ts';
@@ -18,7 +18,8 @@ export type AddableType = Exclude<RecordTypeName, 'SOA' | 'Options'>;
 export class ZoneEdits {
   private readonly cache = new RecordsCache();
 
-  constructor(private readonly domains: Domains) {}
+  /** `dsOf`: the DS records of a signed domain, for the records reply (src/dns/dnssec-settings.ts). */
+  constructor(private readonly domains: Domains, private readonly dsOf?: (domain: DomainRow) => Promise<string[]>) {}
 
   async add(account: AccountRow, type: AddableType, fields: Fields): Promise<void> {
     await this.domains.change(account, fields.domain, async (trx, domain) => {
@@ -99,6 +100,8 @@ export class ZoneEdits {
       this.cache.set(domain.id, version, records, model.records.length);
     }
     // `hold`: extension field (issue 12, item 8), the spec's fields keep their order and form.
-    return { domain: domain.name, state: domain.state, stateText: stateText(domain.state), hold: Number(domain.on_hold) !== 0, records };
+    // `ds`: extension (issue 19), only for a signed domain; read apart from the cached records (keys roll on their own).
+    const ds = Number(domain.dnssec) === 1 && this.dsOf ? { ds: await this.dsOf(domain) } : {};
+    return { domain: domain.name, state: domain.state, stateText: stateText(domain.state), hold: Number(domain.on_hold) !== 0, ...ds, records };
   }
 }

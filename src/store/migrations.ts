@@ -191,6 +191,33 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('audits').addColumn('progress', 'text').execute();
     },
   },
+  // Issue 19: DNSSEC. A domain's choice to be signed; its keys, sealed
+  // (src/dns/dnssec/seal.ts) with a key-encryption key that is never in the
+  // store; and, per publication, when its signed version must be signed
+  // again (null: unsigned), so the distribution cycle finds the zones to
+  // sign without reading any snapshot (src/dns/sign-pass.ts).
+  '009_dnssec': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('domains').addColumn('dnssec', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .createTable('dnssec_keys')
+        .addColumn('id', 'integer', identity(db))
+        .addColumn('domain_id', 'integer', (c) => c.notNull().references('domains.id').onDelete('cascade'))
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('algorithm', 'integer', (c) => c.notNull())
+        .addColumn('tag', 'integer', (c) => c.notNull())
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('sealed', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('active_at', 'bigint', (c) => c.notNull())
+        .addColumn('retire_at', 'bigint')
+        .addColumn('remove_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('dnssec_keys_domain').on('dnssec_keys').column('domain_id').execute();
+      await db.schema.alterTable('zone_publications').addColumn('served_resign_at', 'bigint').execute();
+      await db.schema.alterTable('zone_publications').addColumn('pending_resign_at', 'bigint').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

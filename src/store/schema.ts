@@ -64,6 +64,30 @@ export interface DomainsTable {
   created_at: number;
   /** Raised with every write of the domain's records (src/dns/zone-store/records.ts): the records reply cache's key. */
   records_version: Generated<number>;
+  /** 1: signed with DNSSEC from the next distribution cycle on (dnsSetDNSSEC.php). */
+  dnssec: Generated<number>;
+}
+
+/**
+ * A DNSSEC key of a domain (src/dns/zone-store/dnssec-keys.ts owns the
+ * table; src/dns/dnssec/keyring.ts decides its times). A key is in the
+ * DNSKEY set from created_at to remove_at and signs from active_at to
+ * retire_at; null: not scheduled.
+ */
+export interface DnssecKeysTable {
+  id: Generated<number>;
+  domain_id: number;
+  role: 'ksk' | 'zsk';
+  algorithm: number;
+  tag: number;
+  /** The DNSKEY public key field, base64: the API shows DNSKEY and DS without opening the private half. */
+  public_key: string;
+  /** PKCS#8, sealed with the key-encryption key (src/dns/dnssec/seal.ts), bound to `zone/role/tag`. */
+  sealed: string;
+  created_at: number;
+  active_at: number;
+  retire_at: number | null;
+  remove_at: number | null;
 }
 
 export interface RecordsTable {
@@ -92,6 +116,10 @@ export interface ZonePublicationsTable {
   pending_snapshot: string | null;
   removing: number;
   changed_at: number;
+  /** The served version is signed and must be signed again by then (epoch ms); null: unsigned. */
+  served_resign_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The same for the pending version. */
+  pending_resign_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type AuditState = 'queued' | 'running' | 'done' | 'failed';
@@ -148,6 +176,7 @@ export interface Database {
   domains: DomainsTable;
   records: RecordsTable;
   zone_publications: ZonePublicationsTable;
+  dnssec_keys: DnssecKeysTable;
   audits: AuditsTable;
   audit_targets: AuditTargetsTable;
   distribution_schedule: DistributionScheduleTable;

@@ -62,6 +62,7 @@ export const dnsDomainContracts = {
       state: { type: 'number' },
       stateText: { type: 'string' },
       hold: { type: 'boolean', doc: 'extension: on operator hold' },
+      ds: { type: 'array', items: { type: 'string' }, optional: true, doc: 'extension: present when the domain is signed (DNSSEC): the DS records to give the parent' },
       records: {
         type: 'map',
         doc: "keyed by the record's seq",
@@ -135,7 +136,10 @@ export const dnsDomainContracts = {
     ...CHANGE,
     summary: 'the zone text a publish now would produce',
     params: { domain: DOMAIN },
-    reply: { zone: { type: 'string' } },
+    reply: {
+      zone: { type: 'string' },
+      dnssec: { type: 'string', optional: true, doc: 'extension: present when the domain is signed: the text is the unsigned zone, signed at each distribution (dnsGetDNSSEC.php gives the keys)' },
+    },
     errors: ['noSuchDomain'],
   },
 } as const;

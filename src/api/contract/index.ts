@@ -3,6 +3,7 @@ import { authAuditContracts } from './auth-audit.ts';
 import { dnsDomainContracts } from './dns-domains.ts';
 import { dnsRecordContracts } from './dns-records.ts';
 import { dnsZoneContracts } from '../dns-zone-contract.ts';
+import { dnssecContracts } from './dnssec.ts';
 import type { Contract } from './schema.ts';
 import { SHARED_NAMES } from './shared.ts';
 
@@ -14,7 +15,7 @@ export * from './schema.ts';
  * `run`), what the API validates before `run`, and what OpenAPI, the
  * reference doc and the typed client are derived from.
  */
-export const CONTRACTS = { ...authAuditContracts, ...dnsDomainContracts, ...dnsRecordContracts, ...dnsZoneContracts, ...accountContracts } as const satisfies Record<string, Contract>;
+export const CONTRACTS = { ...authAuditContracts, ...dnsDomainContracts, ...dnsRecordContracts, ...dnsZoneContracts, ...dnssecContracts, ...accountContracts } as const satisfies Record<string, Contract>;
 
 export type ScriptName = keyof typeof CONTRACTS;
 

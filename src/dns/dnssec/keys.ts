@@ -13,6 +13,9 @@ export type Algorithm = 13 | 15;
  */
 export type KeyRole = 'ksk' | 'zsk';
 
+/** What is public of a key: enough for its DNSKEY and DS (the store keeps it beside the sealed private half). */
+export type PublicKey = Omit<ZoneKey, 'privateKey'>;
+
 export interface ZoneKey {
   readonly role: KeyRole;
   readonly algorithm: Algorithm;
@@ -67,7 +70,7 @@ export function importKey(role: KeyRole, algorithm: number, pkcs8: Buffer): Zone
   return makeKey(role, alg, createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }));
 }
 
-export function dnskeyData(key: ZoneKey): DnskeyData {
+export function dnskeyData(key: PublicKey): DnskeyData {
   return { flags: key.flags, algorithm: key.algorithm, key: key.publicKey };
 }
 
@@ -90,13 +93,20 @@ export function keyTag(rdata: Buffer): number {
 }
 
 /** The DS the parent publishes for a KSK: SHA-256, digest type 2 (RFC 4509), the one RFC 8624 says MUST be used. */
-export function dsData(zone: string, key: ZoneKey): DsData {
+export function dsData(zone: string, key: PublicKey): DsData {
   const digest = createHash('sha256').update(nameWire(zone)).update(dnskeyRdata(dnskeyData(key))).digest();
   return { keyTag: key.tag, algorithm: key.algorithm, digestType: 2, digest };
 }
 
 /** The DS as the registrar's form wants it: `tag alg 2 HEX`. */
-export function dsText(zone: string, key: ZoneKey): string {
+export function dsText(zone: string, key: PublicKey): string {
   const ds = dsData(zone, key);
   return `${ds.keyTag} ${ds.algorithm} ${ds.digestType} ${ds.digest.toString('hex').toUpperCase()}`;
+}
+
+/** A key's public part from what the store keeps (role, algorithm, the DNSKEY public key field). */
+export function publicKey(role: KeyRole, algorithm: number, field: Buffer): PublicKey {
+  const alg = checkAlgorithm(algorithm);
+  const flags = FLAGS[role];
+  return { role, algorithm: alg, flags, publicKey: field, tag: keyTag(dnskeyRdata({ flags, algorithm: alg, key: field })) };
 }

@@ -10,6 +10,21 @@ export interface Resolution {
   answers: Answer[];
   authorities: Answer[];
   additionals: Answer[];
+  /** What a signed answer must prove (dnssec-answer.ts); absent on REFUSED. */
+  proof?: Proof;
+}
+
+/** The facts of a resolution that DNSSEC's proofs are made from (RFC 4035 3.1.3). */
+export interface Proof {
+  readonly kind: 'answer' | 'nodata' | 'nxdomain' | 'referral';
+  /** The last name looked up (after CNAMEs). */
+  readonly name: string;
+  /** Answers made from a wildcard: the name asked and the wildcard's owner. */
+  readonly wild: { qname: string; wildcard: string }[];
+  /** nxdomain: the closest encloser (RFC 4592); referral: the delegation point. */
+  readonly at?: string;
+  /** nodata: the name exists only as an empty non-terminal. */
+  readonly empty?: boolean;
 }
 
 /** Finds the zone a name belongs to: the longest served zone it ends in. */
@@ -58,38 +73,41 @@ export function resolve(zones: ZoneFinder, qname: string, qtype: string): Resolu
   const z = zones.find(name);
   if (!z) return { rcode: 'REFUSED', aa: false, answers: [], authorities: [], additionals: [] };
   const answers: Answer[] = [];
-  const negative = (rcode: Rcode): Resolution => ({
+  const wild: Proof['wild'] = [];
+  const negative = (rcode: Rcode, extra: Partial<Proof> = {}): Resolution => ({
     rcode,
     aa: true,
     answers,
     authorities: [{ ...z.soa, ttl: z.negativeTtl } as Answer],
     additionals: [],
+    proof: { kind: rcode === 'NXDOMAIN' ? 'nxdomain' : 'nodata', name, wild, ...extra },
   });
+  const positive = (additionals: Answer[]): Resolution => ({ rcode: 'NOERROR', aa: true, answers, authorities: [], additionals, proof: { kind: 'answer', name, wild } });
 
   for (let hop = 0; hop < MAX_CHAIN; hop++) {
     const cut = cutFor(z, name);
     if (cut && !(cut === name && qtype === 'DS')) {
       if (answers.length) break; // a CNAME into a delegated name: the resolver follows it
       const ns = z.nodes.get(cut)!.get('NS')!;
-      return { rcode: 'NOERROR', aa: false, answers: [], authorities: ns, additionals: addressesOf(z, targetsOf(ns)) };
+      return { rcode: 'NOERROR', aa: false, answers: [], authorities: ns, additionals: addressesOf(z, targetsOf(ns)), proof: { kind: 'referral', name, wild, at: cut } };
     }
     let node: Node | undefined = z.nodes.get(name);
     let synthesized = false;
     if (!node) {
-      if (z.names.has(name)) return negative('NOERROR'); // empty non-terminal
+      if (z.names.has(name)) return negative('NOERROR', { empty: true }); // empty non-terminal
       // RFC 4592: the wildcard at the closest encloser, if there is one.
       let encloser = parent(name);
       while (!z.names.has(encloser) && encloser.length > z.zone.length) encloser = parent(encloser);
       node = z.nodes.get(`*.${encloser}`);
-      if (!node) return negative('NXDOMAIN');
+      if (!node) return negative('NXDOMAIN', { at: encloser });
       synthesized = true;
+      wild.push({ qname: name, wildcard: `*.${encloser}` });
     }
     const owner = synthesized ? name : undefined;
     const rrs = qtype === 'ANY' ? [...node.values()].flat() : node.get(qtype);
     if (rrs && rrs.length) {
       answers.push(...(owner ? renamed(rrs, owner) : rrs));
-      const extra = qtype === 'ANY' ? [] : addressesOf(z, targetsOf(rrs));
-      return { rcode: 'NOERROR', aa: true, answers, authorities: [], additionals: extra };
+      return positive(qtype === 'ANY' ? [] : addressesOf(z, targetsOf(rrs)));
     }
     const cname = node.get('CNAME');
     if (!cname || qtype === 'CNAME') return negative('NOERROR');
@@ -98,5 +116,5 @@ export function resolve(zones: ZoneFinder, qname: string, qtype: string): Resolu
     if (target !== z.zone && !target.endsWith(`.${z.zone}`)) break; // out of zone: the resolver goes on
     name = target;
   }
-  return { rcode: 'NOERROR', aa: true, answers, authorities: [], additionals: [] };
+  return positive([]);
 }

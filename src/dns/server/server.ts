@@ -4,6 +4,7 @@ import dnsPacket, { type Answer, type Packet } from 'dns-packet';
 import type { Logger } from 'pino';
 import { capConnections } from '../../net/connection-cap.ts';
 import { resolve, type ZoneFinder } from './resolve.ts';
+import { withDnssec } from './dnssec-answer.ts';
 import { transferMessages } from './transfer.ts';
 import { DnsCounters } from './counters.ts';
 import { type FastUdp, fastUdpAvailable, openFastUdp } from './udp-fast.ts';
@@ -51,7 +52,9 @@ export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'ud
   }
   if (query.type === 'response') return [];
   const q = query.questions?.[0];
-  const opt = query.additionals?.find((a) => a.type === 'OPT') as { udpPayloadSize?: number } | undefined;
+  const opt = query.additionals?.find((a) => a.type === 'OPT') as { udpPayloadSize?: number; flags?: number } | undefined;
+  // RFC 3225: DO asks for DNSSEC records, and the reply's OPT says it was seen.
+  const dnssecOk = ((opt?.flags ?? 0) & dnsPacket.DNSSEC_OK) !== 0;
   const reply = (rcode: RcodeName, aa: boolean, sections: Partial<Packet> = {}): Packet => ({
     id: query.id,
     type: 'response',
@@ -59,7 +62,7 @@ export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'ud
     questions: query.questions,
     answers: sections.answers ?? [],
     authorities: sections.authorities ?? [],
-    additionals: [...(sections.additionals ?? []), ...(opt ? [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_SIZE } as Answer] : [])],
+    additionals: [...(sections.additionals ?? []), ...(opt ? [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_SIZE, flags: dnssecOk ? dnsPacket.DNSSEC_OK : 0 } as Answer] : [])],
   });
   let packet: Packet;
   const opcode = (message.readUInt16BE(2) & 0x7800) >> 11;
@@ -79,14 +82,15 @@ export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'ud
     }
   } else {
     const zone = zones.find(q.name.toLowerCase().replace(/\.$/, ''));
-    const key = `${q.name}|${q.type}|${message.readUInt16BE(2) & 0x0100}|${transport === 'tcp' ? 'tcp' : opt ? Math.min(opt.udpPayloadSize ?? 512, 4096) : 'udp'}`;
+    const key = `${q.name}|${q.type}|${message.readUInt16BE(2) & 0x0100}|${transport === 'tcp' ? 'tcp' : opt ? Math.min(opt.udpPayloadSize ?? 512, 4096) : 'udp'}|${dnssecOk ? 'do' : ''}`;
     const cached = zone?.replies.get(key);
     if (cached) {
       const copy = Buffer.from(cached);
       copy.writeUInt16BE(query.id ?? 0, 0);
       return [copy];
     }
-    const r = resolve(zones, q.name, q.type);
+    const plain = resolve(zones, q.name, q.type);
+    const r = dnssecOk && zone?.nsecChain ? withDnssec(zone, plain) : plain;
     const out = encodeWithin(reply(r.rcode, r.aa, r), transport, opt);
     // Bounded: a flood of random names must not grow memory without end.
     if (zone && out.length) {

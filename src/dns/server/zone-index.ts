@@ -3,6 +3,8 @@ import type { Answer } from 'dns-packet';
 import { fqdn } from '../names.ts';
 import { RECORD_TYPES, srvOwner, ttlOf, type SoaData, type StoredData } from '../records.ts';
 import { soaOf, type ZoneModel } from '../zone.ts';
+import { compareLabels, labels } from '../dnssec/canonical.ts';
+import { decodeSigned } from '../dnssec/wire.ts';
 
 /** Resource records of one owner name, by type (upper case). */
 export type Node = Map<string, Answer[]>;
@@ -35,6 +37,13 @@ export interface ZoneIndex {
   readonly replies: Map<string, Buffer>;
   /** The version this one replaced, kept for IXFR (one step back). */
   previous?: { serial: number; all: readonly Answer[] };
+  /** Set when the version is signed: its NSEC chain in canonical order, for denial proofs (dnssec-answer.ts). */
+  readonly nsecChain?: readonly NsecLink[];
+}
+
+export interface NsecLink {
+  readonly name: string;
+  readonly labels: Buffer[];
 }
 
 const bare = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
@@ -93,7 +102,14 @@ export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null =
   if (model.records.some((r) => typeof r.data.ttl === 'number')) sameTtlPerSet(answers);
   const opts = model.records.find((r) => r.type === 'Options')?.data ?? {};
   const options = { allowtransferacl: opts.allowtransferacl ?? '', notify: opts.notify ?? '', alsonotify: opts.alsonotify ?? '' };
-  return indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), answers, options);
+  if (!model.dnssec) return indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), answers, options);
+  // Signed: the signer's records (DNSKEY, RRSIG, NSEC, CDS…) join the others, so
+  // queries for them, ANY and zone transfers carry them like any record.
+  const signed = decodeSigned(model.dnssec.wire);
+  const index = indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), [...answers, ...signed], options);
+  const chain = signed.filter((a) => a.type === 'NSEC').map((a) => ({ name: a.name.toLowerCase(), labels: labels(a.name) }));
+  chain.sort((a, b) => compareLabels(a.labels, b.labels));
+  return { ...index, nsecChain: chain };
 }
 
 /**

@@ -75,7 +75,7 @@ export async function domainsAround(db: Executor, name: string, above: string[])
     .execute();
 }
 
-export async function insertDomain(trx: Executor, values: Omit<DomainRow, 'id' | 'records_version'>): Promise<number> {
+export async function insertDomain(trx: Executor, values: Omit<DomainRow, 'id' | 'records_version' | 'dnssec'>): Promise<number> {
   return (await trx.insertInto('domains').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 

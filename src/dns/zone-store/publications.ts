@@ -30,8 +30,8 @@ export async function writePublication(
   const snapshot = JSON.stringify(model);
   const version =
     stage === 'pending'
-      ? { pending_serial: model.serial, pending_snapshot: snapshot }
-      : { served_serial: model.serial, served_snapshot: snapshot, pending_serial: null, pending_snapshot: null };
+      ? { pending_serial: model.serial, pending_snapshot: snapshot, pending_resign_at: null }
+      : { served_serial: model.serial, served_snapshot: snapshot, served_resign_at: null, pending_serial: null, pending_snapshot: null, pending_resign_at: null };
   const row = { ...version, domain_id: domain.id, removing: 0, changed_at: now };
   await trx
     .insertInto('zone_publications')
@@ -55,15 +55,27 @@ export interface PendingVersion {
   domainId: number | null;
   serial: number;
   snapshot: string;
+  /** Signed: when to sign again; null: unsigned. */
+  resignAt: number | null;
+  /** The domain wants it signed (an unsigned version waits for the signer, src/dns/sign-pass.ts). */
+  mustSign: boolean;
 }
 
 export async function pendingVersions(trx: Executor): Promise<PendingVersion[]> {
   const rows = await trx
     .selectFrom('zone_publications')
-    .select(['zone', 'domain_id', 'pending_serial', 'pending_snapshot'])
+    .leftJoin('domains', 'domains.id', 'zone_publications.domain_id')
+    .select(['zone', 'domain_id', 'pending_serial', 'pending_snapshot', 'pending_resign_at', 'domains.dnssec'])
     .where('pending_snapshot', 'is not', null)
     .execute();
-  return rows.map((r) => ({ zone: r.zone, domainId: r.domain_id, serial: Number(r.pending_serial), snapshot: r.pending_snapshot! }));
+  return rows.map((r) => ({
+    zone: r.zone,
+    domainId: r.domain_id,
+    serial: Number(r.pending_serial),
+    snapshot: r.pending_snapshot!,
+    resignAt: r.pending_resign_at === null ? null : Number(r.pending_resign_at),
+    mustSign: Number(r.dnssec ?? 0) === 1,
+  }));
 }
 
 /**
@@ -86,7 +98,7 @@ export async function promotePending(trx: Executor, p: PendingVersion, now: numb
   }
   const moved = await trx
     .updateTable('zone_publications')
-    .set({ served_serial: p.serial, served_snapshot: p.snapshot, pending_serial: null, pending_snapshot: null, changed_at: now })
+    .set({ served_serial: p.serial, served_snapshot: p.snapshot, served_resign_at: p.resignAt, pending_serial: null, pending_snapshot: null, pending_resign_at: null, changed_at: now })
     .where('zone', '=', p.zone)
     .where('pending_serial', '=', p.serial)
     .executeTakeFirst();
@@ -122,4 +134,76 @@ export async function servedGeneration(db: Executor): Promise<string> {
 export async function servedModels(db: Executor): Promise<ZoneModel[]> {
   const rows = await db.selectFrom('zone_publications').select('served_snapshot').where('served_snapshot', 'is not', null).execute();
   return rows.map((r) => JSON.parse(r.served_snapshot!) as ZoneModel);
+}
+
+/** A zone the signer must look at (src/dns/sign-pass.ts). */
+export interface SigningCandidate {
+  zone: string;
+  domainId: number;
+  /** The domain wants its zone signed. */
+  sign: boolean;
+  /** The version to (un)sign: the pending one if any, else the served one. */
+  stage: 'pending' | 'served';
+  serial: number;
+  snapshot: string;
+}
+
+/**
+ * The zones whose next version must be signed, signed again or unsigned:
+ * a domain that signs with an unsigned pending version, or no pending
+ * version and a served one that is unsigned or due for re-signing by
+ * `horizon`; and a domain that no longer signs whose served version still is.
+ * Master domains only: a slave zone is signed (or not) by its masters.
+ */
+export async function signingCandidates(db: Executor, horizon: number): Promise<SigningCandidate[]> {
+  const rows = await db
+    .selectFrom('zone_publications as p')
+    .innerJoin('domains as d', 'd.id', 'p.domain_id')
+    .select(['p.zone', 'p.domain_id', 'd.dnssec', 'p.served_serial', 'p.served_snapshot', 'p.pending_serial', 'p.pending_snapshot'])
+    .where('d.type', '=', 'master')
+    .where('p.removing', '=', 0)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('d.dnssec', '=', 1), eb('p.pending_snapshot', 'is not', null), eb('p.pending_resign_at', 'is', null)]),
+        eb.and([
+          eb('d.dnssec', '=', 1),
+          eb('p.pending_snapshot', 'is', null),
+          eb('p.served_snapshot', 'is not', null),
+          eb.or([eb('p.served_resign_at', 'is', null), eb('p.served_resign_at', '<=', horizon)]),
+        ]),
+        eb.and([eb('d.dnssec', '=', 0), eb('p.pending_snapshot', 'is', null), eb('p.served_resign_at', 'is not', null)]),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => {
+    const pending = r.pending_snapshot !== null;
+    return {
+      zone: r.zone,
+      domainId: r.domain_id!,
+      sign: Number(r.dnssec) === 1,
+      stage: pending ? 'pending' : 'served',
+      serial: Number(pending ? r.pending_serial : r.served_serial),
+      snapshot: (pending ? r.pending_snapshot : r.served_snapshot)!,
+    };
+  });
+}
+
+/**
+ * Queues the signed (or unsigned) version the signer made from a
+ * candidate, if the candidate is still what the store holds (a publish
+ * that landed meanwhile wins; the next cycle signs it). From the served
+ * version the new one has a higher serial, which the domain's serial
+ * follows so that the next publish goes above it. True when it landed.
+ */
+export async function stageSigned(trx: Executor, c: SigningCandidate, model: ZoneModel, resignAt: number | null): Promise<boolean> {
+  const snapshot = JSON.stringify(model);
+  let q = trx
+    .updateTable('zone_publications')
+    .set({ pending_serial: model.serial, pending_snapshot: snapshot, pending_resign_at: resignAt })
+    .where('zone', '=', c.zone)
+    .where('removing', '=', 0);
+  q = c.stage === 'pending' ? q.where('pending_serial', '=', c.serial) : q.where('pending_snapshot', 'is', null).where('served_serial', '=', c.serial);
+  const landed = (await q.executeTakeFirst()).numUpdatedRows > 0n;
+  if (landed && c.stage === 'served') await trx.updateTable('domains').set({ serial: model.serial }).where('id', '=', c.domainId).where('serial', '<', model.serial).execute();
+  return landed;
 }
