@@ -129,6 +129,10 @@ describe('DNSSEC: signed at distribution, served with proofs, transferred signed
     await cycle();
     assert.match(await delv(port, `new.${Z}`, 'A'), /; fully validated/);
     await run('dnssec-verify', ['-o', Z, await axfrFile(Z)]);
+    // The secondaries follow the new version (IXFR from the one before) and it validates through them.
+    for (const secondary of [bind, knot]) {
+      await eventually(async () => /; fully validated/.test(await delv(secondary.port, `new.${Z}`, 'A')), `new version through ${secondary.dir}`, 20_000);
+    }
     const served = async () => (await run('dig', ['@127.0.0.1', '-p', String(port), '+short', Z, 'SOA'])).stdout.split(' ')[2];
     const before = Number(await served());
     const off = await c.call('dnsSetDNSSEC.php', { domain: Z, enable: 'NO' });

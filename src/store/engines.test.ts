@@ -55,14 +55,17 @@ for (const engine of engines) {
           .returning('id')
           .executeTakeFirstOrThrow();
         assert.deepEqual(await db.selectFrom('domains').selectAll().execute(), [
-          { id: domain.id, account_id: account.id, name: 'a.example', type: 'master', state: 0, on_hold: 1, serial: 2026112301, created_at: T, records_version: 0 },
+          { id: domain.id, account_id: account.id, name: 'a.example', type: 'master', state: 0, on_hold: 1, serial: 2026112301, created_at: T, records_version: 0, dnssec: 0 },
         ]);
         const record = { domain_id: domain.id, type: 'A', data: '{"name":"www","ip":"192.0.2.1"}', owner: 'www.a.example' };
         const { id: recordId } = await db.insertInto('records').values(record).returning('id').executeTakeFirstOrThrow();
         assert.deepEqual(await db.selectFrom('records').selectAll().execute(), [{ id: recordId, ...record }]);
         const publication = { zone: 'a.example', domain_id: domain.id, served_serial: null, served_snapshot: null, pending_serial: 2026112301, pending_snapshot: '{}', removing: 0, changed_at: T };
         await db.insertInto('zone_publications').values(publication).execute();
-        assert.deepEqual(await db.selectFrom('zone_publications').selectAll().execute(), [publication]);
+        assert.deepEqual(await db.selectFrom('zone_publications').selectAll().execute(), [{ ...publication, served_resign_at: null, pending_resign_at: null }]);
+        const key = { domain_id: domain.id, role: 'ksk' as const, algorithm: 13, tag: 4257, public_key: 'cHVi', sealed: 'v1.x', created_at: T, active_at: T, retire_at: null, remove_at: T + 1 };
+        const { id: keyId } = await db.insertInto('dnssec_keys').values(key).returning('id').executeTakeFirstOrThrow();
+        assert.deepEqual(await db.selectFrom('dnssec_keys').selectAll().execute(), [{ id: keyId, ...key }]);
 
         const audit = await db
           .insertInto('audits')
