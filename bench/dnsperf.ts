@@ -6,26 +6,18 @@
  *
  *   node --import tsx bench/dnsperf.ts [--seconds 10]
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import SqliteDatabase from 'better-sqlite3';
 import { join } from 'node:path';
 import { addAccount, freePort, serve, tempDir } from '../test/helpers/server.ts';
 import { hasTool } from '../test/helpers/tools.ts';
 import { udpQuery } from '../test/helpers/dns-client.ts';
+import { bulkARecords, dnsperf, queryFile, until } from './dnsperf-kit.ts';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
 const ZONE = 'perf.example';
 const N = 10_000;
 const dir = tempDir('vigil-dnsperf-');
-
-async function until(pred: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 200; i++) {
-    if (await pred().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out: ${what}`);
-}
 
 // Vigil: the zone through the API and the store, published and distributed.
 const dnsPort = await freePort();
@@ -33,13 +25,7 @@ const vigil = await serve({ args: ['--dns-port', String(dnsPort), '--publish-int
 const c = vigil.client();
 await c.login(await addAccount(vigil.dataDir, 'perf', 'perf password', '--dns-credits', '1'), 'perf', 'perf password');
 await c.call('dnsAddDomain.php', { domain: ZONE, domaintype: 'master', aup: 'YES' });
-// Bulk rows straight into the store (the API adds ~2k records/s; this is a benchmark of serving).
-const store = new SqliteDatabase(join(vigil.dataDir, 'vigil.sqlite'));
-store.pragma('busy_timeout = 5000');
-store.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${N - 1})
-INSERT INTO records (domain_id, type, data) SELECT (SELECT id FROM domains WHERE name = '${ZONE}'), 'A',
-  json_object('name', 'host' || i, 'data', '10.0.' || (i / 256) || '.' || (i % 256)) FROM n;`);
-store.close();
+bulkARecords(vigil.dataDir, ZONE, N);
 const zoneText = (await c.call('dnsBuildZone.php', { domain: ZONE })).zone as string;
 const pub = await c.call('dnsPublish.php', { domain: ZONE });
 if (pub.errors) throw new Error(pub.errors[0]);
@@ -56,10 +42,7 @@ await until(async () => (await udpQuery(dgramPort, `host9999.${ZONE}`, 'A')).ans
 
 const zoneFile = join(dir, `${ZONE}.zone`);
 writeFileSync(zoneFile, zoneText);
-const queries = join(dir, 'queries.txt');
-const lines: string[] = [];
-for (let i = 0; i < 10_000; i++) lines.push(i % 5 === 4 ? `nx${i}.${ZONE} A` : `host${(i * 7919) % N}.${ZONE} A`);
-writeFileSync(queries, `${lines.join('\n')}\n`);
+const queries = queryFile(dir, ZONE, N);
 
 const peers: { name: string; port: number; proc: ChildProcess }[] = [];
 async function start(name: string, tool: string, args: (port: number, d: string) => string[], config: (port: number, d: string) => [string, string]) {
@@ -116,23 +99,13 @@ zone:
     journal-content: none
 `]);
 
-function dnsperf(port: number) {
-  const out = execFileSync('dnsperf', ['-s', '127.0.0.1', '-p', String(port), '-d', queries, '-c', '8', '-T', '2', '-q', '1000', '-l', String(seconds)], { encoding: 'utf8' });
-  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
-  return {
-    qps: Math.round(num(/Queries per second:\s+([\d.]+)/)),
-    latencyMs: +(num(/Average Latency \(s\):\s+([\d.]+)/) * 1000).toFixed(3),
-    lostPct: num(/Queries lost:\s+\d+ \(([\d.]+)%\)/),
-  };
-}
-
 try {
   const rows = [
-    { name: 'Vigil (1 process)', ...dnsperf(dnsPort) },
-    { name: 'Vigil (2 workers)', ...dnsperf(workersPort) },
-    { name: 'Vigil (2 workers, node:dgram)', ...dnsperf(dgramPort) },
+    { name: 'Vigil (1 process)', ...dnsperf(dnsPort, queries, seconds) },
+    { name: 'Vigil (2 workers)', ...dnsperf(workersPort, queries, seconds) },
+    { name: 'Vigil (2 workers, node:dgram)', ...dnsperf(dgramPort, queries, seconds) },
   ];
-  for (const p of peers) rows.push({ name: p.name, ...dnsperf(p.port) });
+  for (const p of peers) rows.push({ name: p.name, ...dnsperf(p.port, queries, seconds) });
   const vigilQps = Math.max(rows[0]!.qps, rows[1]!.qps);
   console.log(`\ndnsperf -c 8 -T 2 -q 1000 -l ${seconds}, ${N}-record zone, 80% hits / 20% NXDOMAIN\n`);
   console.log('| server | queries/s | avg latency ms | lost % | best Vigil / server |\n|---|---|---|---|---|');

@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+
+/**
+ * What the two dnsperf benches (dnsperf.ts, dnsperf-dnssec.ts) share: the
+ * zone of N A records, the query file, and one dnsperf run, so both
+ * measure the same thing the same way.
+ */
+
+export async function until(pred: () => Promise<boolean>, what: string, tries = 600): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await pred().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out: ${what}`);
+}
+
+/** N A records `hostI` straight into a serve's SQLite store (the API adds ~2k records/s; these benches measure serving). */
+export function bulkARecords(dataDir: string, zone: string, n: number): void {
+  const store = new SqliteDatabase(join(dataDir, 'vigil.sqlite'));
+  store.pragma('busy_timeout = 5000');
+  store.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})
+INSERT INTO records (domain_id, type, data) SELECT (SELECT id FROM domains WHERE name = '${zone}'), 'A',
+  json_object('name', 'host' || i, 'data', '10.0.' || (i / 256) || '.' || (i % 256)) FROM n;`);
+  store.close();
+}
+
+/** 10,000 questions: 80% existing names spread over the zone, 20% NXDOMAIN. */
+export function queryFile(dir: string, zone: string, n: number): string {
+  const file = join(dir, 'queries.txt');
+  const lines: string[] = [];
+  for (let i = 0; i < 10_000; i++) lines.push(i % 5 === 4 ? `nx${i}.${zone} A` : `host${(i * 7919) % n}.${zone} A`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+/** One `dnsperf -c 8 -T 2 -q 1000` run; `extra`: e.g. ['-D'] for the DO bit. */
+export function dnsperf(port: number, queries: string, seconds: number, extra: string[] = []) {
+  const out = execFileSync('dnsperf', ['-s', '127.0.0.1', '-p', String(port), '-d', queries, '-c', '8', '-T', '2', '-q', '1000', '-l', String(seconds), ...extra], { encoding: 'utf8' });
+  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
+  return {
+    qps: Math.round(num(/Queries per second:\s+([\d.]+)/)),
+    latencyMs: +(num(/Average Latency \(s\):\s+([\d.]+)/) * 1000).toFixed(3),
+    lostPct: num(/Queries lost:\s+\d+ \(([\d.]+)%\)/),
+    bytes: num(/Average packet size:\s+request \d+, response (\d+)/),
+  };
+}
