@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { addAccount, freePort, serve, tempDir } from '../test/helpers/server.ts';
 import { hasTool } from '../test/helpers/tools.ts';
 import { udpQuery } from '../test/helpers/dns-client.ts';
-import { bulkARecords, dnsperf, queryFile, until } from './dnsperf-kit.ts';
+import { bulkARecords, dnsperf, knotConfig, queryFile, until } from './dnsperf-kit.ts';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
 const ZONE = 'signed.perf.example';
@@ -56,23 +56,7 @@ if (hasTool('knotd')) {
   knotPort = await freePort();
   const d = join(dir, 'knot');
   mkdirSync(d);
-  writeFileSync(join(d, 'knot.conf'), `
-server:
-  listen: 127.0.0.1@${knotPort}
-  rundir: "${d}"
-  background-workers: 1
-  udp-workers: 2
-control:
-  listen: "${d}/knot.sock"
-database:
-  storage: "${d}"
-zone:
-  - domain: ${ZONE}
-    file: "${zoneFile}"
-    zonefile-load: whole
-    journal-content: none
-    dnssec-signing: off
-`);
+  writeFileSync(join(d, 'knot.conf'), knotConfig(knotPort, d, ZONE, zoneFile, false));
   knot = spawn('knotd', ['-c', join(d, 'knot.conf')], { stdio: 'ignore' });
   await until(async () => (await udpQuery(knotPort, `host1.${ZONE}`, 'A')).answers?.length === 1, 'Knot serves the zone');
 } else console.log('Knot: not installed, left out');

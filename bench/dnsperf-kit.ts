@@ -47,3 +47,23 @@ export function dnsperf(port: number, queries: string, seconds: number, extra: s
     bytes: num(/Average packet size:\s+request \d+, response (\d+)/),
   };
 }
+
+/** Knot serving one zone file as a primary, two UDP workers like the other servers; `signing: false` serves a signed file as is. */
+export function knotConfig(port: number, dir: string, zone: string, zoneFile: string, signing = true): string {
+  return `
+server:
+  listen: 127.0.0.1@${port}
+  rundir: "${dir}"
+  background-workers: 1
+  udp-workers: 2
+control:
+  listen: "${dir}/knot.sock"
+database:
+  storage: "${dir}"
+zone:
+  - domain: ${zone}
+    file: "${zoneFile}"
+    zonefile-load: whole
+    journal-content: none
+${signing ? '' : '    dnssec-signing: off\n'}`;
+}

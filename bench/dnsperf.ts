@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { addAccount, freePort, serve, tempDir } from '../test/helpers/server.ts';
 import { hasTool } from '../test/helpers/tools.ts';
 import { udpQuery } from '../test/helpers/dns-client.ts';
-import { bulkARecords, dnsperf, queryFile, until } from './dnsperf-kit.ts';
+import { bulkARecords, dnsperf, knotConfig, queryFile, until } from './dnsperf-kit.ts';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
 const ZONE = 'perf.example';
@@ -82,22 +82,7 @@ zone:
   name: ${ZONE}
   zonefile: "${zoneFile}"
 `]);
-await start('Knot', 'knotd', (_p, d) => ['-c', join(d, 'knot.conf')], (p, d) => ['knot.conf', `
-server:
-  listen: 127.0.0.1@${p}
-  rundir: "${d}"
-  background-workers: 1
-  udp-workers: 2
-control:
-  listen: "${d}/knot.sock"
-database:
-  storage: "${d}"
-zone:
-  - domain: ${ZONE}
-    file: "${zoneFile}"
-    zonefile-load: whole
-    journal-content: none
-`]);
+await start('Knot', 'knotd', (_p, d) => ['-c', join(d, 'knot.conf')], (p, d) => ['knot.conf', knotConfig(p, d, ZONE, zoneFile)]);
 
 try {
   const rows = [
