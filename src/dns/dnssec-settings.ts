@@ -4,7 +4,7 @@ import { DEFAULT_DNSKEY_TTL, dnskeyData, dsText, publicKey, type PublicKey } fro
 import { keyStates, kskRoll } from './dnssec/keyring.ts';
 import type { Domains, DomainRow } from './domains.ts';
 import { presentName } from './text.ts';
-import { deleteAllKeys, insertKey, keysOf, type KeyRow, resignSoon, retireKey, setSigning } from './zone-store/dnssec-keys.ts';
+import { deleteAllKeys, insertKey, keysForUpdate, keysOf, type KeyRow, resignSoon, retireKey, setSigning } from './zone-store/dnssec-keys.ts';
 import { generateKey } from './dnssec/keys.ts';
 import { sealedRow, timesOf } from './sign-pass.ts';
 
@@ -61,7 +61,7 @@ export class DnssecSettings {
     const { domain, step } = await this.domains.db.transaction().execute(async (trx) => {
       const d = await this.domains.own(account, field, trx, true);
       if (Number(d.dnssec) !== 1) fail('dnssecNotEnabled');
-      const rows = await keysOf(trx, d.id);
+      const rows = await keysForUpdate(trx, d.id);
       // Before the first cycle there are no keys yet: the first signing makes them.
       if (!rows.some((r) => r.role === 'ksk')) fail('dnssecNotEnabled');
       const now = this.domains.clock.now();

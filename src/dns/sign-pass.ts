@@ -7,7 +7,7 @@ import { DEFAULT_POLICY, keyStates, nextKeyEvent, plan, type KeyPolicy, type Key
 import { encodeSigned } from './dnssec/wire.ts';
 import { buildZoneIndex } from './server/zone-index.ts';
 import type { ZoneModel } from './zone.ts';
-import { deleteKeys, insertKey, keysOf, type KeyRow, retireKey } from './zone-store/dnssec-keys.ts';
+import { deleteKeys, insertKey, keysForUpdate, keysOf, type KeyRow, retireKey } from './zone-store/dnssec-keys.ts';
 import { type SigningCandidate, signingCandidates, stageSigned } from './zone-store/publications.ts';
 
 export interface SignerOptions {
@@ -92,15 +92,19 @@ export class ZoneSigner {
 
   /** The keys after what the schedule says is due now (the first keys of a zone, a ZSK roll's steps). */
   private async applySchedule(c: SigningCandidate, now: number, maxTtl: number): Promise<KeyRow[]> {
+    const idle = (d: ReturnType<typeof plan>) => !d.create.length && !d.retire.length && !d.remove.length;
     const rows = await keysOf(this.db, c.domainId);
-    const due = plan(timesOf(rows), now, maxTtl, this.policy, this.o.intervalMs);
-    if (!due.create.length && !due.retire.length && !due.remove.length) return rows;
-    await this.db.transaction().execute(async (trx) => {
-      for (const k of due.create) await insertKey(trx, sealedRow(c.domainId, c.zone, generateKey(k.role), this.o.kek(), now, k.activeAt));
-      for (const r of due.retire) await retireKey(trx, r.id, r.retireAt, r.removeAt);
-      await deleteKeys(trx, due.remove);
+    // Most signings change no key: decided without a write.
+    if (idle(plan(timesOf(rows), now, maxTtl, this.policy, this.o.intervalMs))) return rows;
+    const due = await this.db.transaction().execute(async (trx) => {
+      // Decided again under the lock: another process may have just done it (races.test.ts, "signing").
+      const d = plan(timesOf(await keysForUpdate(trx, c.domainId)), now, maxTtl, this.policy, this.o.intervalMs);
+      for (const k of d.create) await insertKey(trx, sealedRow(c.domainId, c.zone, generateKey(k.role), this.o.kek(), now, k.activeAt));
+      for (const r of d.retire) await retireKey(trx, r.id, r.retireAt, r.removeAt);
+      await deleteKeys(trx, d.remove);
+      return d;
     });
-    this.o.logger?.info({ zone: c.zone, created: due.create.map((k) => k.role), retired: due.retire.length, removed: due.remove.length }, 'dnssec: keys changed');
+    if (!idle(due)) this.o.logger?.info({ zone: c.zone, created: due.create.map((k) => k.role), retired: due.retire.length, removed: due.remove.length }, 'dnssec: keys changed');
     return keysOf(this.db, c.domainId);
   }
 }

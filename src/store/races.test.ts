@@ -10,6 +10,8 @@ import { ManualClock } from '../clock.ts';
 import { buildConfig } from '../config.ts';
 import { distributionCycle } from '../dns/distribute.ts';
 import { Domains } from '../dns/domains.ts';
+import { DnssecSettings } from '../dns/dnssec-settings.ts';
+import { ZoneSigner } from '../dns/sign-pass.ts';
 import { Publisher } from '../dns/publish.ts';
 import { DnsEgress } from '../dns/egress.ts';
 import { ZoneEdits } from '../dns/zone-edits.ts';
@@ -29,6 +31,7 @@ import { isPostgresUrl, openPostgres } from './postgres.ts';
  */
 const T = Date.UTC(2026, 10, 23, 12);
 const DAY = 86_400_000;
+const KEK = Buffer.alloc(32, 7);
 const open = (store: string): Promise<Db> => (isPostgresUrl(store) ? openPostgres(store) : openSqlite(store));
 const settings = (dataDir: string) => buildConfig({ dataDir, maxZoneRecords: 25 });
 
@@ -43,7 +46,7 @@ async function codeOf(work: Promise<unknown>): Promise<string> {
 }
 
 /** The attempts one worker makes, by race; `w` is the worker's number. */
-type Race = 'credits' | 'forwarding' | 'name' | 'norisk' | 'throttle' | 'records' | 'publish';
+type Race = 'credits' | 'forwarding' | 'name' | 'norisk' | 'throttle' | 'records' | 'publish' | 'signing';
 async function attempts(race: Race, db: Db, w: number): Promise<Promise<unknown>[]> {
   const clock = new ManualClock(T);
   const domains = new Domains(db, clock, settings(tempDir()));
@@ -83,6 +86,11 @@ async function attempts(race: Race, db: Db, w: number): Promise<Promise<unknown>
         return out.serial;
       };
       return n.map(steps);
+    }
+    case 'signing': {
+      // Two signers (a cycle and `admin distribute`) meet a zone that has no keys yet.
+      const signer = new ZoneSigner(db, clock, { kek: () => KEK, forwardAddress: null, intervalMs: 0 });
+      return n.map(() => signer.pass());
     }
   }
 }
@@ -142,7 +150,10 @@ if (isMainThread) {
         await createAccount(db, clock, 'one', { password: 'long enough', dnsCredits: 1, dnsExpiry: expiry, auditTypes: 'norisk', allowIp: '127.0.0.1' });
         const { account: two } = await createAccount(db, clock, 'two', { password: 'long enough', dnsCredits: 10, dnsExpiry: expiry });
         const domains = new Domains(db, clock, { ...settings(tempDir()), domainHold: 'none' });
-        for (const domain of ['zone.example', 'pub.example']) await domains.add(two, { domain, domaintype: 'master', aup: 'YES' });
+        for (const domain of ['zone.example', 'pub.example', 'sig.example']) await domains.add(two, { domain, domaintype: 'master', aup: 'YES' });
+        await new DnssecSettings(domains, () => KEK).set(two, 'sig.example', 'YES');
+        const published = await new Publisher(domains, new DnsEgress([], [])).publish(two, 'sig.example');
+        assert.equal(published.reply.errors, undefined);
         const { account: fw } = await createAccount(db, clock, 'fw', { password: 'long enough', dnsCredits: 3, dnsExpiry: expiry });
         for (const domain of ['f0.example', 'f1.example']) await domains.add(fw, { domain, domaintype: 'master', aup: 'YES' });
       });
@@ -206,6 +217,16 @@ if (isMainThread) {
         assert.equal(served.serial, Math.max(...serials));
         assert.ok(served.records.filter((x: { type: string }) => x.type === 'TXT').length >= 3);
         assert.equal(served.records.filter((x: { type: string }) => x.type === 'SOA').length, 1);
+      });
+
+      test('signing: two signers at once give a zone one KSK and one ZSK', async () => {
+        const r = await race(store, 'signing');
+        assert.equal(count(r, 'ok'), 6, codes(r));
+        const domain = await db.selectFrom('domains').select('id').where('name', '=', 'sig.example').executeTakeFirstOrThrow();
+        const keys = await db.selectFrom('dnssec_keys').select('role').where('domain_id', '=', domain.id).orderBy('role').execute();
+        assert.deepEqual(keys.map((k) => k.role), ['ksk', 'zsk']);
+        const pub = await db.selectFrom('zone_publications').select(['pending_resign_at', 'pending_snapshot']).where('zone', '=', 'sig.example').executeTakeFirstOrThrow();
+        assert.ok(pub.pending_resign_at !== null && JSON.parse(pub.pending_snapshot!).dnssec, 'the pending version is signed');
       });
 
       test('a records reply cached in one process is not served after a write in another', async () => {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DnssecKeysTable } from '../../store/schema.ts';
+import { forUpdate, writeFirst } from '../../store/dialect.ts';
 import type { Executor } from './domains.ts';
 
 /**
@@ -12,6 +13,18 @@ export type KeyRow = Selectable<DnssecKeysTable>;
 
 export async function keysOf(db: Executor, domainId: number): Promise<KeyRow[]> {
   return db.selectFrom('dnssec_keys').selectAll().where('domain_id', '=', domainId).orderBy('id').execute();
+}
+
+/**
+ * The keys, read to be changed: the domain row is held (PostgreSQL) or the
+ * write lock taken (SQLite) until the transaction ends, so two processes
+ * signing at once (a cycle and `admin distribute`) cannot both make a
+ * zone's first keys or both start its ZSK roll.
+ */
+export async function keysForUpdate(trx: Executor, domainId: number): Promise<KeyRow[]> {
+  await writeFirst(trx, 'dnssec_keys');
+  await forUpdate(trx, trx.selectFrom('domains').select('id').where('id', '=', domainId)).execute();
+  return keysOf(trx, domainId);
 }
 
 export async function insertKey(trx: Executor, row: Omit<KeyRow, 'id'>): Promise<void> {
