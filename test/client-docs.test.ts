@@ -84,6 +84,11 @@ describe('docs/client.md: every example, run as written against a real serve', (
     assert.deepEqual(types, ['A', 'CNAME', 'MX', 'NS', 'NS', 'NS', 'NS', 'SOA', 'TXT']);
   });
 
+  test('dnssec: signing turned on; keys come with the next distribution', async () => {
+    const r = await ok('dnssec');
+    assert.equal(r.stdout, 'example.org: signing on\nkeys are made at the next distribution; then give the parent the DS shown here\n'.repeat(2));
+  });
+
   test('audit: run --wait, list, report', async () => {
     const r = await ok('audit');
     assert.match(r.stdout, /^SCANUID +TYPE/m);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { act, userCommand } from './command.ts';
 import { addCall, addTypeOf, ADD_TYPES } from './dns-add.ts';
 import { CliError, EXIT, usage } from './exit.ts';
@@ -142,6 +142,28 @@ export function dnsCommand(): Command {
           const zone = fileText(file);
           const r = await withSession((s) => s.call('dnsImportZone.php', { domain, zone }));
           outcome(r, o, `imported ${r.imported} record(s) into ${domain}; publish to make them live: vigil dns publish ${domain}`, 'nothing imported');
+        }),
+      ),
+  );
+
+  dns.addCommand(
+    userCommand('dnssec', 'DNSSEC of a domain: show it, or turn signing on or off, or take a step of a KSK roll (docs/dnssec.md)')
+      .argument('<domain>')
+      .addArgument(new Argument('[action]', 'on | off | roll; none: show').choices(['on', 'off', 'roll']))
+      .action(
+        act(async (domain: string, action: string | undefined, o: Json) => {
+          const r = await withSession((s) =>
+            action === 'roll'
+              ? s.call('dnsRollDNSSECKey.php', { domain })
+              : action
+                ? s.call('dnsSetDNSSEC.php', { domain, enable: action === 'on' ? 'YES' : 'NO' })
+                : s.call('dnsGetDNSSEC.php', { domain }),
+          );
+          if (o.json) return printJson(r);
+          printText(`${domain}: signing ${r.enabled ? 'on' : 'off'}${'step' in r ? `; KSK roll ${r.step}` : ''}`);
+          if (r.enabled && !r.ds.length) printText('keys are made at the next distribution; then give the parent the DS shown here');
+          for (const line of r.ds) printText(line);
+          if (r.keys.length) printText(`\n${table(r.keys as { tag: number; role: string; signing: boolean }[], [['TAG', (k) => k.tag], ['ROLE', (k) => k.role], ['SIGNING', (k) => (k.signing ? 'yes' : 'no (published only)')]])}`);
         }),
       ),
   );
