@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { writeFirst } from '../store/dialect.ts';
 import { precompile } from '../store/precompiled.ts';
+import { perStoreCache } from '../store/read-cache.ts';
 import type { AccountsTable, Database, SessionsTable } from '../store/schema.ts';
 
 /**
@@ -97,8 +98,13 @@ export async function sessionAccount(db: Executor, tokenHash: string): Promise<S
     );
     sessionQueries.set(db, query);
   }
-  return (await query(db, tokenHash))[0];
+  const run = query;
+  // Kept while the store is unchanged (src/store/read-cache.ts); null stands for "no such token".
+  const row = await sessionCache(db).get(db, tokenHash, async () => (await run(db, tokenHash))[0] ?? null);
+  return row ?? undefined;
 }
+
+const sessionCache = perStoreCache<string, SessionAccount | null>();
 
 /** Who an account is, for the mail and log lines of its audits. */
 export async function accountContact(db: Executor, id: number): Promise<{ userid: string; email: string | null } | undefined> {

@@ -6,6 +6,7 @@ import { FifoSqliteDialect } from './sqlite-driver.ts';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations.ts';
 import { backupBeforeMigrations } from './backup.ts';
+import { registerSqlite } from './read-cache.ts';
 
 export type Db = Kysely<Database>;
 
@@ -32,6 +33,7 @@ export async function openSqlite(file: string): Promise<Db> {
   database.pragma('synchronous = FULL');
   const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(database) }) });
   await migrate(db, (migrations) => backupBeforeMigrations(database, file, migrations));
+  registerSqlite(db, database);
   return db;
 }
 

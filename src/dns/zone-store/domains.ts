@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { forUpdate, serialize, writeFirst } from '../../store/dialect.ts';
 import { precompile } from '../../store/precompiled.ts';
+import { perStoreCache } from '../../store/read-cache.ts';
 import type { Database, DomainsTable } from '../../store/schema.ts';
 import { markRemoving } from './publications.ts';
 
@@ -160,8 +161,11 @@ const summaryQuery = perStore((db) =>
 
 /** The account's domains in the order they were added (the domain list: every client's hot path). */
 export function domainSummaryRows(db: Executor, accountId: number): Promise<DomainSummaryRow[]> {
-  return summaryQuery(db)(db, accountId);
+  // Kept while the store is unchanged (src/store/read-cache.ts): any write anywhere drops it.
+  return summaryCache(db).get(db, accountId, () => summaryQuery(db)(db, accountId));
 }
+
+const summaryCache = perStoreCache<number, DomainSummaryRow[]>();
 
 /** Slave domains released by the operator, with their Options record's data (JSON). */
 export async function slaveDomains(db: Executor): Promise<{ id: number; name: string; serial: number; options: string }[]> {
