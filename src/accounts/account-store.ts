@@ -74,10 +74,20 @@ export async function deleteSessionsOf(trx: Executor, accountId: number): Promis
   await trx.deleteFrom('sessions').where('account_id', '=', accountId).execute();
 }
 
-/** A session token's account, with the key the token was made with and its expiry. */
-export type SessionAccount = AccountRow & { bound_key: string; expires_at: number };
+type TokenAccountRow = AccountRow & { bound_key: string; expires_at: number };
 
-const sessionQueries = new WeakMap<Executor, (db: Executor, tokenHash: string) => Promise<SessionAccount[]>>();
+/**
+ * A session token's account, with the key the token was made with and its
+ * expiry. Split once when read, not per call: the account is shared by every
+ * call of the session while it is cached, so it is frozen.
+ */
+export interface SessionAccount {
+  readonly account: Readonly<AccountRow>;
+  readonly boundKey: string;
+  readonly expiresAt: number;
+}
+
+const sessionQueries = new WeakMap<Executor, (db: Executor, tokenHash: string) => Promise<TokenAccountRow[]>>();
 
 /**
  * The one query of every authenticated call: token, its account and the
@@ -86,7 +96,7 @@ const sessionQueries = new WeakMap<Executor, (db: Executor, tokenHash: string) =
 export async function sessionAccount(db: Executor, tokenHash: string): Promise<SessionAccount | undefined> {
   let query = sessionQueries.get(db);
   if (!query) {
-    query = precompile<SessionAccount, [string]>(
+    query = precompile<TokenAccountRow, [string]>(
       (hash) =>
         db
           .selectFrom('sessions')
@@ -100,8 +110,13 @@ export async function sessionAccount(db: Executor, tokenHash: string): Promise<S
   }
   const run = query;
   // Kept while the store is unchanged (src/store/read-cache.ts); null stands for "no such token".
-  const row = await sessionCache(db).get(db, tokenHash, async () => (await run(db, tokenHash))[0] ?? null);
-  return row ?? undefined;
+  const found = await sessionCache(db).get(db, tokenHash, async () => {
+    const row = (await run(db, tokenHash))[0];
+    if (!row) return null;
+    const { bound_key: boundKey, expires_at: expiresAt, ...account } = row;
+    return { account: Object.freeze(account), boundKey, expiresAt: Number(expiresAt) };
+  });
+  return found ?? undefined;
 }
 
 const sessionCache = perStoreCache<string, SessionAccount | null>();

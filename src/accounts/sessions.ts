@@ -137,12 +137,11 @@ export class Sessions {
     const keyHash = secretHash(apikey);
     if (token !== undefined && TOKEN_FORMAT.test(token)) {
       // Fast path: one query finds the token, its account and the bound key.
-      const row = await sessionAccount(this.db, secretHash(token));
-      if (row && sameHash(row.apikey_hash, keyHash) && sameHash(row.bound_key, keyHash)) {
-        if (row.enabled !== 1) fail('sessionAuthenticationFailure');
-        if (Number(row.expires_at) <= this.clock.now()) fail('sessionTimeout');
-        const { bound_key: _k, expires_at: _e, ...account } = row;
-        return account;
+      const found = await sessionAccount(this.db, secretHash(token));
+      if (found && sameHash(found.account.apikey_hash, keyHash) && sameHash(found.boundKey, keyHash)) {
+        if (found.account.enabled !== 1) fail('sessionAuthenticationFailure');
+        if (found.expiresAt <= this.clock.now()) fail('sessionTimeout');
+        return found.account;
       }
     }
     // Slow path only decides which error to give.

@@ -14,6 +14,9 @@ test('the reply text is what JSON.stringify gives: key order, undefined left out
   const fields = { domain: 'example.org', state: 1, hold: false, skipped: undefined, records: { '10': { seq: '10', data: { name: '', ip: '192.0.2.1' } }, '2': { seq: '2' } }, list: [1, 'two', null] };
   assert.equal(successText(fields), JSON.stringify(success(fields)));
   assert.equal(successText({}), '{"status":"0"}');
+  assert.equal(successText({ skipped: undefined }), '{"status":"0"}');
+  // A field named `status` takes the spread's path: the same text as before.
+  assert.equal(successText({ status: 'x', n: 1 }), JSON.stringify(success({ status: 'x', n: 1 })));
   const frozen = deepFreeze({ records: { '3': { seq: '3', type: 'A', data: { name: 'www', ip: '192.0.2.3' } } } });
   assert.equal(successText(frozen), JSON.stringify(success(frozen)));
 });

@@ -40,9 +40,14 @@ function fieldText(value: unknown): string | undefined {
  * taken from their cached text.
  */
 export function successText(fields: Record<string, unknown>): string {
+  // Most replies hold nothing frozen: one JSON.stringify, with `status` put
+  // in front as text. Spreading the fields into a new object first cost more
+  // than the stringify itself under load (a profile of the cheap call).
+  if (!('status' in fields) && !Object.values(fields).some((v) => v !== null && typeof v === 'object' && Object.isFrozen(v))) {
+    const text = JSON.stringify(fields);
+    return text === '{}' ? '{"status":"0"}' : `{"status":"0",${text.slice(1)}`;
+  }
   const reply = success(fields) as Record<string, unknown>;
-  // Most replies hold nothing frozen: one JSON.stringify, as before.
-  if (!Object.values(fields).some((v) => v !== null && typeof v === 'object' && Object.isFrozen(v))) return JSON.stringify(reply);
   let out = '';
   for (const key of Object.keys(reply)) {
     const text = fieldText(reply[key]);

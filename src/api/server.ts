@@ -128,17 +128,17 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
     const unknown = unknownFields(script, form);
     if (unknown.length) req.log.warn({ script: name, fields: unknown.slice(0, 10).map((f) => f.slice(0, 40)) }, 'unknown fields');
     try {
-      const base = { form, clientAddress: req.ip, services };
+      const clientAddress = req.ip;
       let fields;
       if (script.session) {
         const account = await services.sessions.authenticate(form.get('apikey'), form.get('sessionToken'));
         // Set before the script runs: a call it refuses is still the account's.
         req.userid = account.userid;
         checkBeforeRun(script, form, account, services.clock.now(), unknown);
-        fields = await script.run({ ...base, account });
+        fields = await script.run({ form, clientAddress, services, account });
       } else {
         checkBeforeRun(script, form, null, services.clock.now(), unknown);
-        fields = await script.run(base);
+        fields = await script.run({ form, clientAddress, services });
       }
       // Our own text (frozen values' JSON cached, see successText), Fastify's JSON content type.
       return reply.type(JSON_TYPE).send(successText(fields));
