@@ -56,6 +56,16 @@ export async function freshPgDatabase(server: string): Promise<{ url: string; dr
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
+/** utime + stime of a process in microseconds (Linux /proc; fields 14 and 15, in clock ticks of 10 ms). */
+export function cpuOf(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
 export interface Vigil extends Started {
   dataDir: string;
   ca: string;
@@ -65,14 +75,15 @@ export interface Vigil extends Started {
 
 /**
  * `bin/vigil serve` as a user starts it (info-level request logging on,
- * to a file), with extra node flags for profiling (`--cpu-prof`).
+ * to a file), with extra node flags for profiling (`--cpu-prof`); `bin`
+ * starts another checkout's (bench/cheap-ab.ts).
  */
-export async function startVigil(opts: { db: string | null; nodeFlags?: string[]; logFile: string }): Promise<Vigil> {
+export async function startVigil(opts: { db: string | null; nodeFlags?: string[]; logFile: string; bin?: string }): Promise<Vigil> {
   const dataDir = tempDir('vigil-bench-');
   const port = await freePort();
   const args = ['serve', '--data', dataDir, '--https-port', String(port), '--http-port', String(await freePort()), '--dns-port', '0', '--forward-port', '0'];
   if (opts.db) args.push('--db', opts.db);
-  const proc = spawn(process.execPath, [...(opts.nodeFlags ?? []), VIGIL, ...args], {
+  const proc = spawn(process.execPath, [...(opts.nodeFlags ?? []), opts.bin ?? VIGIL, ...args], {
     env: { ...process.env, VIGIL_DATA: '', VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'info', VIGIL_LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', openSync(opts.logFile, 'a')],
   });

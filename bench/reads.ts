@@ -19,7 +19,7 @@
  * Servers run in processes of their own; autocannon runs in this one.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { request as httpRequest } from 'node:http';
@@ -27,7 +27,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { encodeForm, VigilClient } from '../src/client/index.ts';
 import { VIGIL } from '../test/helpers/server.ts';
-import { freshPgDatabase, PDNS_API_KEY, pdnsSchema, startBareFastify, startPdns, startVigil, type Started, type Vigil } from './reads-peers.ts';
+import { cpuOf, freshPgDatabase, PDNS_API_KEY, pdnsSchema, startBareFastify, startPdns, startVigil, type Started, type Vigil } from './reads-peers.ts';
 import { mainProfile, nowMicros, printSummary, summarize } from './reads-profile.ts';
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -66,16 +66,6 @@ interface Row {
   p99: number;
   total: number;
   window: [number, number];
-}
-
-/** utime + stime of a process in microseconds (Linux /proc; fields 14 and 15, in clock ticks of 10 ms). */
-function cpuOf(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -7,7 +7,7 @@ import { ManualClock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { tempDir } from '../../test/helpers/server.ts';
 import { openSqlite } from './db.ts';
-import { configureProbe, ReadCache, storeVersion } from './read-cache.ts';
+import { configureProbe, OTHERS_SEEN_WITHIN_MS, ReadCache, storeVersion } from './read-cache.ts';
 
 const codeOf = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof ApiError ? e.code : String(e)));
 
@@ -64,12 +64,14 @@ test("another connection's commit is seen once the last reading is older than th
   const file = join(tempDir(), 'vigil.sqlite');
   const [here, there] = [await openSqlite(file), await openSqlite(file)];
   let now = 0;
-  configureProbe(here, { maxStalenessMs: 1, now: () => now });
+  // The default bound, on an injected clock.
+  configureProbe(here, { now: () => now });
   try {
     const v0 = storeVersion(here);
     await createAccount(there, new ManualClock(), 'b', { password: 'long enough' });
+    now = OTHERS_SEEN_WITHIN_MS - 0.5;
     assert.equal(storeVersion(here), v0, 'within the bound: the old reading');
-    now = 1;
+    now = OTHERS_SEEN_WITHIN_MS;
     const v1 = storeVersion(here);
     assert.notEqual(v1, v0, 'at the bound: read again');
     await createAccount(here, new ManualClock(), 'a', { password: 'long enough' });
