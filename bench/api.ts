@@ -35,7 +35,10 @@ async function load(url: string, body: string, connections: number, expectBody: 
   };
 }
 
-const s = await serve({ env: { VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'info' }, logFile: join(tempDir('vigil-bench-'), 'vigil.log') });
+const s = await serve({
+  env: { VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'info' },
+  logFile: join(tempDir('vigil-bench-'), 'vigil.log'),
+});
 try {
   const key = await addAccount(s.dataDir, 'bench', PASSWORD, '--dns-credits', '10');
   const client = s.client();
@@ -46,7 +49,11 @@ try {
   for (let i = 0; i < logins; i++) await client.login(key, 'bench', PASSWORD);
   const authSequentialMs = (performance.now() - started) / logins;
   started = performance.now();
-  await Promise.all(Array.from({ length: logins }, () => s.client().post('auth.php', { apikey: key, userid: 'bench', password: PASSWORD })));
+  await Promise.all(
+    Array.from({ length: logins }, () =>
+      s.client().post('auth.php', { apikey: key, userid: 'bench', password: PASSWORD }),
+    ),
+  );
   const authParallelPerSecond = logins / ((performance.now() - started) / 1000);
 
   const token = await client.login(key, 'bench', PASSWORD);
@@ -58,11 +65,20 @@ try {
   const runs = [];
   for (const c of [1, 32]) runs.push(await load(url, body, c, expect));
 
-  const report = { script: 'dnsGetDomainList.php (no domains)', seconds, runs, authSequentialMs: Math.round(authSequentialMs), authParallelPerSecond: Math.round(authParallelPerSecond) };
+  const report = {
+    script: 'dnsGetDomainList.php (no domains)',
+    seconds,
+    runs,
+    authSequentialMs: Math.round(authSequentialMs),
+    authParallelPerSecond: Math.round(authParallelPerSecond),
+  };
   console.log(JSON.stringify(report, null, 2));
   console.log('\n| concurrency | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|');
-  for (const r of runs) console.log(`| ${r.connections} | ${r.requestsPerSecond} | ${r.p50ms} | ${r.p99ms} | ${r.errors} |`);
-  console.log(`\nauth.php: ${Math.round(authSequentialMs)} ms per login sequentially, ${Math.round(authParallelPerSecond)} logins/s with ${logins} at once`);
+  for (const r of runs)
+    console.log(`| ${r.connections} | ${r.requestsPerSecond} | ${r.p50ms} | ${r.p99ms} | ${r.errors} |`);
+  console.log(
+    `\nauth.php: ${Math.round(authSequentialMs)} ms per login sequentially, ${Math.round(authParallelPerSecond)} logins/s with ${logins} at once`,
+  );
 } finally {
   s.proc.kill('SIGTERM');
   await once(s.proc, 'exit');

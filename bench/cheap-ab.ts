@@ -25,7 +25,20 @@ const PASSWORD = 'benchmark password';
 
 /** An account without domains, logged in: the body of the cheap call and its reply. */
 async function cheapCall(v: Vigil, bin: string): Promise<{ body: string; reply: string }> {
-  const { stdout } = await promisify(execFile)(bin, ['admin', 'account', 'add', '--userid', 'cheap', '--password', PASSWORD, '--dns-credits', '10', '--data', v.dataDir, '--json']);
+  const { stdout } = await promisify(execFile)(bin, [
+    'admin',
+    'account',
+    'add',
+    '--userid',
+    'cheap',
+    '--password',
+    PASSWORD,
+    '--dns-credits',
+    '10',
+    '--data',
+    v.dataDir,
+    '--json',
+  ]);
   const apikey = JSON.parse(stdout).apikey as string;
   const client = new VigilClient({ baseUrl: v.url, ca: v.ca });
   try {
@@ -38,7 +51,10 @@ async function cheapCall(v: Vigil, bin: string): Promise<{ body: string; reply: 
   }
 }
 
-const trees = [...(base ? [{ label: `base (${base})`, bin: join(base, 'bin/vigil') }] : []), { label: 'this tree', bin: VIGIL }];
+const trees = [
+  ...(base ? [{ label: `base (${base})`, bin: join(base, 'bin/vigil') }] : []),
+  { label: 'this tree', bin: VIGIL },
+];
 const targets: { label: string; url: string; pid: number; body: string }[] = [];
 const stops: (() => Promise<void>)[] = [];
 try {
@@ -54,17 +70,28 @@ try {
   stops.push(bare.stop);
   targets.push({ label: 'bare Fastify HTTPS', url: bare.url, pid: bare.proc.pid!, body: ceiling!.body });
 
-  console.log(`cheap call (dnsGetDomainList.php) at c=32, ${seconds} s a row, ${rounds} rounds, ${new Date().toISOString()}\n`);
+  console.log(
+    `cheap call (dnsGetDomainList.php) at c=32, ${seconds} s a row, ${rounds} rounds, ${new Date().toISOString()}\n`,
+  );
   console.log('| round | ' + targets.map((t) => `${t.label}: req/s, CPU µs/req`).join(' | ') + ' |');
   console.log('|---|' + targets.map(() => '---|').join(''));
   for (let round = 1; round <= rounds; round++) {
     const cells: string[] = [];
     for (const t of targets) {
       const cpu0 = cpuOf(t.pid);
-      const r = await autocannon({ url: `${t.url}/api/dnsGetDomainList.php`, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: t.body, connections: 32, duration: seconds });
+      const r = await autocannon({
+        url: `${t.url}/api/dnsGetDomainList.php`,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: t.body,
+        connections: 32,
+        duration: seconds,
+      });
       const cpu1 = cpuOf(t.pid);
       const errors = r.errors + r.non2xx;
-      cells.push(`${Math.round(r.requests.average)}, ${cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) / r.requests.total) : '?'}${errors ? ` (${errors} errors)` : ''}`);
+      cells.push(
+        `${Math.round(r.requests.average)}, ${cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) / r.requests.total) : '?'}${errors ? ` (${errors} errors)` : ''}`,
+      );
     }
     console.log(`| ${round} | ${cells.join(' | ')} |`);
   }

@@ -90,7 +90,15 @@ async function vigil(type: AuditType, addresses: string[], wildcard: Set<number>
     const result = await runAudit({ type, excludedos: false, addresses }, new Fence(addresses, ['127.0.0.0/8']));
     return judgeVigil(result, wildcard, performance.now() - t0);
   } catch (err) {
-    return { ms: performance.now() - t0, found: {}, falsePositives: [], wrongAttributions: [], otherOnTargets: [], ignoredWildcard: 0, error: String((err as Error).message ?? err) };
+    return {
+      ms: performance.now() - t0,
+      found: {},
+      falsePositives: [],
+      wrongAttributions: [],
+      otherOnTargets: [],
+      ignoredWildcard: 0,
+      error: String((err as Error).message ?? err),
+    };
   }
 }
 
@@ -99,8 +107,20 @@ function nmapArgs(address: string): string[] {
   const d = daemonAt(address);
   const tcp = d?.ports.tcp ?? [80];
   const udp = d?.ports.udp ?? [];
-  const ports = [...(tcp.length ? [`T:${tcp.join(',')}`] : []), ...(udp.length ? [`U:${udp.join(',')}`] : [])].join(',');
-  return ['-n', '-Pn', ...(tcp.length ? ['-sT'] : []), ...(udp.length ? ['-sU'] : []), '-sV', '--script', NMAP_SCRIPTS, '-p', ports];
+  const ports = [...(tcp.length ? [`T:${tcp.join(',')}`] : []), ...(udp.length ? [`U:${udp.join(',')}`] : [])].join(
+    ',',
+  );
+  return [
+    '-n',
+    '-Pn',
+    ...(tcp.length ? ['-sT'] : []),
+    ...(udp.length ? ['-sU'] : []),
+    '-sV',
+    '--script',
+    NMAP_SCRIPTS,
+    '-p',
+    ports,
+  ];
 }
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -121,19 +141,40 @@ try {
   for (const type of TYPES) {
     log(`vigil ${type} …`);
     runs[type] = await vigil(type, addresses, wildcard);
-    log(`  ${secs(runs[type]!.ms)}, ${planted.filter((w) => runs[type]!.found[w.id]).length}/${planted.length} found, ${runs[type]!.falsePositives.length} false positives${runs[type]!.error ? `, error: ${runs[type]!.error}` : ''}`);
+    log(
+      `  ${secs(runs[type]!.ms)}, ${planted.filter((w) => runs[type]!.found[w.id]).length}/${planted.length} found, ${runs[type]!.falsePositives.length} false positives${runs[type]!.error ? `, error: ${runs[type]!.error}` : ''}`,
+    );
   }
   if (process.env.VIGIL_BENCH_NMAP !== '0' && (await nmapAvailable())) {
     log('nmap default,vuln,safe …');
     const run = await runNmapPerHost(nmapArgs, addresses, NMAP_LIMIT_MS, 6);
     runs.nmap = judgeNmap(run, wildcard);
     if (run.exitCode !== 0) runs.nmap.error = run.stderr;
-    log(`  ${secs(run.ms)}, ${planted.filter((w) => runs.nmap!.found[w.id]).length}/${planted.length} found, ${run.hosts.size} hosts in the XML`);
+    log(
+      `  ${secs(run.ms)}, ${planted.filter((w) => runs.nmap!.found[w.id]).length}/${planted.length} found, ${run.hosts.size} hosts in the XML`,
+    );
   } else log('no nmap column');
 
-  console.log(report(runs, planted, { up: ready.up, skipped: ready.skipped, notes: ready.notes, checks: CHECKS.length, scripts: NMAP_SCRIPTS, totalMs: performance.now() - t0 }));
+  console.log(
+    report(runs, planted, {
+      up: ready.up,
+      skipped: ready.skipped,
+      notes: ready.notes,
+      checks: CHECKS.length,
+      scripts: NMAP_SCRIPTS,
+      totalMs: performance.now() - t0,
+    }),
+  );
   Object.assign(results, {
-    weaknesses: planted.map((w) => ({ id: w.id, family: w.family, label: w.label, daemon: w.daemon, address: w.address, port: w.port, proto: w.proto })),
+    weaknesses: planted.map((w) => ({
+      id: w.id,
+      family: w.family,
+      label: w.label,
+      daemon: w.daemon,
+      address: w.address,
+      port: w.port,
+      proto: w.proto,
+    })),
     twins: DAEMONS.flatMap((d) => d.twins.map((t) => ({ kind: d.kind, ...t }))),
     fleet: ready,
     runs,

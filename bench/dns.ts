@@ -56,7 +56,9 @@ if (hasTool('named-checkzone')) {
 console.log(`\n| ${N} A records | ms |\n|---|---|`);
 console.log(`| Vigil buildZone | ${buildMs.toFixed(0)} |`);
 console.log(`| Vigil publish validation (checks + load into a test name-server index) | ${validateMs.toFixed(0)} |`);
-console.log(`| named-checkzone -i local (same text) | ${checkzoneMs === null ? 'not installed' : checkzoneMs.toFixed(0)} |`);
+console.log(
+  `| named-checkzone -i local (same text) | ${checkzoneMs === null ? 'not installed' : checkzoneMs.toFixed(0)} |`,
+);
 
 // 2. Record adds through the API.
 // Caps raised for the 100k zone below (the defaults, docs/security.md, would refuse it).
@@ -70,9 +72,11 @@ try {
   const rate = async (count: number, concurrency: number) => {
     const started = performance.now();
     let left = count;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (left-- > 0) await add();
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (left-- > 0) await add();
+      }),
+    );
     return Math.round(count / ((performance.now() - started) / 1000));
   };
   const rows: string[] = [];
@@ -90,7 +94,14 @@ try {
   const { id } = await db.selectFrom('domains').select('id').where('name', '=', big).executeTakeFirstOrThrow();
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < N; i += 1000) {
-      await trx.insertInto('records').values(model.records.slice(3 + i, 3 + i + 1000).map((r) => ({ domain_id: id, type: 'A', data: JSON.stringify(r.data) }))).execute();
+      await trx
+        .insertInto('records')
+        .values(
+          model.records
+            .slice(3 + i, 3 + i + 1000)
+            .map((r) => ({ domain_id: id, type: 'A', data: JSON.stringify(r.data) })),
+        )
+        .execute();
     }
   });
   const timed = async (script: string) => {
@@ -102,7 +113,9 @@ try {
   const [pubReply, apiPublishMs] = await timed('dnsPublish.php');
   if (pubReply.errors) throw new Error(`publish failed: ${pubReply.errors[0]}`);
   console.log(`\n| ${N} A records through the HTTPS API | ms |\n|---|---|`);
-  console.log(`| dnsBuildZone.php (${Math.round(String(zoneReply.zone).length / 1e6)} MB of zone text) | ${apiBuildMs.toFixed(0)} |`);
+  console.log(
+    `| dnsBuildZone.php (${Math.round(String(zoneReply.zone).length / 1e6)} MB of zone text) | ${apiBuildMs.toFixed(0)} |`,
+  );
   console.log(`| dnsPublish.php (validate, test load, store the version) | ${apiPublishMs.toFixed(0)} |`);
 } finally {
   await t.close();

@@ -28,7 +28,18 @@ const log = join(dir, 'vigil.log');
 const vigil = await serve({
   logFile: log,
   env: { VIGIL_LOG_LEVEL: 'info', VIGIL_LOG_FORMAT: 'json' },
-  args: ['--dns-port', String(dnsPort), '--dns-workers', '2', '--publish-interval', '500ms', '--domain-hold', 'none', '--secondaries', '127.0.0.1:9'],
+  args: [
+    '--dns-port',
+    String(dnsPort),
+    '--dns-workers',
+    '2',
+    '--publish-interval',
+    '500ms',
+    '--domain-hold',
+    'none',
+    '--secondaries',
+    '127.0.0.1:9',
+  ],
 });
 const c = vigil.client();
 await c.login(await addAccount(vigil.dataDir, 'perf', 'perf password', '--dns-credits', '1'), 'perf', 'perf password');
@@ -37,13 +48,20 @@ bulkARecords(vigil.dataDir, ZONE, N);
 await c.call('dnsSetDNSSEC.php', { domain: ZONE, enable: 'YES' });
 const pub = await c.call('dnsPublish.php', { domain: ZONE });
 if (pub.errors) throw new Error(pub.errors[0]);
-await until(async () => ((await udpQuery(dnsPort, ZONE, 'DNSKEY')).answers?.length ?? 0) >= 2, 'Vigil serves the signed zone');
+await until(
+  async () => ((await udpQuery(dnsPort, ZONE, 'DNSKEY')).answers?.length ?? 0) >= 2,
+  'Vigil serves the signed zone',
+);
 const signMs = readFileSync(log, 'utf8')
   .split('\n')
   .filter((l) => l.includes('"distribution cycle"') && l.includes('"signedZones":1'))
   .map((l) => JSON.parse(l).ms as number)[0];
 
-const axfr = execFileSync('dig', ['@127.0.0.1', '-p', String(dnsPort), ZONE, 'AXFR', '+nocmd', '+nostats', '+nocomments'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const axfr = execFileSync(
+  'dig',
+  ['@127.0.0.1', '-p', String(dnsPort), ZONE, 'AXFR', '+nocmd', '+nostats', '+nocomments'],
+  { encoding: 'utf8', maxBuffer: 1 << 28 },
+);
 const zoneFile = join(dir, `${ZONE}.zone`);
 writeFileSync(zoneFile, axfr.trim().split('\n').slice(0, -1).join('\n') + '\n');
 const rrsigs = axfr.split('\n').filter((l) => /\sRRSIG\s/.test(l)).length;
@@ -58,7 +76,10 @@ if (hasTool('knotd')) {
   mkdirSync(d);
   writeFileSync(join(d, 'knot.conf'), knotConfig(knotPort, d, ZONE, zoneFile, false));
   knot = spawn('knotd', ['-c', join(d, 'knot.conf')], { stdio: 'ignore' });
-  await until(async () => (await udpQuery(knotPort, `host1.${ZONE}`, 'A')).answers?.length === 1, 'Knot serves the zone');
+  await until(
+    async () => (await udpQuery(knotPort, `host1.${ZONE}`, 'A')).answers?.length === 1,
+    'Knot serves the zone',
+  );
 } else console.log('Knot: not installed, left out');
 
 try {
@@ -66,7 +87,11 @@ try {
     { name: 'Vigil (2 workers), no DO', ...dnsperf(dnsPort, queries, seconds) },
     { name: 'Vigil (2 workers), DO', ...dnsperf(dnsPort, queries, seconds, ['-D']) },
   ];
-  if (knot) rows.push({ name: 'Knot (2 workers), no DO', ...dnsperf(knotPort, queries, seconds) }, { name: 'Knot (2 workers), DO', ...dnsperf(knotPort, queries, seconds, ['-D']) });
+  if (knot)
+    rows.push(
+      { name: 'Knot (2 workers), no DO', ...dnsperf(knotPort, queries, seconds) },
+      { name: 'Knot (2 workers), DO', ...dnsperf(knotPort, queries, seconds, ['-D']) },
+    );
   console.log(`\nsigned ${N}-record zone (${rrsigs} RRSIGs), first signing in the cycle: ${signMs} ms`);
   console.log(`dnsperf -c 8 -T 2 -q 1000 -l ${seconds}, 80% hits / 20% NXDOMAIN\n`);
   console.log('| server | queries/s | lost % | avg reply bytes |\n|---|---|---|---|');

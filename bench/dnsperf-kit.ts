@@ -38,7 +38,27 @@ export function queryFile(dir: string, zone: string, n: number): string {
 
 /** One `dnsperf -c 8 -T 2 -q 1000` run; `extra`: e.g. ['-D'] for the DO bit. */
 export function dnsperf(port: number, queries: string, seconds: number, extra: string[] = []) {
-  const out = execFileSync('dnsperf', ['-s', '127.0.0.1', '-p', String(port), '-d', queries, '-c', '8', '-T', '2', '-q', '1000', '-l', String(seconds), ...extra], { encoding: 'utf8' });
+  const out = execFileSync(
+    'dnsperf',
+    [
+      '-s',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-d',
+      queries,
+      '-c',
+      '8',
+      '-T',
+      '2',
+      '-q',
+      '1000',
+      '-l',
+      String(seconds),
+      ...extra,
+    ],
+    { encoding: 'utf8' },
+  );
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
   return {
     qps: Math.round(num(/Queries per second:\s+([\d.]+)/)),

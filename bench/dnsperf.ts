@@ -21,7 +21,9 @@ const dir = tempDir('vigil-dnsperf-');
 
 // Vigil: the zone through the API and the store, published and distributed.
 const dnsPort = await freePort();
-const vigil = await serve({ args: ['--dns-port', String(dnsPort), '--publish-interval', '500ms', '--domain-hold', 'none'] });
+const vigil = await serve({
+  args: ['--dns-port', String(dnsPort), '--publish-interval', '500ms', '--domain-hold', 'none'],
+});
 const c = vigil.client();
 await c.login(await addAccount(vigil.dataDir, 'perf', 'perf password', '--dns-credits', '1'), 'perf', 'perf password');
 await c.call('dnsAddDomain.php', { domain: ZONE, domaintype: 'master', aup: 'YES' });
@@ -29,23 +31,44 @@ bulkARecords(vigil.dataDir, ZONE, N);
 const zoneText = (await c.call('dnsBuildZone.php', { domain: ZONE })).zone as string;
 const pub = await c.call('dnsPublish.php', { domain: ZONE });
 if (pub.errors) throw new Error(pub.errors[0]);
-await until(async () => (await udpQuery(dnsPort, `host9999.${ZONE}`, 'A')).answers?.length === 1, 'Vigil serves the zone');
+await until(
+  async () => (await udpQuery(dnsPort, `host9999.${ZONE}`, 'A')).answers?.length === 1,
+  'Vigil serves the zone',
+);
 
 // The same data directory served by name-server workers sharing the socket.
 const workersPort = await freePort();
-const vigilWorkers = await serve({ dataDir: vigil.dataDir, args: ['--dns-port', String(workersPort), '--dns-workers', '2', '--https-port', '0', '--http-port', '0'] });
-await until(async () => (await udpQuery(workersPort, `host9999.${ZONE}`, 'A')).answers?.length === 1, 'Vigil workers serve the zone');
+const vigilWorkers = await serve({
+  dataDir: vigil.dataDir,
+  args: ['--dns-port', String(workersPort), '--dns-workers', '2', '--https-port', '0', '--http-port', '0'],
+});
+await until(
+  async () => (await udpQuery(workersPort, `host9999.${ZONE}`, 'A')).answers?.length === 1,
+  'Vigil workers serve the zone',
+);
 // And the same two workers on node:dgram, the fallback where the native UDP I/O is not built.
 const dgramPort = await freePort();
-const vigilDgram = await serve({ dataDir: vigil.dataDir, env: { VIGIL_DNS_IO: 'node' }, args: ['--dns-port', String(dgramPort), '--dns-workers', '2', '--https-port', '0', '--http-port', '0'] });
-await until(async () => (await udpQuery(dgramPort, `host9999.${ZONE}`, 'A')).answers?.length === 1, 'Vigil node:dgram workers serve the zone');
+const vigilDgram = await serve({
+  dataDir: vigil.dataDir,
+  env: { VIGIL_DNS_IO: 'node' },
+  args: ['--dns-port', String(dgramPort), '--dns-workers', '2', '--https-port', '0', '--http-port', '0'],
+});
+await until(
+  async () => (await udpQuery(dgramPort, `host9999.${ZONE}`, 'A')).answers?.length === 1,
+  'Vigil node:dgram workers serve the zone',
+);
 
 const zoneFile = join(dir, `${ZONE}.zone`);
 writeFileSync(zoneFile, zoneText);
 const queries = queryFile(dir, ZONE, N);
 
 const peers: { name: string; port: number; proc: ChildProcess }[] = [];
-async function start(name: string, tool: string, args: (port: number, d: string) => string[], config: (port: number, d: string) => [string, string]) {
+async function start(
+  name: string,
+  tool: string,
+  args: (port: number, d: string) => string[],
+  config: (port: number, d: string) => [string, string],
+) {
   if (!hasTool(tool)) return console.log(`${name}: not installed, left out`);
   const port = await freePort();
   const d = join(dir, name);
@@ -54,16 +77,33 @@ async function start(name: string, tool: string, args: (port: number, d: string)
   writeFileSync(join(d, file), text);
   const proc = spawn(tool, args(port, d), { stdio: 'ignore' });
   peers.push({ name, port, proc });
-  await until(async () => (await udpQuery(port, `host1.${ZONE}`, 'A')).answers?.length === 1, `${name} serves the zone`);
+  await until(
+    async () => (await udpQuery(port, `host1.${ZONE}`, 'A')).answers?.length === 1,
+    `${name} serves the zone`,
+  );
 }
 
-await start('BIND', 'named', (_p, d) => ['-g', '-n', '2', '-c', join(d, 'named.conf')], (p, d) => ['named.conf', `
+await start(
+  'BIND',
+  'named',
+  (_p, d) => ['-g', '-n', '2', '-c', join(d, 'named.conf')],
+  (p, d) => [
+    'named.conf',
+    `
 options { directory "${d}"; pid-file "${d}/pid"; session-keyfile "${d}/sk"; managed-keys-directory "${d}";
   listen-on port ${p} { 127.0.0.1; }; listen-on-v6 { none; }; recursion no; dnssec-validation no; };
 controls { };
 zone "${ZONE}" { type primary; file "${zoneFile}"; };
-`]);
-await start('NSD', 'nsd', (_p, d) => ['-d', '-c', join(d, 'nsd.conf')], (p, d) => ['nsd.conf', `
+`,
+  ],
+);
+await start(
+  'NSD',
+  'nsd',
+  (_p, d) => ['-d', '-c', join(d, 'nsd.conf')],
+  (p, d) => [
+    'nsd.conf',
+    `
 server:
   ip-address: 127.0.0.1@${p}
   do-ip6: no
@@ -81,8 +121,15 @@ remote-control:
 zone:
   name: ${ZONE}
   zonefile: "${zoneFile}"
-`]);
-await start('Knot', 'knotd', (_p, d) => ['-c', join(d, 'knot.conf')], (p, d) => ['knot.conf', knotConfig(p, d, ZONE, zoneFile)]);
+`,
+  ],
+);
+await start(
+  'Knot',
+  'knotd',
+  (_p, d) => ['-c', join(d, 'knot.conf')],
+  (p, d) => ['knot.conf', knotConfig(p, d, ZONE, zoneFile)],
+);
 
 try {
   const rows = [
@@ -94,7 +141,8 @@ try {
   const vigilQps = Math.max(rows[0]!.qps, rows[1]!.qps);
   console.log(`\ndnsperf -c 8 -T 2 -q 1000 -l ${seconds}, ${N}-record zone, 80% hits / 20% NXDOMAIN\n`);
   console.log('| server | queries/s | avg latency ms | lost % | best Vigil / server |\n|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.name} | ${r.qps} | ${r.latencyMs} | ${r.lostPct} | ${(vigilQps / r.qps).toFixed(2)} |`);
+  for (const r of rows)
+    console.log(`| ${r.name} | ${r.qps} | ${r.latencyMs} | ${r.lostPct} | ${(vigilQps / r.qps).toFixed(2)} |`);
 } finally {
   for (const p of peers) p.proc.kill('SIGTERM');
   await vigilWorkers.stop();

@@ -32,7 +32,21 @@ const have = (bin: string) => spawnSync('which', [bin]).status === 0;
 
 function zone(n: number): Answer[] {
   const out: Answer[] = [
-    { type: 'SOA', name: ZONE, ttl: 3600, class: 'IN', data: { mname: 'ns1.ns.vigil.test', rname: `hostmaster.${ZONE}`, serial: 1, refresh: 10800, retry: 3600, expire: 1209600, minimum: 3600 } },
+    {
+      type: 'SOA',
+      name: ZONE,
+      ttl: 3600,
+      class: 'IN',
+      data: {
+        mname: 'ns1.ns.vigil.test',
+        rname: `hostmaster.${ZONE}`,
+        serial: 1,
+        refresh: 10800,
+        retry: 3600,
+        expire: 1209600,
+        minimum: 3600,
+      },
+    },
     { type: 'NS', name: ZONE, ttl: 3600, class: 'IN', data: 'ns1.ns.vigil.test' },
     { type: 'NS', name: ZONE, ttl: 3600, class: 'IN', data: 'ns2.ns.vigil.test' },
   ];
@@ -44,7 +58,13 @@ function zone(n: number): Answer[] {
         out.push({ type: 'A', name, ttl: 3600, class: 'IN', data: ip });
         break;
       case 1:
-        out.push({ type: 'AAAA', name, ttl: 3600, class: 'IN', data: `2001:db8::${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}` });
+        out.push({
+          type: 'AAAA',
+          name,
+          ttl: 3600,
+          class: 'IN',
+          data: `2001:db8::${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}`,
+        });
         break;
       case 2:
         out.push({ type: 'TXT', name, ttl: 3600, class: 'IN', data: [Buffer.from(`v=spf1 ip4:${ip} -all`)] });
@@ -81,7 +101,10 @@ try {
     writeFileSync(file, text);
     const clock = new ManualClock(Date.now());
     for (const alg of [13, 15] as Algorithm[]) {
-      const keys = [{ key: generateKey('ksk', alg), sign: true }, { key: generateKey('zsk', alg), sign: true }];
+      const keys = [
+        { key: generateKey('ksk', alg), sign: true },
+        { key: generateKey('zsk', alg), sign: true },
+      ];
       let result: SignedZone | null = null;
       const sign = best(n, () => void (result = signZone(ZONE, records, keys, { clock })));
       const signed = result!.records;
@@ -92,14 +115,26 @@ try {
         // What a publish after one edit costs: one address changed, the previous signatures passed in.
         const edited = records.map((r, i) => (i === 3 ? { ...r, data: '10.255.255.254' } : r)) as Answer[];
         const previous = result!.signatures;
-        rows.push([String(n), 'Vigil re-sign after one change (reuse)', fmt(best(n, () => void signZone(ZONE, edited, keys, { clock, previous }))), '']);
-        rows.push([String(n), 'Vigil signZone, alg 13, NSEC3', fmt(best(n, () => void signZone(ZONE, records, keys, { clock, denial: 'nsec3' }))), '']);
+        rows.push([
+          String(n),
+          'Vigil re-sign after one change (reuse)',
+          fmt(best(n, () => void signZone(ZONE, edited, keys, { clock, previous }))),
+          '',
+        ]);
+        rows.push([
+          String(n),
+          'Vigil signZone, alg 13, NSEC3',
+          fmt(best(n, () => void signZone(ZONE, records, keys, { clock, denial: 'nsec3' }))),
+          '',
+        ]);
       }
       if (alg === 13 && have('kzonecheck')) {
         const v = knotCheck(ZONE, out, Math.floor(clock.now() / 1000));
         if (!v.ok) {
           writeFileSync(join(tmpdir(), 'vigil-bench-refused.zone'), out);
-          throw new Error(`kzonecheck refused Vigil's signed zone (kept in ${tmpdir()}/vigil-bench-refused.zone): ${v.output.slice(0, 500)}`);
+          throw new Error(
+            `kzonecheck refused Vigil's signed zone (kept in ${tmpdir()}/vigil-bench-refused.zone): ${v.output.slice(0, 500)}`,
+          );
         }
       }
     }
@@ -109,8 +144,28 @@ try {
       execFileSync('dnssec-keygen', ['-q', '-K', kdir, '-a', 'ECDSAP256SHA256', '-f', 'KSK', ZONE]);
       execFileSync('dnssec-keygen', ['-q', '-K', kdir, '-a', 'ECDSAP256SHA256', ZONE]);
       for (const threads of ['1', '']) {
-        const args = ['-q', '-S', '-K', kdir, '-d', kdir, '-o', ZONE, '-f', join(dir, 'bind.out'), '-N', 'keep', ...(threads ? ['-n', threads] : []), file];
-        rows.push([String(n), `BIND dnssec-signzone${threads ? ' -n 1' : ' (2 threads)'}`, fmt(best(n, () => void execFileSync('dnssec-signzone', args))), '(included)']);
+        const args = [
+          '-q',
+          '-S',
+          '-K',
+          kdir,
+          '-d',
+          kdir,
+          '-o',
+          ZONE,
+          '-f',
+          join(dir, 'bind.out'),
+          '-N',
+          'keep',
+          ...(threads ? ['-n', threads] : []),
+          file,
+        ];
+        rows.push([
+          String(n),
+          `BIND dnssec-signzone${threads ? ' -n 1' : ' (2 threads)'}`,
+          fmt(best(n, () => void execFileSync('dnssec-signzone', args))),
+          '(included)',
+        ]);
       }
     }
     if (have('kzonesign')) {
@@ -118,13 +173,32 @@ try {
       mkdirSync(join(kdir, 'out'), { recursive: true });
       writeFileSync(join(kdir, `${ZONE}.zone`), text);
       const conf = join(kdir, 'knot.conf');
-      writeFileSync(conf, [
-        'template:', '  - id: default', `    storage: ${kdir}`, `    kasp-db: ${join(kdir, 'kasp')}`,
-        'policy:', '  - id: p', '    algorithm: ecdsap256sha256', '    signing-threads: 1',
-        'zone:', `  - domain: ${ZONE}`, `    file: ${ZONE}.zone`, '    dnssec-signing: on', '    dnssec-policy: p', '',
-      ].join('\n'));
+      writeFileSync(
+        conf,
+        [
+          'template:',
+          '  - id: default',
+          `    storage: ${kdir}`,
+          `    kasp-db: ${join(kdir, 'kasp')}`,
+          'policy:',
+          '  - id: p',
+          '    algorithm: ecdsap256sha256',
+          '    signing-threads: 1',
+          'zone:',
+          `  - domain: ${ZONE}`,
+          `    file: ${ZONE}.zone`,
+          '    dnssec-signing: on',
+          '    dnssec-policy: p',
+          '',
+        ].join('\n'),
+      );
       execFileSync('kzonesign', ['-c', conf, '-o', join(kdir, 'out'), ZONE], { stdio: 'ignore' }); // makes the keys once (and says it had none)
-      rows.push([String(n), 'Knot kzonesign (1 thread)', fmt(best(n, () => void execFileSync('kzonesign', ['-c', conf, '-o', join(kdir, 'out'), ZONE]))), '(included)']);
+      rows.push([
+        String(n),
+        'Knot kzonesign (1 thread)',
+        fmt(best(n, () => void execFileSync('kzonesign', ['-c', conf, '-o', join(kdir, 'out'), ZONE]))),
+        '(included)',
+      ]);
       if (!readdirSync(join(kdir, 'out')).length) throw new Error('kzonesign wrote nothing');
     }
   }

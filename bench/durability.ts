@@ -31,18 +31,32 @@ const ROUNDS = arg('--rounds', 3);
 const COMMITS = arg('--commits', 3000);
 const PASSWORD = 'benchmark password';
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
 async function round(mode: 'NORMAL' | 'FULL') {
   const dataDir = tempDir('vigil-bench-');
-  const config = buildConfig({ dataDir, httpsPort: await freePort(), httpPort: 0, dnsPort: 0, forwardPort: 0, domainHold: 'none' });
+  const config = buildConfig({
+    dataDir,
+    httpsPort: await freePort(),
+    httpPort: 0,
+    dnsPort: 0,
+    forwardPort: 0,
+    domainHold: 'none',
+  });
   const app = await startApp(config, { clock: systemClock, logger: pino({ level: 'silent' }) });
   try {
     await sql.raw(`PRAGMA synchronous = ${mode}`).execute(app.services.db);
     const set = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(app.services.db);
-    const { apikey } = await createAccount(app.services.db, systemClock, 'bench', { password: PASSWORD, dnsCredits: 1 });
+    const { apikey } = await createAccount(app.services.db, systemClock, 'bench', {
+      password: PASSWORD,
+      dnsCredits: 1,
+    });
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
-    const clients = Array.from({ length: 16 }, () => new VigilClient({ baseUrl: `https://${app.listeners.https}`, ca }));
+    const clients = Array.from(
+      { length: 16 },
+      () => new VigilClient({ baseUrl: `https://${app.listeners.https}`, ca }),
+    );
     const token = await clients[0]!.login(apikey, 'bench', PASSWORD);
     for (const c of clients) [c.apikey, c.sessionToken] = [apikey, token];
     await clients[0]!.call('dnsAddDomain.php', { domain: 'bench.example', domaintype: 'master', aup: 'YES' });
@@ -62,7 +76,12 @@ async function round(mode: 'NORMAL' | 'FULL') {
       );
       const seconds = (performance.now() - started) / 1000;
       latencies.sort((a, b) => a - b);
-      return { concurrency, addsPerSecond: Math.round(ADDS / seconds), p50ms: +pct(latencies, 50).toFixed(2), p99ms: +pct(latencies, 99).toFixed(2) };
+      return {
+        concurrency,
+        addsPerSecond: Math.round(ADDS / seconds),
+        p50ms: +pct(latencies, 50).toFixed(2),
+        p99ms: +pct(latencies, 99).toFixed(2),
+      };
     };
     const result = { mode, pragma: set.rows[0]?.synchronous, runs: [await measure(1), await measure(16)] };
     clients.forEach((c) => c.close());
@@ -95,7 +114,8 @@ for (let r = 0; r < ROUNDS; r++) for (const mode of ['NORMAL', 'FULL'] as const)
 const summary = Object.fromEntries(
   (['NORMAL', 'FULL'] as const).map((mode) => {
     const runs = api.filter((a) => a.mode === mode).flatMap((a) => a.runs);
-    const at = (c: number, k: 'addsPerSecond' | 'p50ms' | 'p99ms') => median(runs.filter((x) => x.concurrency === c).map((x) => x[k]));
+    const at = (c: number, k: 'addsPerSecond' | 'p50ms' | 'p99ms') =>
+      median(runs.filter((x) => x.concurrency === c).map((x) => x[k]));
     const s = store.filter((x) => x.mode === mode);
     return [
       mode,

@@ -78,13 +78,35 @@ export interface Vigil extends Started {
  * to a file), with extra node flags for profiling (`--cpu-prof`); `bin`
  * starts another checkout's (bench/cheap-ab.ts).
  */
-export async function startVigil(opts: { db: string | null; nodeFlags?: string[]; logFile: string; bin?: string }): Promise<Vigil> {
+export async function startVigil(opts: {
+  db: string | null;
+  nodeFlags?: string[];
+  logFile: string;
+  bin?: string;
+}): Promise<Vigil> {
   const dataDir = tempDir('vigil-bench-');
   const port = await freePort();
-  const args = ['serve', '--data', dataDir, '--https-port', String(port), '--http-port', String(await freePort()), '--dns-port', '0', '--forward-port', '0'];
+  const args = [
+    'serve',
+    '--data',
+    dataDir,
+    '--https-port',
+    String(port),
+    '--http-port',
+    String(await freePort()),
+    '--dns-port',
+    '0',
+    '--forward-port',
+    '0',
+  ];
   if (opts.db) args.push('--db', opts.db);
   const proc = spawn(process.execPath, [...(opts.nodeFlags ?? []), opts.bin ?? VIGIL, ...args], {
-    env: { ...process.env, VIGIL_DATA: '', VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'info', VIGIL_LOG_FORMAT: 'json' },
+    env: {
+      ...process.env,
+      VIGIL_DATA: '',
+      VIGIL_LOG_LEVEL: process.env.VIGIL_LOG_LEVEL ?? 'info',
+      VIGIL_LOG_FORMAT: 'json',
+    },
     stdio: ['ignore', 'pipe', openSync(opts.logFile, 'a')],
   });
   let out = '';
@@ -92,11 +114,22 @@ export async function startVigil(opts: { db: string | null; nodeFlags?: string[]
   await waitFor('vigil serve', proc, async () => out.includes('vigil ready'));
   const tls = join(dataDir, 'tls');
   const cert = readFileSync(join(tls, 'cert.pem'), 'utf8');
-  return { url: `https://127.0.0.1:${port}`, proc, dataDir, ca: cert, cert, key: readFileSync(join(tls, 'key.pem'), 'utf8'), stop: stopper(proc) };
+  return {
+    url: `https://127.0.0.1:${port}`,
+    proc,
+    dataDir,
+    ca: cert,
+    cert,
+    key: readFileSync(join(tls, 'key.pem'), 'utf8'),
+    stop: stopper(proc),
+  };
 }
 
 export const PDNS_API_KEY = 'bench-api-key';
-const PDNS_SCHEMA = ['/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql', '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql'];
+const PDNS_SCHEMA = [
+  '/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql',
+  '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql',
+];
 
 /** null when PowerDNS or its SQLite backend is not installed. */
 export function pdnsSchema(): string | null {
@@ -110,7 +143,10 @@ export function pdnsSchema(): string | null {
  */
 export async function startPdns(zone: { name: string; rrsets: unknown[] }, logFile: string): Promise<Started> {
   const schema = pdnsSchema();
-  if (!schema) throw new Error('PowerDNS with its SQLite backend is not installed (apt-get install pdns-server pdns-backend-sqlite3)');
+  if (!schema)
+    throw new Error(
+      'PowerDNS with its SQLite backend is not installed (apt-get install pdns-server pdns-backend-sqlite3)',
+    );
   const dir = tempDir('vigil-bench-pdns-');
   const db = new Database(join(dir, 'pdns.sqlite3'));
   db.exec(readFileSync(schema, 'utf8'));
@@ -157,15 +193,24 @@ export async function startPdns(zone: { name: string; rrsets: unknown[] }, logFi
  * logging, no auth, no store. Runs in a child process (this file, with
  * `--bare-fastify`).
  */
-export async function startBareFastify(cert: string, key: string, reply: string, nodeFlags: string[] = []): Promise<Started> {
+export async function startBareFastify(
+  cert: string,
+  key: string,
+  reply: string,
+  nodeFlags: string[] = [],
+): Promise<Started> {
   const port = await freePort();
   const dir = tempDir('vigil-bench-bare-');
   writeFileSync(join(dir, 'cert.pem'), cert);
   writeFileSync(join(dir, 'key.pem'), key, { mode: 0o600 });
-  const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', import.meta.filename, '--bare-fastify', String(port), dir], {
-    env: { ...process.env, BARE_REPLY: reply },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [...nodeFlags, '--import', 'tsx', import.meta.filename, '--bare-fastify', String(port), dir],
+    {
+      env: { ...process.env, BARE_REPLY: reply },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   await waitFor('bare fastify', proc, async () => out.includes('listening'));
@@ -175,8 +220,12 @@ export async function startBareFastify(cert: string, key: string, reply: string,
 if (process.argv[2] === '--bare-fastify') {
   const [port, dir] = [Number(process.argv[3]), process.argv[4]!];
   const { default: Fastify } = await import('fastify');
-  const app = Fastify({ https: { cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) } });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  const app = Fastify({
+    https: { cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) },
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, body),
+  );
   const reply = process.env.BARE_REPLY!;
   app.post('/api/*', async (_req, res) => res.type('application/json; charset=utf-8').send(reply));
   await app.listen({ port, host: '127.0.0.1' });

@@ -77,7 +77,9 @@ export function mainProfile(dir: string): string {
 export function printSummary(s: ProfileSummary, requests: number, top = 25): void {
   const pct = (us: number) => `${((100 * us) / (s.busyMs * 1000)).toFixed(1).padStart(5)}%`;
   const perReq = (us: number) => `${(us / requests).toFixed(1).padStart(6)} µs/req`;
-  console.log(`\nprofile: ${Math.round(s.busyMs)} ms busy, ${Math.round(s.idleMs)} ms idle on the main thread, ${requests} requests: ${((s.busyMs * 1000) / requests).toFixed(1)} µs of CPU per request`);
+  console.log(
+    `\nprofile: ${Math.round(s.busyMs)} ms busy, ${Math.round(s.idleMs)} ms idle on the main thread, ${requests} requests: ${((s.busyMs * 1000) / requests).toFixed(1)} µs of CPU per request`,
+  );
   console.log('\nself time by function (share of busy time, per request):');
   for (const [k, us] of s.byFunction.slice(0, top)) console.log(`${pct(us)} ${perReq(us)}  ${k}`);
   console.log('\nself time by module:');

@@ -19,7 +19,8 @@ import autocannon from 'autocannon';
 import { encodeForm } from '../src/client/index.ts';
 import { addAccount, admin, serve, tempDir } from '../test/helpers/server.ts';
 
-const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback);
+const arg = (name: string, fallback: number) =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
 const seconds = arg('--seconds', 10);
 const RECORDS = arg('--records', 1000);
 const connections = arg('--connections', 8);
@@ -44,7 +45,11 @@ async function load(url: string, body: string, expectBody: string) {
   };
 }
 
-const s = await serve({ env: { VIGIL_LOG_LEVEL: 'warn' }, logFile: join(tempDir('vigil-bench-'), 'vigil.log'), args: ['--max-zone-records', String(RECORDS + 100)] });
+const s = await serve({
+  env: { VIGIL_LOG_LEVEL: 'warn' },
+  logFile: join(tempDir('vigil-bench-'), 'vigil.log'),
+  args: ['--max-zone-records', String(RECORDS + 100)],
+});
 try {
   const key = await addAccount(s.dataDir, 'bench', PASSWORD, '--dns-credits', '10');
   const client = s.client();
@@ -59,7 +64,8 @@ try {
   await admin(s.dataDir, 'domain', 'release', ZONE);
   // Through the API, as a tenant fills a zone: SOA and four NS come with the domain.
   const started = performance.now();
-  for (let i = 0; i < RECORDS - 5; i++) await call('dnsAddA.php', { domain: ZONE, name: `host${i}`, ip: `192.0.2.${i % 250}` });
+  for (let i = 0; i < RECORDS - 5; i++)
+    await call('dnsAddA.php', { domain: ZONE, name: `host${i}`, ip: `192.0.2.${i % 250}` });
   const fillSeconds = (performance.now() - started) / 1000;
 
   const runs: Record<string, Awaited<ReturnType<typeof load>>> = {};
@@ -80,10 +86,19 @@ try {
   }
   const writeReadPairMs = (performance.now() - t0) / pairs;
 
-  const report = { records: RECORDS, replyBytes, connections, seconds, fillSeconds: Math.round(fillSeconds), runs, writeReadPairMs: Number(writeReadPairMs.toFixed(1)) };
+  const report = {
+    records: RECORDS,
+    replyBytes,
+    connections,
+    seconds,
+    fillSeconds: Math.round(fillSeconds),
+    runs,
+    writeReadPairMs: Number(writeReadPairMs.toFixed(1)),
+  };
   console.log(JSON.stringify(report, null, 2));
   console.log(`\n| call (c=${connections}) | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|`);
-  for (const [script, r] of Object.entries(runs)) console.log(`| ${script} | ${r.requestsPerSecond} | ${r.p50ms} | ${r.p99ms} | ${r.errors} |`);
+  for (const [script, r] of Object.entries(runs))
+    console.log(`| ${script} | ${r.requestsPerSecond} | ${r.p50ms} | ${r.p99ms} | ${r.errors} |`);
   console.log(`\nwrite (dnsSetSOA) then read, one client: ${writeReadPairMs.toFixed(1)} ms per pair`);
 } finally {
   s.proc.kill('SIGTERM');

@@ -57,12 +57,31 @@ async function fill(db: string, dataDir: string, count: number): Promise<void> {
   const queue = new BossQueue(store, systemClock, db, { concurrency: 0, perAccount: 2 }, pino({ level: 'silent' }));
   await queue.start(async () => {});
   try {
-    const audits = new Audits(store, systemClock, ['127.0.0.0/8'], () => {}, (trx, id) => queue.enqueue(trx, id));
+    const audits = new Audits(
+      store,
+      systemClock,
+      ['127.0.0.0/8'],
+      () => {},
+      (trx, id) => queue.enqueue(trx, id),
+    );
     const accounts = [];
     for (let i = 0; i < ACCOUNTS; i++) {
-      accounts.push((await createAccount(store, systemClock, `bench${i}`, { password: 'benchmark password', auditTypes: 'basic', allowIp: '127.0.0.0/24' })).account);
+      accounts.push(
+        (
+          await createAccount(store, systemClock, `bench${i}`, {
+            password: 'benchmark password',
+            auditTypes: 'basic',
+            allowIp: '127.0.0.0/24',
+          })
+        ).account,
+      );
     }
-    for (let i = 0; i < count; i++) await audits.run(accounts[i % ACCOUNTS]!, { ipaddr: TARGETS[i % TARGETS.length]!, audittype: 'basic' }, '127.0.0.1');
+    for (let i = 0; i < count; i++)
+      await audits.run(
+        accounts[i % ACCOUNTS]!,
+        { ipaddr: TARGETS[i % TARGETS.length]!, audittype: 'basic' },
+        '127.0.0.1',
+      );
   } finally {
     await queue.stop();
     await store.destroy();
@@ -74,7 +93,12 @@ async function fill(db: string, dataDir: string, count: number): Promise<void> {
  * database `db`, counted over `seconds` once they are all ready (the queue
  * is kept longer than they can drain).
  */
-export async function auditsPerMinute(opts: { db: string; workers: number; seconds: number; perWorker?: number }): Promise<number> {
+export async function auditsPerMinute(opts: {
+  db: string;
+  workers: number;
+  seconds: number;
+  perWorker?: number;
+}): Promise<number> {
   const perWorker = opts.perWorker ?? PER_WORKER;
   const dataDir = tempDir('vigil-bench-audits-');
   const servers = await targets();
@@ -84,13 +108,20 @@ export async function auditsPerMinute(opts: { db: string; workers: number; secon
   const counter = new AuditStore(store);
   const running: Worker[] = [];
   try {
-    running.push(...(await Promise.all(Array.from({ length: opts.workers }, () => startWorker(dataDir, ['--db', opts.db, '--audit-workers', String(perWorker)], { VIGIL_LOG_LEVEL: 'warn' })))));
+    running.push(
+      ...(await Promise.all(
+        Array.from({ length: opts.workers }, () =>
+          startWorker(dataDir, ['--db', opts.db, '--audit-workers', String(perWorker)], { VIGIL_LOG_LEVEL: 'warn' }),
+        ),
+      )),
+    );
     const before = await counter.ended();
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, opts.seconds * 1000));
     const after = await counter.ended();
     const minutes = (performance.now() - t0) / 60_000;
-    if ((await counter.depth()).queued === 0) throw new Error('the queue ran dry during the window: the figure would be the queue length');
+    if ((await counter.depth()).queued === 0)
+      throw new Error('the queue ran dry during the window: the figure would be the queue length');
     return Math.round(((after - before) / minutes) * 10) / 10;
   } finally {
     await Promise.all(running.map((w) => w.stop()));
@@ -125,7 +156,9 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
       const n = await auditsPerMinute({ db: await database(server!, `vigil_bench_audits_${i}`), seconds, ...s });
       rows.push([`${s.workers} × --audit-workers ${s.perWorker}`, n]);
     }
-    console.log(`\nbasic audits of 8 loopback HTTP targets, ${seconds} s each:\n\n| worker processes | audits/min | vs the first |\n|---|---|---|`);
+    console.log(
+      `\nbasic audits of 8 loopback HTTP targets, ${seconds} s each:\n\n| worker processes | audits/min | vs the first |\n|---|---|---|`,
+    );
     for (const [w, n] of rows) console.log(`| ${w} | ${n} | ${(n / rows[0]![1]).toFixed(2)} |`);
   } finally {
     if (cluster) await run(CLUSTER, ['stop', cluster]).catch(() => {});

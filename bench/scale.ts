@@ -48,7 +48,13 @@ async function serves(db: string | null, count: number): Promise<Served[]> {
   const out: Served[] = [];
   // One after the other: the first makes the store and the certificate both use.
   for (let i = 0; i < count; i++) {
-    out.push(await serve({ dataDir, args: ['--db', db ?? '', '--audit-workers', '0', '--domain-hold', 'none'], logFile: join(dataDir, `serve-${i}.log`) }));
+    out.push(
+      await serve({
+        dataDir,
+        args: ['--db', db ?? '', '--audit-workers', '0', '--domain-hold', 'none'],
+        logFile: join(dataDir, `serve-${i}.log`),
+      }),
+    );
   }
   return out;
 }
@@ -61,7 +67,12 @@ interface Load {
 }
 
 /** Two autocannon instances at c=16 each, over the serves' ports in turn; rates summed, latencies of the worse one. */
-async function twoByHalf(set: Served[], script: string, bodies: () => string, expect: (body: string) => boolean): Promise<Load> {
+async function twoByHalf(
+  set: Served[],
+  script: string,
+  bodies: () => string,
+  expect: (body: string) => boolean,
+): Promise<Load> {
   let refused = 0;
   const runs = await Promise.all(
     [0, 1].map(
@@ -74,7 +85,12 @@ async function twoByHalf(set: Served[], script: string, bodies: () => string, ex
           duration: seconds,
           // Node's TLS client must accept the serves' self-signed certificate.
           tlsOptions: { rejectUnauthorized: false },
-          requests: [{ setupRequest: (req: any) => ({ ...req, body: bodies() }), onResponse: (_status: number, body: string) => void (expect(body) || refused++) }],
+          requests: [
+            {
+              setupRequest: (req: any) => ({ ...req, body: bodies() }),
+              onResponse: (_status: number, body: string) => void (expect(body) || refused++),
+            },
+          ],
         } as any) as Promise<autocannon.Result>,
     ),
   );
@@ -90,20 +106,43 @@ async function twoByHalf(set: Served[], script: string, bodies: () => string, ex
 async function measure(label: string, db: string | null, count: number, withAdds: boolean) {
   const set = await serves(db, count);
   try {
-    const key = await addAccount(set[0]!.dataDir, 'bench', PASSWORD, '--dns-credits', '20', ...(db ? ['--db', db] : ['--db', '']));
+    const key = await addAccount(
+      set[0]!.dataDir,
+      'bench',
+      PASSWORD,
+      '--dns-credits',
+      '20',
+      ...(db ? ['--db', db] : ['--db', '']),
+    );
     const client = set[0]!.client();
     const token = await client.login(key, 'bench', PASSWORD);
     const ok = (body: string) => body.startsWith('{"status":"0"');
-    const list = await twoByHalf(set, 'dnsGetDomainList.php', () => encodeForm({ apikey: key, sessionToken: token }), ok);
+    const list = await twoByHalf(
+      set,
+      'dnsGetDomainList.php',
+      () => encodeForm({ apikey: key, sessionToken: token }),
+      ok,
+    );
     let adds: Load | null = null;
     if (withAdds) {
       const domains = Array.from({ length: 8 }, (_, i) => `bench${i}.example`);
       for (const domain of domains) await client.call('dnsAddDomain.php', { domain, domaintype: 'master', aup: 'YES' });
       let n = 0;
-      adds = await twoByHalf(set, 'dnsAddA.php', () => {
-        n++;
-        return encodeForm({ apikey: key, sessionToken: token, domain: domains[n % domains.length], name: `h${n}`, ip: `192.0.2.${n % 250}` });
-      }, ok);
+      adds = await twoByHalf(
+        set,
+        'dnsAddA.php',
+        () => {
+          n++;
+          return encodeForm({
+            apikey: key,
+            sessionToken: token,
+            domain: domains[n % domains.length],
+            name: `h${n}`,
+            ip: `192.0.2.${n % 250}`,
+          });
+        },
+        ok,
+      );
     }
     return { label, list, adds };
   } finally {
@@ -121,9 +160,15 @@ async function audits(makeDb: (name: string) => Promise<string>): Promise<Record
   const file = resolve(import.meta.dirname, 'scale-audits.ts');
   if (!existsSync(file)) return 'not measured: bench/scale-audits.ts does not exist yet';
   const mod: any = await import(file);
-  if (typeof mod.auditsPerMinute !== 'function') return 'not measured: bench/scale-audits.ts exports no auditsPerMinute';
+  if (typeof mod.auditsPerMinute !== 'function')
+    return 'not measured: bench/scale-audits.ts exports no auditsPerMinute';
   const out: Record<string, number> = {};
-  for (const workers of [1, 2]) out[`${workers} worker${workers > 1 ? 's' : ''}`] = await mod.auditsPerMinute({ db: await makeDb(`vigil_bench_audits_${workers}`), workers, seconds: Math.max(seconds, 30) });
+  for (const workers of [1, 2])
+    out[`${workers} worker${workers > 1 ? 's' : ''}`] = await mod.auditsPerMinute({
+      db: await makeDb(`vigil_bench_audits_${workers}`),
+      workers,
+      seconds: Math.max(seconds, 30),
+    });
   return out;
 }
 
@@ -139,13 +184,25 @@ try {
   const auditFigures = await audits((name) => database(server!, name));
   console.log(JSON.stringify({ seconds, results, audits: auditFigures }, null, 2));
   const base = results[0]!.list.requestsPerSecond;
-  console.log(`\nAPI, dnsGetDomainList.php at c=32 (2 × 16), ${seconds} s each:\n\n| set-up | req/s | vs 1 serve SQLite | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|`);
-  for (const r of results) console.log(`| ${r.label} | ${r.list.requestsPerSecond} | ${(r.list.requestsPerSecond / base).toFixed(2)} | ${r.list.p50ms} | ${r.list.p99ms} | ${r.list.errors} |`);
-  console.log(`\nRecord adds (dnsAddA.php, new names, 8 zones) at c=32 (2 × 16):\n\n| engine | adds/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|`);
-  for (const r of results.filter((x) => x.adds)) console.log(`| ${r.label} | ${r.adds!.requestsPerSecond} | ${r.adds!.p50ms} | ${r.adds!.p99ms} | ${r.adds!.errors} |`);
+  console.log(
+    `\nAPI, dnsGetDomainList.php at c=32 (2 × 16), ${seconds} s each:\n\n| set-up | req/s | vs 1 serve SQLite | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|`,
+  );
+  for (const r of results)
+    console.log(
+      `| ${r.label} | ${r.list.requestsPerSecond} | ${(r.list.requestsPerSecond / base).toFixed(2)} | ${r.list.p50ms} | ${r.list.p99ms} | ${r.list.errors} |`,
+    );
+  console.log(
+    `\nRecord adds (dnsAddA.php, new names, 8 zones) at c=32 (2 × 16):\n\n| engine | adds/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|`,
+  );
+  for (const r of results.filter((x) => x.adds))
+    console.log(
+      `| ${r.label} | ${r.adds!.requestsPerSecond} | ${r.adds!.p50ms} | ${r.adds!.p99ms} | ${r.adds!.errors} |`,
+    );
   if (typeof auditFigures === 'string') console.log(`\nAudits finished per minute: ${auditFigures}`);
   else {
-    console.log(`\nAudits finished per minute (basic audits of 8 loopback targets, bench/scale-audits.ts):\n\n| workers | audits/min | vs 1 worker |\n|---|---|---|`);
+    console.log(
+      `\nAudits finished per minute (basic audits of 8 loopback targets, bench/scale-audits.ts):\n\n| workers | audits/min | vs 1 worker |\n|---|---|---|`,
+    );
     const one = Object.values(auditFigures)[0]!;
     for (const [k, v] of Object.entries(auditFigures)) console.log(`| ${k} | ${v} | ${(v / one).toFixed(2)} |`);
   }

@@ -35,7 +35,9 @@ async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {
 
 // nmap is async (execFile) so the servers in this process keep answering.
 async function nmapScan(): Promise<number[]> {
-  const { stdout } = await run('/usr/bin/nmap', ['-sT', '-p-', '-n', '-Pn', '-T4', '-oG', '-', ADDRESS], { maxBuffer: 1 << 24 });
+  const { stdout } = await run('/usr/bin/nmap', ['-sT', '-p-', '-n', '-Pn', '-T4', '-oG', '-', ADDRESS], {
+    maxBuffer: 1 << 24,
+  });
   return [...stdout.matchAll(/(\d+)\/open\/tcp/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
 }
 
@@ -60,7 +62,9 @@ const ms = (x: number) => `${Math.round(x)} ms`;
 const [td, services] = await timed(() => detectServices(fence.net(ADDRESS), ours));
 const vHttp = services.filter((s) => s.name === 'http').length;
 const vUnknown = services.filter((s) => s.name === 'unknown').length;
-const [tnv, { stdout }] = await timed(() => run('/usr/bin/nmap', ['-sV', '-n', '-Pn', '-p', ours.join(','), '-oG', '-', ADDRESS], { maxBuffer: 1 << 24 }));
+const [tnv, { stdout }] = await timed(() =>
+  run('/usr/bin/nmap', ['-sV', '-n', '-Pn', '-p', ours.join(','), '-oG', '-', ADDRESS], { maxBuffer: 1 << 24 }),
+);
 const nmapNames = [...stdout.matchAll(/\d+\/open\/tcp\/\/([^/]*)\//g)].map((m) => m[1] || 'unknown');
 const nHttp = nmapNames.filter((n) => n === 'http').length;
 const nUnknown = nmapNames.filter((n) => n === 'unknown').length;
@@ -68,10 +72,16 @@ const nUnknown = nmapNames.filter((n) => n === 'unknown').length;
 console.log(`\n50 HTTP servers on ${ADDRESS}; ${RUNS} runs each, median\n`);
 console.log('| task | tool | wall time (median) | runs | result |');
 console.log('|---|---|---|---|---|');
-console.log(`| full TCP scan 1-65535 | Vigil scanPorts (fence fast path, threads) | ${ms(median(vigil))} | ${vigil.map(ms).join(', ')} | ${vigilPorts.length} open |`);
-console.log(`| full TCP scan 1-65535 | nmap -sT -p- -n -Pn -T4 | ${ms(median(nmap))} | ${nmap.map(ms).join(', ')} | ${nmapPorts.length} open |`);
+console.log(
+  `| full TCP scan 1-65535 | Vigil scanPorts (fence fast path, threads) | ${ms(median(vigil))} | ${vigil.map(ms).join(', ')} | ${vigilPorts.length} open |`,
+);
+console.log(
+  `| full TCP scan 1-65535 | nmap -sT -p- -n -Pn -T4 | ${ms(median(nmap))} | ${nmap.map(ms).join(', ')} | ${nmapPorts.length} open |`,
+);
 console.log(`| full TCP scan 1-65535 | Vigil scanPorts (plain Net path) | ${ms(tvNet)} | 1 | ${pvNet.length} open |`);
-console.log(`| same open ports (fast path vs nmap) | | | | ${same ? 'identical' : `DIFFER: vigil-only ${vigilPorts.filter((p) => !nmapPorts.includes(p))}, nmap-only ${nmapPorts.filter((p) => !vigilPorts.includes(p))}`} |`);
+console.log(
+  `| same open ports (fast path vs nmap) | | | | ${same ? 'identical' : `DIFFER: vigil-only ${vigilPorts.filter((p) => !nmapPorts.includes(p))}, nmap-only ${nmapPorts.filter((p) => !vigilPorts.includes(p))}`} |`,
+);
 console.log(`| detection of 50 ports | Vigil detectServices | ${ms(td)} | 1 | ${vHttp} http, ${vUnknown} unknown |`);
 console.log(`| detection of 50 ports | nmap -sV -n -Pn | ${ms(tnv)} | 1 | ${nHttp} http, ${nUnknown} unknown |`);
 servers.forEach((s) => s.close());

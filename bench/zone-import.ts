@@ -34,16 +34,38 @@ function records(): { line: string; add: [string, Record<string, string>]; chang
     switch (i % 5) {
       case 0:
       case 1:
-        out.push({ line: `h${i}${t}\tIN\tA\t${ip}`, add: ['dnsAddA.php', { name: `h${i}`, ip, ...o }] as [string, Record<string, string>], change: { type: 'A', name: `h${i}`, ip, ...o } });
+        out.push({
+          line: `h${i}${t}\tIN\tA\t${ip}`,
+          add: ['dnsAddA.php', { name: `h${i}`, ip, ...o }] as [string, Record<string, string>],
+          change: { type: 'A', name: `h${i}`, ip, ...o },
+        });
         break;
       case 2:
-        out.push({ line: `h${i}${t}\tIN\tAAAA\t2001:db8::${i.toString(16)}`, add: ['dnsAddAAAA.php', { name: `h${i}`, ip: `2001:db8::${i.toString(16)}`, ...o }] as [string, Record<string, string>], change: { type: 'AAAA', name: `h${i}`, ip: `2001:db8::${i.toString(16)}`, ...o } });
+        out.push({
+          line: `h${i}${t}\tIN\tAAAA\t2001:db8::${i.toString(16)}`,
+          add: ['dnsAddAAAA.php', { name: `h${i}`, ip: `2001:db8::${i.toString(16)}`, ...o }] as [
+            string,
+            Record<string, string>,
+          ],
+          change: { type: 'AAAA', name: `h${i}`, ip: `2001:db8::${i.toString(16)}`, ...o },
+        });
         break;
       case 3:
-        out.push({ line: `t${i}${t}\tIN\tTXT\t"v=spf1 ip4:${ip} -all"`, add: ['dnsAddTXT.php', { name: `t${i}`, txtdata: `v=spf1 ip4:${ip} -all`, ...o }] as [string, Record<string, string>], change: { type: 'TXT', name: `t${i}`, txtdata: `v=spf1 ip4:${ip} -all`, ...o } });
+        out.push({
+          line: `t${i}${t}\tIN\tTXT\t"v=spf1 ip4:${ip} -all"`,
+          add: ['dnsAddTXT.php', { name: `t${i}`, txtdata: `v=spf1 ip4:${ip} -all`, ...o }] as [
+            string,
+            Record<string, string>,
+          ],
+          change: { type: 'TXT', name: `t${i}`, txtdata: `v=spf1 ip4:${ip} -all`, ...o },
+        });
         break;
       default:
-        out.push({ line: `c${i}${t}\tIN\tCNAME\th${i - 1}`, add: ['dnsAddCNAME.php', { alias: `c${i}`, name: `h${i - 1}`, ...o }] as [string, Record<string, string>], change: { type: 'CNAME', alias: `c${i}`, name: `h${i - 1}`, ...o } });
+        out.push({
+          line: `c${i}${t}\tIN\tCNAME\th${i - 1}`,
+          add: ['dnsAddCNAME.php', { alias: `c${i}`, name: `h${i - 1}`, ...o }] as [string, Record<string, string>],
+          change: { type: 'CNAME', alias: `c${i}`, name: `h${i - 1}`, ...o },
+        });
     }
   }
   return out;
@@ -60,7 +82,8 @@ const text = [
 ].join('\n');
 
 const rows: string[][] = [];
-const row = (what: string, ms: number) => rows.push([what, ms.toFixed(0), Math.round((N / ms) * 1000).toLocaleString('en-US')]);
+const row = (what: string, ms: number) =>
+  rows.push([what, ms.toFixed(0), Math.round((N / ms) * 1000).toLocaleString('en-US')]);
 const time = async (what: string, fn: () => Promise<unknown> | unknown) => {
   const t0 = performance.now();
   await fn();
@@ -86,13 +109,20 @@ async function vigil(label: string, args: string[]) {
       if (r.errors.length || r.imported !== N) throw new Error(JSON.stringify(r).slice(0, 500));
     });
     await time(`Vigil ${label}: dnsApplyChanges.php, 1 call`, async () => {
-      const r = await c.call('dnsApplyChanges.php', { domain: domain(2), changes: JSON.stringify(recs.map((x) => ({ action: 'add', ...x.change }))) });
+      const r = await c.call('dnsApplyChanges.php', {
+        domain: domain(2),
+        changes: JSON.stringify(recs.map((x) => ({ action: 'add', ...x.change }))),
+      });
       if (r.errors.length) throw new Error(JSON.stringify(r.errors).slice(0, 500));
     });
     await time(`Vigil ${label}: ${N} single dnsAdd… calls`, async () => {
       for (const { add } of recs) await c.call(add[0], { domain: domain(3), ...add[1] });
     });
-    const built = await Promise.all([1, 2, 3].map(async (n) => (await c.call('dnsBuildZone.php', { domain: domain(n) })).zone.replaceAll(domain(n), 'X')));
+    const built = await Promise.all(
+      [1, 2, 3].map(async (n) =>
+        (await c.call('dnsBuildZone.php', { domain: domain(n) })).zone.replaceAll(domain(n), 'X'),
+      ),
+    );
     if (built[0] !== built[1] || built[1] !== built[2]) throw new Error('the three paths built different zones');
   } finally {
     await s.stop();
@@ -121,10 +151,14 @@ async function main() {
     db.exec(readFileSync(schema, 'utf8'));
     db.close();
     writeFileSync(join(dir, 'pdns.conf'), `launch=gsqlite3\ngsqlite3-database=${dir}/pdns.sqlite3\n`);
-    await time('PowerDNS: pdnsutil load-zone (SQLite backend)', () => execFileSync('pdnsutil', [`--config-dir=${dir}`, 'load-zone', ZONE, file], { stdio: 'ignore' }));
+    await time('PowerDNS: pdnsutil load-zone (SQLite backend)', () =>
+      execFileSync('pdnsutil', [`--config-dir=${dir}`, 'load-zone', ZONE, file], { stdio: 'ignore' }),
+    );
   }
   if (spawnSync('which', ['named-checkzone']).status === 0) {
-    await time('BIND: named-checkzone -i local (read and check only)', () => execFileSync('named-checkzone', ['-i', 'local', ZONE, file], { stdio: 'ignore' }));
+    await time('BIND: named-checkzone -i local (read and check only)', () =>
+      execFileSync('named-checkzone', ['-i', 'local', ZONE, file], { stdio: 'ignore' }),
+    );
   }
   console.log('\n| path | ms | records/s |\n|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);

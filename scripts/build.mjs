@@ -22,7 +22,10 @@ if (!existsSync(tsc)) warn('typescript is not installed, dist/ not built');
 // Recorded before compiling: a source edited meanwhile no longer matches.
 const state = sourceState();
 rmSync(DIST, { recursive: true, force: true });
-const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
+const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
+  stdio: 'inherit',
+  cwd: ROOT,
+});
 if (run.status !== 0) {
   rmSync(DIST, { recursive: true, force: true });
   warn(`tsc failed (exit ${run.status ?? run.signal}), dist/ not built`);

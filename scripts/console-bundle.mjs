@@ -53,7 +53,10 @@ export async function writeConsoleBundle() {
 export function builtConsole() {
   try {
     if (readFileSync(join(CONSOLE_DIST, FILES.state), 'utf8') !== consoleState()) return null;
-    return { js: readFileSync(join(CONSOLE_DIST, FILES.js), 'utf8'), css: readFileSync(join(CONSOLE_DIST, FILES.css), 'utf8') };
+    return {
+      js: readFileSync(join(CONSOLE_DIST, FILES.js), 'utf8'),
+      css: readFileSync(join(CONSOLE_DIST, FILES.css), 'utf8'),
+    };
   } catch {
     return null;
   }

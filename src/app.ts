@@ -104,7 +104,11 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       const changed = await serving.load(db);
       workers?.reload();
       // "When is my change live?": the moment each new serial is answered (the catalog included).
-      if (changed.length) logger.info({ served: Object.fromEntries(changed.slice(0, 20).map((z) => [z.zone, z.serial])), zones: changed.length }, 'dns: now serving');
+      if (changed.length)
+        logger.info(
+          { served: Object.fromEntries(changed.slice(0, 20).map((z) => [z.zone, z.serial])), zones: changed.length },
+          'dns: now serving',
+        );
       if (changed.length) void notifyAll(changed, serving.secondaries, egress, logger, notifyStats);
     },
     onCycle: (facts) => metrics?.cycle(facts),
@@ -115,14 +119,34 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     clock,
     db,
     sessions: new Sessions(db, clock, config.sessionTtlMs),
-    dns: { domains, edits: new ZoneEdits(domains, (d) => dnssec.ds(d)), publisher: new Publisher(domains, egress), dnssec, schedule: cycles },
-    audits: new Audits(db, clock, config.scanAllow, () => queue.wake(), (trx, id) => queue.enqueue(trx, id)),
+    dns: {
+      domains,
+      edits: new ZoneEdits(domains, (d) => dnssec.ds(d)),
+      publisher: new Publisher(domains, egress),
+      dnssec,
+      schedule: cycles,
+    },
+    audits: new Audits(
+      db,
+      clock,
+      config.scanAllow,
+      () => queue.wake(),
+      (trx, id) => queue.enqueue(trx, id),
+    ),
     logger,
   };
   await work.start();
   await cycles.start(() => serving.load(db));
   const stopDistribution = () => cycles.stop();
-  const slaves = new SecondaryZones(db, clock, () => cycles.refresh(), logger, egress, { maxRecords: config.maxZoneRecords, maxBytes: config.maxZoneBytes }, (known) => workers?.slaves(known));
+  const slaves = new SecondaryZones(
+    db,
+    clock,
+    () => cycles.refresh(),
+    logger,
+    egress,
+    { maxRecords: config.maxZoneRecords, maxBytes: config.maxZoneBytes },
+    (known) => workers?.slaves(known),
+  );
   serving.notified = (zone, address) => slaves.notify(zone, address);
   slaves.start();
   let nameServer: NameServer | null = null;
@@ -130,7 +154,14 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   let metricsListener: Server | null = null;
   const closeMetrics = () => new Promise<void>((res) => (metricsListener ? metricsListener.close(() => res()) : res()));
   const dnsCounters = new DnsCounters();
-  metrics?.attach({ dns: dnsCounters, notify: notifyStats, slaves: slaves.stats, nextCycleAt: () => cycles.nextAt(), audits: () => queue.depth(), servedSerials: () => serving.serials() });
+  metrics?.attach({
+    dns: dnsCounters,
+    notify: notifyStats,
+    slaves: slaves.stats,
+    nextCycleAt: () => cycles.nextAt(),
+    audits: () => queue.depth(),
+    servedSerials: () => serving.serials(),
+  });
   const closeForwarder = () => new Promise<void>((res) => (forwarder ? forwarder.close(() => res()) : res()));
   const servers: FastifyInstance[] = [];
   const listeners: Record<string, string> = {};
@@ -152,7 +183,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       listeners.http = hostPort(config.listen, (plain.server.address() as AddressInfo).port);
     }
     if (config.dnsPort !== 0 && config.dnsWorkers > 1) {
-      workers = await startDnsWorkers(config, config.dnsWorkers, (zone, address) => slaves.notify(zone, address), logger, dnsCounters);
+      workers = await startDnsWorkers(
+        config,
+        config.dnsWorkers,
+        (zone, address) => slaves.notify(zone, address),
+        logger,
+        dnsCounters,
+      );
       listeners.dns = hostPort(config.listen, workers.port);
     } else if (config.dnsPort !== 0) {
       nameServer = new NameServer(serving, logger, config, dnsCounters);
@@ -161,13 +198,17 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     if (config.forwardPort !== 0) {
       const server = forwardServer(serving, logger);
       forwarder = server;
-      await new Promise<void>((res, rej) => server.once('error', rej).listen(config.forwardPort, config.listen, () => res()));
+      await new Promise<void>((res, rej) =>
+        server.once('error', rej).listen(config.forwardPort, config.listen, () => res()),
+      );
       listeners.forward = hostPort(config.listen, (server.address() as AddressInfo).port);
     }
     if (metrics) {
       const server = metricsServer(metrics, db, logger);
       metricsListener = server;
-      await new Promise<void>((res, rej) => server.once('error', rej).listen(config.metricsPort, config.listen, () => res()));
+      await new Promise<void>((res, rej) =>
+        server.once('error', rej).listen(config.metricsPort, config.listen, () => res()),
+      );
       listeners.metrics = hostPort(config.listen, (server.address() as AddressInfo).port);
     }
   } catch (err) {

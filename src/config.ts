@@ -129,5 +129,8 @@ export function sqlitePath(dataDir: string): string {
 
 /** Splits a comma list, dropping blanks. */
 export function commaList(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

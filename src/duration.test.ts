@@ -11,5 +11,6 @@ test('DUR accepts ms, s, m, h, d', () => {
 });
 
 test('DUR rejects everything else', () => {
-  for (const bad of ['', '5', 'm', '0s', '-1s', '1.5s', '5 minutes', '1w']) assert.throws(() => parseDuration(bad), /invalid|more than zero/, bad);
+  for (const bad of ['', '5', 'm', '0s', '-1s', '1.5s', '5 minutes', '1w'])
+    assert.throws(() => parseDuration(bad), /invalid|more than zero/, bad);
 });

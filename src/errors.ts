@@ -109,7 +109,10 @@ export type ErrorCode = SpecCode | ReportLoadFailure | TransportCode | Extension
 export class ApiError extends Error {
   readonly code: ErrorCode;
 
-  constructor(code: ErrorCode, readonly logFields: Readonly<Record<string, string>> = {}) {
+  constructor(
+    code: ErrorCode,
+    readonly logFields: Readonly<Record<string, string>> = {},
+  ) {
     // An answer, not a fault: no stack trace to capture (it is the costly part of a throw).
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;

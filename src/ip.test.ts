@@ -11,11 +11,22 @@ test('::a.b.c.d is the IPv4-compatible address ::xxxx:yyyy, never IPv4-mapped', 
   assert.equal(parseIPv6('::ffff:127.0.0.5')?.toString(), '::ffff:7f00:5');
   assert.equal(parseIPv6('1::1.2.3.4')?.toString(), '1::102:304');
   assert.equal(parseIP('127.0.0.5')?.toString(), '127.0.0.5');
-  for (const bad of ['::127.0.0.05', '::1.2.3', '::256.1.1.1', 'fe80::1%eth0', '127.1', '0x7f.0.0.1', '010.0.0.1', '', ':::']) {
+  for (const bad of [
+    '::127.0.0.05',
+    '::1.2.3',
+    '::256.1.1.1',
+    'fe80::1%eth0',
+    '127.1',
+    '0x7f.0.0.1',
+    '010.0.0.1',
+    '',
+    ':::',
+  ]) {
     assert.equal(parseIP(bad), null, bad);
   }
   assert.equal(parseCidr('::127.0.0.0/104')?.join('/'), '::7f00:0/104');
-  for (const bad of ['::/129', '10.0.0.0/33', '10.0.0.0/08', '::127.0.0.05/128', '10.0.0.0']) assert.equal(parseCidr(bad), null, bad);
+  for (const bad of ['::/129', '10.0.0.0/33', '10.0.0.0/08', '::127.0.0.05/128', '10.0.0.0'])
+    assert.equal(parseCidr(bad), null, bad);
 });
 
 test('AAAA add: ::127.0.0.5 is stored as ::7f00:5', () => {
@@ -35,7 +46,15 @@ test('audit patterns and targets: ::127.0.0.5 is not 127.0.0.5', () => {
 });
 
 test('Options: addresses stored in RFC 5952 form, so later ipaddr.js readers see the right address', () => {
-  const o = setOptions({ masters: '::127.0.0.5, [::127.0.0.6]:5353, 127.0.0.7:5300', allowtransferacl: '::127.0.0.5,::127.0.0.0/104', notify: 'yes', alsonotify: '::127.0.0.8' }, 'slave');
+  const o = setOptions(
+    {
+      masters: '::127.0.0.5, [::127.0.0.6]:5353, 127.0.0.7:5300',
+      allowtransferacl: '::127.0.0.5,::127.0.0.0/104',
+      notify: 'yes',
+      alsonotify: '::127.0.0.8',
+    },
+    'slave',
+  );
   assert.equal(o.masters, '::7f00:5,[::7f00:6]:5353,127.0.0.7:5300');
   assert.equal(o.allowtransferacl, '::7f00:5,::7f00:0/104');
   assert.equal(o.alsonotify, '::7f00:8');

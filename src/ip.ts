@@ -33,6 +33,7 @@ export function parseCidr(text: string): [ipaddr.IPv4 | ipaddr.IPv6, number] | n
   if (slash < 0) return null;
   const addr = parseIP(text.slice(0, slash));
   const bits = text.slice(slash + 1);
-  if (addr === null || !/^(?:0|[1-9]\d{0,2})$/.test(bits) || Number(bits) > (addr.kind() === 'ipv4' ? 32 : 128)) return null;
+  if (addr === null || !/^(?:0|[1-9]\d{0,2})$/.test(bits) || Number(bits) > (addr.kind() === 'ipv4' ? 32 : 128))
+    return null;
   return [addr, Number(bits)];
 }

@@ -9,7 +9,8 @@ export type LogFormat = 'json' | 'pretty';
  */
 export function logFormat(explicit = process.env.VIGIL_LOG_FORMAT): LogFormat {
   if (explicit === 'json' || explicit === 'pretty') return explicit;
-  if (explicit !== undefined && explicit !== '' && explicit !== 'auto') throw new Error(`must be json, pretty or auto, not '${explicit}'`);
+  if (explicit !== undefined && explicit !== '' && explicit !== 'auto')
+    throw new Error(`must be json, pretty or auto, not '${explicit}'`);
   return process.stderr.isTTY ? 'pretty' : 'json';
 }
 
@@ -40,7 +41,8 @@ export const LOG_BATCH_BYTES = 4096;
  */
 export async function serverLogger(level: string, format: LogFormat = logFormat()): Promise<Logger> {
   const { pino } = await import('pino');
-  if (format === 'pretty') return pino({ level }, pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true } }));
+  if (format === 'pretty')
+    return pino({ level }, pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true } }));
   const stream = pino.destination({ dest: 2, sync: false, minLength: LOG_BATCH_BYTES });
   // Not sonic-boom's own periodicFlush: that one writes even when nothing waits (an
   // empty write every tick of an idle server). `_len` is its count of bytes not yet
@@ -58,7 +60,10 @@ export async function serverLogger(level: string, format: LogFormat = logFormat(
  * the process exits right after its one line, and no worker thread to
  * start for a single line.
  */
-export async function commandLogger(level = process.env.VIGIL_LOG_LEVEL || 'info', format: LogFormat = logFormat()): Promise<Logger> {
+export async function commandLogger(
+  level = process.env.VIGIL_LOG_LEVEL || 'info',
+  format: LogFormat = logFormat(),
+): Promise<Logger> {
   const { pino } = await import('pino');
   if (format === 'pretty') {
     const { default: pretty } = await import('pino-pretty');

@@ -11,7 +11,10 @@ const HEALTH_TIMEOUT_MS = 2000;
 async function storeAnswers(db: Db): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((res) => (timer = setTimeout(() => res(false), HEALTH_TIMEOUT_MS)));
-  const query = sql`select 1`.execute(db).then(() => true, () => false);
+  const query = sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
   try {
     return await Promise.race([query, late]);
   } finally {
@@ -33,7 +36,9 @@ export function metricsServer(metrics: Metrics, db: Db, logger: Logger): Server 
     }
     if (path === '/healthz') {
       void storeAnswers(db).then((ok) => {
-        res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' }).end(ok ? 'ok\n' : 'store not answering\n');
+        res
+          .writeHead(ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' })
+          .end(ok ? 'ok\n' : 'store not answering\n');
       });
     } else if (path === '/metrics') {
       metrics.registry.metrics().then(

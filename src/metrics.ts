@@ -20,7 +20,13 @@ export interface MetricSources {
  * scrape it is raised by what the source gained since the last one (a
  * Prometheus counter only goes up; the sources do too).
  */
-function mirroredCounter(registry: Registry, name: string, help: string, labelNames: string[], read: () => [Record<string, string>, number][]) {
+function mirroredCounter(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: string[],
+  read: () => [Record<string, string>, number][],
+) {
   const last = new Map<string, number>();
   return new Counter({
     name,
@@ -64,7 +70,11 @@ export class Metrics {
     labelNames: ['outcome'],
     registers: [this.registry],
   });
-  private readonly cycles = new Counter({ name: 'vigil_distribution_cycles_total', help: 'distribution cycles run by this server', registers: [this.registry] });
+  private readonly cycles = new Counter({
+    name: 'vigil_distribution_cycles_total',
+    help: 'distribution cycles run by this server',
+    registers: [this.registry],
+  });
   private readonly cycleSeconds = new Histogram({
     name: 'vigil_distribution_cycle_duration_seconds',
     help: 'duration of a distribution cycle',
@@ -73,7 +83,7 @@ export class Metrics {
   });
   private readonly zones = new Counter({
     name: 'vigil_distribution_zones_total',
-    help: 'zones distributed (new versions) and removed by this server\'s cycles',
+    help: "zones distributed (new versions) and removed by this server's cycles",
     labelNames: ['change'],
     registers: [this.registry],
   });
@@ -116,31 +126,63 @@ export class Metrics {
   /** The counters kept elsewhere (the name server's hot path among them). */
   attach(s: MetricSources): void {
     const r = this.registry;
-    mirroredCounter(r, 'vigil_dns_responses_total', 'DNS replies answered in JavaScript, by transport and RCODE (native cache hits: vigil_dns_native_cache_total)', ['transport', 'rcode'], () => {
-      const t = s.dns.totals();
-      const out: [Record<string, string>, number][] = [];
-      t.replies.forEach((n, i) => {
-        if (n > 0) out.push([{ transport: TRANSPORTS[Math.floor(i / 16)]!, rcode: RCODE_NAMES[i % 16] ?? String(i % 16) }, n]);
-      });
-      return out;
-    });
-    mirroredCounter(r, 'vigil_dns_native_cache_total', 'UDP queries seen by the native I/O: answered from its cache (hit) or passed on (miss), and dropped', ['result'], () => {
-      const { native } = s.dns.totals();
-      return [[{ result: 'hit' }, native.hits], [{ result: 'miss' }, native.misses], [{ result: 'dropped' }, native.dropped]];
-    });
+    mirroredCounter(
+      r,
+      'vigil_dns_responses_total',
+      'DNS replies answered in JavaScript, by transport and RCODE (native cache hits: vigil_dns_native_cache_total)',
+      ['transport', 'rcode'],
+      () => {
+        const t = s.dns.totals();
+        const out: [Record<string, string>, number][] = [];
+        t.replies.forEach((n, i) => {
+          if (n > 0)
+            out.push([{ transport: TRANSPORTS[Math.floor(i / 16)]!, rcode: RCODE_NAMES[i % 16] ?? String(i % 16) }, n]);
+        });
+        return out;
+      },
+    );
+    mirroredCounter(
+      r,
+      'vigil_dns_native_cache_total',
+      'UDP queries seen by the native I/O: answered from its cache (hit) or passed on (miss), and dropped',
+      ['result'],
+      () => {
+        const { native } = s.dns.totals();
+        return [
+          [{ result: 'hit' }, native.hits],
+          [{ result: 'miss' }, native.misses],
+          [{ result: 'dropped' }, native.dropped],
+        ];
+      },
+    );
     mirroredCounter(r, 'vigil_dns_zone_transfers_total', 'AXFR/IXFR asked of this server over TCP', ['outcome'], () => {
       const { transfers } = s.dns.totals();
-      return [[{ outcome: 'served' }, transfers.served], [{ outcome: 'refused' }, transfers.refused]];
+      return [
+        [{ outcome: 'served' }, transfers.served],
+        [{ outcome: 'refused' }, transfers.refused],
+      ];
     });
-    mirroredCounter(r, 'vigil_dns_notify_total', 'NOTIFY messages sent (retries included) and peers that acknowledged or never answered', ['event'], () => [
-      [{ event: 'sent' }, s.notify.sent],
-      [{ event: 'acknowledged' }, s.notify.acknowledged],
-      [{ event: 'unanswered' }, s.notify.unanswered],
-    ]);
-    mirroredCounter(r, 'vigil_dns_slave_transfers_total', 'transfers of slave zones from their masters', ['outcome'], () => [
-      [{ outcome: 'stored' }, s.slaves.transfers],
-      [{ outcome: 'failed' }, s.slaves.failures],
-    ]);
+    mirroredCounter(
+      r,
+      'vigil_dns_notify_total',
+      'NOTIFY messages sent (retries included) and peers that acknowledged or never answered',
+      ['event'],
+      () => [
+        [{ event: 'sent' }, s.notify.sent],
+        [{ event: 'acknowledged' }, s.notify.acknowledged],
+        [{ event: 'unanswered' }, s.notify.unanswered],
+      ],
+    );
+    mirroredCounter(
+      r,
+      'vigil_dns_slave_transfers_total',
+      'transfers of slave zones from their masters',
+      ['outcome'],
+      () => [
+        [{ outcome: 'stored' }, s.slaves.transfers],
+        [{ outcome: 'failed' }, s.slaves.failures],
+      ],
+    );
     new Gauge({
       name: 'vigil_distribution_next_cycle_timestamp_seconds',
       help: 'when this server runs its next distribution cycle (Unix time)',

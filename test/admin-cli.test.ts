@@ -23,8 +23,25 @@ describe('bin/vigil admin, as an operator runs it', () => {
   before(async () => (data = await dataDirWithStore()));
 
   test('account add --json prints the userid and a 32-hex API key', async () => {
-    const out = await adminJson(data, 'account', 'add', '--userid', 'ops', '--password', 'long enough', '--audit-types', 'all',
-      '--allow-ip', '127.0.0.1,10.1.*.1-9,192.0.2.0/24,::1', '--dns-credits', '4', '--dns-expiry', '2030-01-31', '--email', 'ops@example.org');
+    const out = await adminJson(
+      data,
+      'account',
+      'add',
+      '--userid',
+      'ops',
+      '--password',
+      'long enough',
+      '--audit-types',
+      'all',
+      '--allow-ip',
+      '127.0.0.1,10.1.*.1-9,192.0.2.0/24,::1',
+      '--dns-credits',
+      '4',
+      '--dns-expiry',
+      '2030-01-31',
+      '--email',
+      'ops@example.org',
+    );
     assert.equal(out.userid, 'ops');
     assert.match(out.apikey, /^[0-9a-f]{32}$/);
     assert.deepEqual(out.auditTypes, ['basic', 'norisk', 'desktop', 'standard', 'advanced']);
@@ -44,13 +61,26 @@ describe('bin/vigil admin, as an operator runs it', () => {
 
   test('list shows every account and never a hash or a key', async () => {
     const rows = await adminJson(data, 'account', 'list');
-    assert.deepEqual(rows.map((r: any) => r.userid), ['ops', 'plain']);
+    assert.deepEqual(
+      rows.map((r: any) => r.userid),
+      ['ops', 'plain'],
+    );
     const text = JSON.stringify(rows);
     assert.doesNotMatch(text, /hash|apikey|scrypt/);
   });
 
   test('update changes what it is told and nothing else', async () => {
-    const out = await adminJson(data, 'account', 'update', '--userid', 'plain', '--audit-types', 'basic,standard', '--dns-credits', '2');
+    const out = await adminJson(
+      data,
+      'account',
+      'update',
+      '--userid',
+      'plain',
+      '--audit-types',
+      'basic,standard',
+      '--dns-credits',
+      '2',
+    );
     assert.deepEqual(out.auditTypes, ['basic', 'standard']);
     assert.equal(out.dnsCredits, 2);
     assert.match(out.dnsExpiry, /^\d{4}-\d{2}-\d{2}$/, 'a new subscription runs one year');
@@ -74,11 +104,28 @@ describe('bin/vigil admin, as an operator runs it', () => {
       [['account', 'add', '--userid', 'x', '--password', 'short'], /at least 8/],
       [['account', 'add', '--userid', 'x'], /password is required/],
       [['account', 'add', '--userid', 'bad user', '--password', 'long enough'], /userid/],
-      [['account', 'add', '--userid', 'x', '--password', 'long enough', '--audit-types', 'basic,turbo'], /unknown audit type/],
+      [
+        ['account', 'add', '--userid', 'x', '--password', 'long enough', '--audit-types', 'basic,turbo'],
+        /unknown audit type/,
+      ],
       [['account', 'add', '--userid', 'x', '--password', 'long enough', '--allow-ip', '10.0.0.01'], /allow-ip/],
       [['account', 'add', '--userid', 'x', '--password', 'long enough', '--allow-ip', '10.0.0.300'], /allow-ip/],
       [['account', 'add', '--userid', 'x', '--password', 'long enough', '--dns-credits', '-1'], /dns-credits/],
-      [['account', 'add', '--userid', 'x', '--password', 'long enough', '--dns-credits', '1', '--dns-expiry', '2030-02-30'], /YYYY-MM-DD/],
+      [
+        [
+          'account',
+          'add',
+          '--userid',
+          'x',
+          '--password',
+          'long enough',
+          '--dns-credits',
+          '1',
+          '--dns-expiry',
+          '2030-02-30',
+        ],
+        /YYYY-MM-DD/,
+      ],
       [['account', 'add', '--userid', 'x', '--password', 'long enough', '--email', 'nope'], /e-mail/],
       [['account', 'update', '--userid', 'ghost', '--enable'], /no account ghost/],
       [['apikey', 'rotate', '--userid', 'ghost'], /no account ghost/],
@@ -89,13 +136,18 @@ describe('bin/vigil admin, as an operator runs it', () => {
       assert.match(stderr, message, args.join(' '));
     }
     const rows = await adminJson(data, 'account', 'list');
-    assert.deepEqual(rows.map((r: any) => r.userid), ['ops', 'plain']);
+    assert.deepEqual(
+      rows.map((r: any) => r.userid),
+      ['ops', 'plain'],
+    );
   });
 
   test('VIGIL_DATA stands in for --data', async () => {
     // On PostgreSQL (VIGIL_TEST_DB) the accounts live in the directory's database, named by VIGIL_DB.
     const db = await testDb(data);
-    const { stdout } = await run(VIGIL, ['admin', 'account', 'list', '--json'], { env: { ...process.env, VIGIL_DATA: data, ...(db ? { VIGIL_DB: db } : {}) } });
+    const { stdout } = await run(VIGIL, ['admin', 'account', 'list', '--json'], {
+      env: { ...process.env, VIGIL_DATA: data, ...(db ? { VIGIL_DB: db } : {}) },
+    });
     assert.equal(JSON.parse(stdout).length, 2);
   });
 });
@@ -103,15 +155,37 @@ describe('bin/vigil admin, as an operator runs it', () => {
 describe('bin/vigil serve flags', () => {
   test('--help names every flag of INTERFACE.md', async () => {
     const { stdout } = await run(VIGIL, ['serve', '--help']);
-    for (const flag of ['--data', '--db', '--listen', '--https-port', '--http-port', '--dns-port', '--forward-port', '--publish-interval',
-      '--session-ttl', '--tls-cert', '--tls-key', '--domain-hold', '--ns-domain', '--secondaries', '--catalog-zone',
-      '--forward-address', '--smtp-url', '--scan-allow']) {
+    for (const flag of [
+      '--data',
+      '--db',
+      '--listen',
+      '--https-port',
+      '--http-port',
+      '--dns-port',
+      '--forward-port',
+      '--publish-interval',
+      '--session-ttl',
+      '--tls-cert',
+      '--tls-key',
+      '--domain-hold',
+      '--ns-domain',
+      '--secondaries',
+      '--catalog-zone',
+      '--forward-address',
+      '--smtp-url',
+      '--scan-allow',
+    ]) {
       assert.ok(stdout.includes(flag), flag);
     }
   });
 
   test('bad values are refused before anything starts', async () => {
-    for (const args of [['--https-port', 'abc'], ['--https-port', '70000'], ['--session-ttl', '5 minutes'], ['--domain-hold', 'maybe']]) {
+    for (const args of [
+      ['--https-port', 'abc'],
+      ['--https-port', '70000'],
+      ['--session-ttl', '5 minutes'],
+      ['--domain-hold', 'maybe'],
+    ]) {
       const { code, stderr } = await fails('serve', '--data', tempDir(), ...args);
       assert.notEqual(code, 0);
       assert.match(stderr, /invalid|must/i, args.join(' '));
@@ -120,9 +194,15 @@ describe('bin/vigil serve flags', () => {
 
   test('env variables configure serve; the ready line names each listener; logs hold no secrets', async () => {
     const secrets: string[] = [];
-    const s = await serve({ env: { VIGIL_LOG_LEVEL: 'info', VIGIL_SESSION_TTL: '1h' }, args: ['--dns-port', '15353', '--forward-port', '18181'] });
+    const s = await serve({
+      env: { VIGIL_LOG_LEVEL: 'info', VIGIL_SESSION_TTL: '1h' },
+      args: ['--dns-port', '15353', '--forward-port', '18181'],
+    });
     try {
-      assert.match(s.readyLine, /^vigil ready https=127\.0\.0\.1:\d+ http=127\.0\.0\.1:\d+ dns=127\.0\.0\.1:15353 forward=127\.0\.0\.1:18181$/);
+      assert.match(
+        s.readyLine,
+        /^vigil ready https=127\.0\.0\.1:\d+ http=127\.0\.0\.1:\d+ dns=127\.0\.0\.1:15353 forward=127\.0\.0\.1:18181$/,
+      );
       const password = 'very secret words';
       const key = (await adminJson(s.dataDir, 'account', 'add', '--userid', 'logme', '--password', password)).apikey;
       const c = s.client();
@@ -132,7 +212,10 @@ describe('bin/vigil serve flags', () => {
     } finally {
       await s.stop();
     }
-    const lines = s.stderr().split('\n').filter((l) => l.includes('"msg":"api"'));
+    const lines = s
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"api"'));
     assert.ok(lines.length >= 2, 'one line per request');
     const first = JSON.parse(lines[0]!);
     assert.equal(first.script, 'auth.php');

@@ -27,29 +27,61 @@ async function vsftpd(anonymous: boolean) {
   mkdirSync('/var/run/vsftpd/empty', { recursive: true });
   mkdirSync(join(dir, 'root'), { mode: 0o555 });
   const conf = join(dir, 'vsftpd.conf');
-  writeFileSync(conf, [
-    'listen=YES', 'listen_ipv6=NO', `listen_address=${TARGET}`, 'listen_port=21', 'background=NO', `anonymous_enable=${anonymous ? 'YES' : 'NO'}`,
-    'local_enable=NO', `anon_root=${dir}/root`, 'write_enable=NO', 'secure_chroot_dir=/var/run/vsftpd/empty', 'seccomp_sandbox=NO', 'pam_service_name=vsftpd', '',
-  ].join('\n'));
+  writeFileSync(
+    conf,
+    [
+      'listen=YES',
+      'listen_ipv6=NO',
+      `listen_address=${TARGET}`,
+      'listen_port=21',
+      'background=NO',
+      `anonymous_enable=${anonymous ? 'YES' : 'NO'}`,
+      'local_enable=NO',
+      `anon_root=${dir}/root`,
+      'write_enable=NO',
+      'secure_chroot_dir=/var/run/vsftpd/empty',
+      'seccomp_sandbox=NO',
+      'pam_service_name=vsftpd',
+      '',
+    ].join('\n'),
+  );
   const p = spawn(VSFTPD!, [conf], { stdio: 'ignore', detached: true });
-  const accepts = () => new Promise<boolean>((res) => connect(21, TARGET).once('connect', function (this: any) { this.destroy(); res(true); }).once('error', () => res(false)));
+  const accepts = () =>
+    new Promise<boolean>((res) =>
+      connect(21, TARGET)
+        .once('connect', function (this: any) {
+          this.destroy();
+          res(true);
+        })
+        .once('error', () => res(false)),
+    );
   await eventually(async () => p.exitCode === null && (await accepts()), 'vsftpd listening', 20_000);
   return p;
 }
 
-describe('baseline like with like: standard, then basic, then standard with the weakness fixed', { skip: VSFTPD ? false : 'vsftpd not installed' }, () => {
+describe('baseline like with like: standard, then basic, then standard with the weakness fixed', {
+  skip: VSFTPD ? false : 'vsftpd not installed',
+}, () => {
   let t: TestApp;
   let c: VigilClient;
   let ftp: Awaited<ReturnType<typeof vsftpd>>;
   const anon = (info: any) => entriesOf(info).filter((e) => e.id === 'vigil.ftp.anonymous' && e.port === '21');
-  const resolvedText = (info: any) => entriesOf(info).filter((e) => e.baseline === 'resolved').map((e) => e.description).join('\n');
+  const resolvedText = (info: any) =>
+    entriesOf(info)
+      .filter((e) => e.baseline === 'resolved')
+      .map((e) => e.description)
+      .join('\n');
   const detection = (info: any) => entriesOf(info).find((e) => e.id === 'vigil.service.detection' && e.port === '21');
 
   before(async () => {
     ftp = await vsftpd(true);
     t = await startTestApp();
     c = t.client();
-    await c.login(await t.account('baseline', PASSWORD, { auditTypes: 'basic,standard,advanced', allowIp: TARGET }), 'baseline', PASSWORD);
+    await c.login(
+      await t.account('baseline', PASSWORD, { auditTypes: 'basic,standard,advanced', allowIp: TARGET }),
+      'baseline',
+      PASSWORD,
+    );
   });
   after(async () => {
     await t?.close();
@@ -67,19 +99,32 @@ describe('baseline like with like: standard, then basic, then standard with the 
     assert.match(finding.description, /^References: https:\/\/nvd\.nist\.gov\/vuln\/detail\/CVE-1999-0497/m);
     assert.match(finding.description, /\nQuality of detection: \d+%$/);
     const port21 = info.ports.find((p: any) => p.portend === 21);
-    assert.match(port21?.portservice ?? '', /^ftp vsftpd \d+\.\d+\.\d+$/, `service, product and version from detection: ${detection(info)?.description}`);
+    assert.match(
+      port21?.portservice ?? '',
+      /^ftp vsftpd \d+\.\d+\.\d+$/,
+      `service, product and version from detection: ${detection(info)?.description}`,
+    );
     assert.equal(info.basic.portsScanned, portsFor('standard').length);
     assert.equal(info.basic.checksRun, checksFor('standard', true).length);
     assert.equal(info.basic.checksRun, info.basic.totalnaslentries);
     assert.deepEqual(info.basic.nse, { ran: false }, 'standard audits do not run NSE');
-    assert.match(info.basic.summary, new RegExp(`^standard audit of ${TARGET.replaceAll('.', '\\.')}: ${portsFor('standard').length} TCP ports scanned on 1 address \\(\\d+ open\\), ${info.basic.checksRun} checks run per address, nmap's NSE scripts not run; \\d+ findings?: .*\\.$`));
+    assert.match(
+      info.basic.summary,
+      new RegExp(
+        `^standard audit of ${TARGET.replaceAll('.', '\\.')}: ${portsFor('standard').length} TCP ports scanned on 1 address \\(\\d+ open\\), ${info.basic.checksRun} checks run per address, nmap's NSE scripts not run; \\d+ findings?: .*\\.$`,
+      ),
+    );
   });
 
   test('basic after standard: what only standard checks is not resolved; detection on a port both scanned is unchanged', async () => {
     const info = await finished(c, await runAudit(c, { ipaddr: TARGET, audittype: 'basic', excludedos: '1' }));
     assertReportShape(info);
     assert.deepEqual(anon(info), [], 'basic does not run the anonymous FTP check');
-    assert.doesNotMatch(resolvedText(info), /vigil\.ftp\.anonymous/, 'never resolved by an audit that did not check it');
+    assert.doesNotMatch(
+      resolvedText(info),
+      /vigil\.ftp\.anonymous/,
+      'never resolved by an audit that did not check it',
+    );
     assert.equal(detection(info)?.baseline, 'unchanged');
   });
 
@@ -93,11 +138,18 @@ describe('baseline like with like: standard, then basic, then standard with the 
     assert.match(info.basic.summary, /; 1 earlier finding resolved\.$|earlier findings resolved\.$/);
   });
 
-  test('advanced: the report says nmap\'s NSE ran, with the version nmap gives', { skip: which('nmap') ? false : 'nmap not installed' }, async () => {
+  test("advanced: the report says nmap's NSE ran, with the version nmap gives", {
+    skip: which('nmap') ? false : 'nmap not installed',
+  }, async () => {
     const version = /Nmap version (\S+)/.exec(execFileSync('nmap', ['--version'], { encoding: 'utf8' }))![1]!;
     const info = await finished(c, await runAudit(c, { ipaddr: TARGET, audittype: 'advanced', excludedos: '1' }));
     assert.deepEqual(info.basic.nse, { ran: true, version });
     assert.equal(info.basic.portsScanned, 65535);
-    assert.match(info.basic.summary, new RegExp(`65535 TCP ports scanned on 1 address \\(\\d+ open\\), \\d+ checks run per address, nmap ${version.replaceAll('.', '\\.')} NSE scripts run; `));
+    assert.match(
+      info.basic.summary,
+      new RegExp(
+        `65535 TCP ports scanned on 1 address \\(\\d+ open\\), \\d+ checks run per address, nmap ${version.replaceAll('.', '\\.')} NSE scripts run; `,
+      ),
+    );
   });
 });

@@ -6,7 +6,13 @@ import { type AuditProgress, PROGRESS_INTERVAL_MS, ProgressWriter } from '../src
 // The runner's progress writes (src/audit/progress.ts): at most one per
 // second of the injected clock, at once on a phase change, never two at a
 // time, the newest state last. The store side runs in audit-progress.test.ts.
-const step = (phase: AuditProgress['phase'], checksDone: number): AuditProgress => ({ phase, portsScanned: 100, portsTotal: 100, checksDone, checksTotal: 50 });
+const step = (phase: AuditProgress['phase'], checksDone: number): AuditProgress => ({
+  phase,
+  portsScanned: 100,
+  portsTotal: 100,
+  checksDone,
+  checksTotal: 50,
+});
 
 test('one write per interval within a phase; a phase change at once; the newest state wins while a write is in flight', async () => {
   const clock = new ManualClock();
@@ -20,16 +26,27 @@ test('one write per interval within a phase; a phase change at once; the newest 
   w.report(step('checking', 1));
   for (let i = 2; i <= 20; i++) w.report(step('checking', i));
   await w.flush();
-  assert.deepEqual(written.map((p) => p.checksDone), [1], 'same phase inside the interval: no more writes');
+  assert.deepEqual(
+    written.map((p) => p.checksDone),
+    [1],
+    'same phase inside the interval: no more writes',
+  );
 
   clock.advance(PROGRESS_INTERVAL_MS);
   w.report(step('checking', 21));
   await w.flush();
-  assert.deepEqual(written.map((p) => p.checksDone), [1, 21]);
+  assert.deepEqual(
+    written.map((p) => p.checksDone),
+    [1, 21],
+  );
 
   w.report(step('reporting', 50));
   await w.flush();
-  assert.deepEqual(written.map((p) => p.phase), ['checking', 'checking', 'reporting'], 'a phase change is written at once');
+  assert.deepEqual(
+    written.map((p) => p.phase),
+    ['checking', 'checking', 'reporting'],
+    'a phase change is written at once',
+  );
 
   // A slow store: writes do not pile up; the one after the write in flight carries the newest counts.
   hold = true;
@@ -41,5 +58,11 @@ test('one write per interval within a phase; a phase change at once; the newest 
   hold = false;
   release();
   await w.flush();
-  assert.deepEqual(written.slice(3).map((p) => [p.phase, p.checksDone]), [['scanning', 1], ['checking', 3]]);
+  assert.deepEqual(
+    written.slice(3).map((p) => [p.phase, p.checksDone]),
+    [
+      ['scanning', 1],
+      ['checking', 3],
+    ],
+  );
 });

@@ -23,7 +23,11 @@ test('queued: totals and nothing done; running in a worker process: phase and co
   let w: Awaited<ReturnType<typeof startWorker>> | null = null;
   try {
     const c = t.client();
-    await c.login(await t.account('progress', PASSWORD, { auditTypes: 'desktop', allowIp: '127.0.0.58-59' }), 'progress', PASSWORD);
+    await c.login(
+      await t.account('progress', PASSWORD, { auditTypes: 'desktop', allowIp: '127.0.0.58-59' }),
+      'progress',
+      PASSWORD,
+    );
     const scanuid = await runAudit(c, { ipaddr: '127.0.0.58-59', audittype: 'desktop' });
     const entry = async () => (await auditList(c)).find((s) => s.scanuid === scanuid) as any;
     const totals = { portsTotal: portsFor('desktop').length * 2, checksTotal: checksFor('desktop', false).length * 2 };
@@ -32,11 +36,15 @@ test('queued: totals and nothing done; running in a worker process: phase and co
 
     w = await startWorker(t.app.services.config.dataDir, ['--audit-workers', '1']);
     const seen: any[] = [];
-    await eventually(async () => {
-      const e = await entry();
-      if (e.folder === 'running') seen.push(e.progress);
-      return e.folder === 'done' || seen.some((p) => p.portsScanned === totals.portsTotal && p.phase !== 'scanning');
-    }, `progress past the port scan; worker: ${w.stderr()}`, 60_000);
+    await eventually(
+      async () => {
+        const e = await entry();
+        if (e.folder === 'running') seen.push(e.progress);
+        return e.folder === 'done' || seen.some((p) => p.portsScanned === totals.portsTotal && p.phase !== 'scanning');
+      },
+      `progress past the port scan; worker: ${w.stderr()}`,
+      60_000,
+    );
     const running = seen.filter(Boolean);
     assert.ok(running.length > 0, 'progress shown while running');
     for (const p of running) {
@@ -50,9 +58,14 @@ test('queued: totals and nothing done; running in a worker process: phase and co
     const order = ['scanning', 'detecting', 'checking', 'reporting'];
     for (let i = 1; i < running.length; i++) {
       assert.ok(order.indexOf(running[i].phase) >= order.indexOf(running[i - 1].phase));
-      assert.ok(running[i].portsScanned >= running[i - 1].portsScanned && running[i].checksDone >= running[i - 1].checksDone);
+      assert.ok(
+        running[i].portsScanned >= running[i - 1].portsScanned && running[i].checksDone >= running[i - 1].checksDone,
+      );
     }
-    assert.ok(running.some((p) => p.portsScanned === totals.portsTotal && p.phase !== 'scanning'), JSON.stringify(running));
+    assert.ok(
+      running.some((p) => p.portsScanned === totals.portsTotal && p.phase !== 'scanning'),
+      JSON.stringify(running),
+    );
     const info = await finished(c, scanuid);
     assert.equal(info.basic.reporttype, 'complete');
     assert.equal('progress' in (await entry()), false, 'an ended audit shows no progress');

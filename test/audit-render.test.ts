@@ -60,7 +60,9 @@ describe('report renderer and completion mail on a real audit with hostile banne
 
   before(async () => {
     smtp = new SMTPServer({
-      authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
       onData(stream, _session, cb) {
         const parts: Buffer[] = [];
         stream.on('data', (d: Buffer) => parts.push(d));
@@ -70,7 +72,11 @@ describe('report renderer and completion mail on a real audit with hostile banne
     await new Promise<void>((res) => smtp.listen(0, '127.0.0.1', () => res()));
     const smtpPort = (smtp.server.address() as { port: number }).port;
     // An old Apache (scored CVEs, a solution, references) whose Server header carries markup.
-    const apache = createHttp((_req, res) => res.writeHead(200, { server: `Apache/2.4.49 (Unix) ${XSS}`, 'content-type': 'text/html' }).end('<html>old</html>'));
+    const apache = createHttp((_req, res) =>
+      res
+        .writeHead(200, { server: `Apache/2.4.49 (Unix) ${XSS}`, 'content-type': 'text/html' })
+        .end('<html>old</html>'),
+    );
     const ftp = bannerServer('220 (vsFTPd 2.3.4)');
     const formula = bannerServer(`${FORMULA} \u001b[31mred`);
     const ssh = bannerServer('SSH-2.0-OpenSSH_7.4');
@@ -81,10 +87,15 @@ describe('report renderer and completion mail on a real audit with hostile banne
     ports.formula = await listenOnFirst(formula, TARGET, candidates(6666, 7777, 9999));
     t = await startTestApp({ smtpUrl: `smtp://127.0.0.1:${smtpPort}`, mailFrom: 'audits@vigil.test' });
     const c = t.client();
-    await c.login(await t.account('render', PASSWORD, { auditTypes: 'standard', allowIp: TARGET, email: 'owner@example.test' }), 'render', PASSWORD);
+    await c.login(
+      await t.account('render', PASSWORD, { auditTypes: 'standard', allowIp: TARGET, email: 'owner@example.test' }),
+      'render',
+      PASSWORD,
+    );
     scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'standard', notification: 'OCMP' });
     info = await finished(c, scanuid);
-    if (process.env.RENDER_DUMP) (await import('node:fs')).writeFileSync(process.env.RENDER_DUMP, JSON.stringify(info, null, 1));
+    if (process.env.RENDER_DUMP)
+      (await import('node:fs')).writeFileSync(process.env.RENDER_DUMP, JSON.stringify(info, null, 1));
     await eventually(async () => mails.length === 1, 'the completion mail');
   });
   after(async () => {
@@ -95,7 +106,13 @@ describe('report renderer and completion mail on a real audit with hostile banne
 
   test('the audit saw what the renderer must show: a scored finding with a solution, and the hostile text', () => {
     const all = entriesOf(info);
-    assert.ok(all.some((e) => e.id === 'vigil.version.apache' && /^Score: CVSS/m.test(e.description) && /^Solution: /m.test(e.description)), 'scored apache finding');
+    assert.ok(
+      all.some(
+        (e) =>
+          e.id === 'vigil.version.apache' && /^Score: CVSS/m.test(e.description) && /^Solution: /m.test(e.description),
+      ),
+      'scored apache finding',
+    );
     assert.ok(JSON.stringify(info).includes('onerror=alert(1)'), 'the hostile header reached the report');
     assert.ok(JSON.stringify(info).includes('=cmd|'), 'the formula banner reached the report');
   });
@@ -113,7 +130,8 @@ describe('report renderer and completion mail on a real audit with hostile banne
       if (el.tagName === 'article') articles.push(el);
       for (const a of ['src', 'srcset']) assert.equal(attr(el, a), undefined, `<${el.tagName} ${a}>`);
     });
-    for (const banned of ['script', 'img', 'link', 'iframe', 'object', 'embed']) assert.ok(!tags.includes(banned), `<${banned}> in the report`);
+    for (const banned of ['script', 'img', 'link', 'iframe', 'object', 'embed'])
+      assert.ok(!tags.includes(banned), `<${banned}> in the report`);
     assert.ok(tags.includes('style'));
     // Every link is http(s); CVE ids go to NVD.
     for (const l of links) assert.match(l, /^https?:\/\//);
@@ -125,11 +143,17 @@ describe('report renderer and completion mail on a real audit with hostile banne
     const shown = textOf(doc as Node);
     assert.ok(shown.includes(XSS), 'hostile header visible as text');
     // Sections and counts.
-    for (const h of ['Risk counts', 'Category × risk', 'Findings', 'Baseline', 'Open ports']) assert.ok(shown.includes(h), h);
+    for (const h of ['Risk counts', 'Category × risk', 'Findings', 'Baseline', 'Open ports'])
+      assert.ok(shown.includes(h), h);
     for (const p of Object.values(ports)) assert.ok(shown.includes(String(p)), `port ${p}`);
     assert.ok(shown.includes(info.basic.summary!));
-    const solution = entriesOf(info).find((e) => e.id === 'vigil.version.apache')!.description.match(/^Solution: (.*)$/m)![1]!;
-    assert.ok(html.includes(`<div class="solution"><b>Solution:</b> ${solution.replace(/&/g, '&amp;')}`), 'solution as its own block');
+    const solution = entriesOf(info)
+      .find((e) => e.id === 'vigil.version.apache')!
+      .description.match(/^Solution: (.*)$/m)![1]!;
+    assert.ok(
+      html.includes(`<div class="solution"><b>Solution:</b> ${solution.replace(/&/g, '&amp;')}`),
+      'solution as its own block',
+    );
     assert.doesNotMatch(html, /\u001b/, 'terminal escapes from the banner');
     // Only http(s) references become links; a title of markup stays text.
     const hostile = structuredClone(info);
@@ -154,17 +178,34 @@ describe('report renderer and completion mail on a real audit with hostile banne
   test('CSV: RFC 4180 read back by csv-parse, one row per entry, formula cells defused', () => {
     const csv = renderReport(info, 'csv');
     const rows = parseCsv(csv, { relax_column_count: false }) as string[][];
-    assert.deepEqual(rows[0], ['risk', 'score', 'port', 'ip', 'title', 'cve', 'baseline', 'id', 'solution', 'description']);
+    assert.deepEqual(rows[0], [
+      'risk',
+      'score',
+      'port',
+      'ip',
+      'title',
+      'cve',
+      'baseline',
+      'id',
+      'solution',
+      'description',
+    ]);
     const all = entriesOf(info).sort((a, b) => a.shortkey - b.shortkey);
     assert.equal(rows.length - 1, all.length);
     rows.slice(1).forEach((r, i) => {
-      assert.deepEqual([r[0], r[2], r[3], r[5], r[7]], [all[i]!.risk, all[i]!.port, all[i]!.ip, all[i]!.cve, all[i]!.id]);
+      assert.deepEqual(
+        [r[0], r[2], r[3], r[5], r[7]],
+        [all[i]!.risk, all[i]!.port, all[i]!.ip, all[i]!.cve, all[i]!.id],
+      );
       for (const cell of r) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, 'a cell a spreadsheet would run');
     });
     const apache = rows.find((r) => r[7] === 'vigil.version.apache')!;
     assert.match(apache[1]!, /^\d+\.\d$/);
     assert.ok(apache[8]!.length > 0, 'solution column');
-    assert.ok(rows.some((r) => r[9]!.includes(`banner: ${FORMULA}`)), 'the formula banner kept as it came, inside its cell');
+    assert.ok(
+      rows.some((r) => r[9]!.includes(`banner: ${FORMULA}`)),
+      'the formula banner kept as it came, inside its cell',
+    );
     // Cells that begin with target text: the same report with hostile titles and details.
     const hostile = structuredClone(info);
     const first = Object.values(hostile.entries!.high!)[0]!;
@@ -184,7 +225,11 @@ describe('report renderer and completion mail on a real audit with hostile banne
     const text = renderReport(info, 'text');
     for (const line of text.split('\n')) assert.ok(line.length <= 80, `too long: ${line}`);
     assert.doesNotMatch(text, /\u001b/);
-    for (const e of entriesOf(info)) assert.ok(text.replace(/\s+/g, ' ').includes(e.title.replace(/[\u0000-\u001f]/g, '?').replace(/\s+/g, ' ')), e.title);
+    for (const e of entriesOf(info))
+      assert.ok(
+        text.replace(/\s+/g, ' ').includes(e.title.replace(/[\u0000-\u001f]/g, '?').replace(/\s+/g, ' ')),
+        e.title,
+      );
     for (const p of Object.values(ports)) assert.match(text, new RegExp(`${TARGET}\\s+${p}/tcp`));
     assert.match(text, new RegExp(`HIGH: ${info.risk.high ?? 0}\\s+MEDIUM: ${info.risk.medium ?? 0}`));
     assert.match(text, /^Audit: {9}\d+ \(standard\)$/m, 'the head in columns');
@@ -195,14 +240,23 @@ describe('report renderer and completion mail on a real audit with hostile banne
 
   test('mail: summary with counts, the five most serious findings with ports, what ran; the HTML report attached; clean headers', async () => {
     const mail: ParsedMail = await simpleParser(mails[0]!);
-    assert.equal(mail.subject, `Vigil audit ${scanuid} (standard) of ${TARGET}: high: ${info.risk.high ?? 0}, medium: ${info.risk.medium ?? 0}, low: ${info.risk.low ?? 0}, other: ${info.risk.other ?? 0}`);
-    for (const { line: value } of mail.headerLines) assert.ok(!/onerror|cmd\||<script/i.test(value), `target text in a header: ${value}`);
+    assert.equal(
+      mail.subject,
+      `Vigil audit ${scanuid} (standard) of ${TARGET}: high: ${info.risk.high ?? 0}, medium: ${info.risk.medium ?? 0}, low: ${info.risk.low ?? 0}, other: ${info.risk.other ?? 0}`,
+    );
+    for (const { line: value } of mail.headerLines)
+      assert.ok(!/onerror|cmd\||<script/i.test(value), `target text in a header: ${value}`);
     const text = mail.text!;
-    const findings = entriesOf(info).filter((e) => e.id !== 'vigil.service.detection' && e.baseline !== 'resolved').sort((a, b) => a.shortkey - b.shortkey);
+    const findings = entriesOf(info)
+      .filter((e) => e.id !== 'vigil.service.detection' && e.baseline !== 'resolved')
+      .sort((a, b) => a.shortkey - b.shortkey);
     assert.ok(findings.length > 5, 'enough findings to cut at five');
     for (const l of text.split('\n')) assert.ok(l.length <= 76, `mail line over 76: ${l}`);
     // A finding's line may wrap: continuation lines hang by four spaces.
-    const lines = text.replace(/\n {4}/g, ' ').split('\n').filter((l) => /^ {2}\[(HIGH|MEDIUM|LOW|INFO)/.test(l));
+    const lines = text
+      .replace(/\n {4}/g, ' ')
+      .split('\n')
+      .filter((l) => /^ {2}\[(HIGH|MEDIUM|LOW|INFO)/.test(l));
     assert.equal(lines.length, 5);
     lines.forEach((l, i) => assert.ok(l.includes(`${TARGET} port ${findings[i]!.port}: ${findings[i]!.title}`), l));
     assert.match(text, new RegExp(`and ${findings.length - 5} more in the attached report`));
@@ -218,17 +272,61 @@ describe('report renderer and completion mail on a real audit with hostile banne
 describe('baseline state in the formats', () => {
   // An address audited twice: the anonymous FTP login seen before is gone, the banner finding stays.
   const check = (id: string): Check => ({
-    id, shortid: id, title: `title of ${id}`, category: 'FTP', risk: 'medium', cves: [], type: 'HOLE',
-    description: `description of ${id}`, solution: '', active: true, intrusive: false, dos: false, run: async () => [],
+    id,
+    shortid: id,
+    title: `title of ${id}`,
+    category: 'FTP',
+    risk: 'medium',
+    cves: [],
+    type: 'HOLE',
+    description: `description of ${id}`,
+    solution: '',
+    active: true,
+    intrusive: false,
+    dos: false,
+    run: async () => [],
   });
   const [anon, banner] = [check('vigil.ftp.anonymous'), check('vigil.version.vsftpd')];
   const result: AuditResult = {
-    ports: [21], checksRun: 2, checkIds: [anon.id, banner.id], nse: { ran: false },
-    hosts: [{ address: '127.0.0.78', openPorts: [21], services: [], checksFailed: [],
-      findings: [{ check: banner, finding: { port: 21, detail: 'seen', qod: 80 } }] }],
+    ports: [21],
+    checksRun: 2,
+    checkIds: [anon.id, banner.id],
+    nse: { ran: false },
+    hosts: [
+      {
+        address: '127.0.0.78',
+        openPorts: [21],
+        services: [],
+        checksFailed: [],
+        findings: [{ check: banner, finding: { port: 21, detail: 'seen', qod: 80 } }],
+      },
+    ],
   };
-  const facts = { scanuid: 9, type: 'standard', hostip: '127.0.0.78', excludedos: false, notification: false, queuedAt: 0, startedAt: 0, endedAt: 0 };
-  const earlier = new Map([['127.0.0.78', [{ coverage: coverageOf(result), scannedPorts: '', found: [{ id: anon.id, port: 21 }, { id: banner.id, port: 21 }] }]]]);
+  const facts = {
+    scanuid: 9,
+    type: 'standard',
+    hostip: '127.0.0.78',
+    excludedos: false,
+    notification: false,
+    queuedAt: 0,
+    startedAt: 0,
+    endedAt: 0,
+  };
+  const earlier = new Map([
+    [
+      '127.0.0.78',
+      [
+        {
+          coverage: coverageOf(result),
+          scannedPorts: '',
+          found: [
+            { id: anon.id, port: 21 },
+            { id: banner.id, port: 21 },
+          ],
+        },
+      ],
+    ],
+  ]);
   const info = buildReport(facts, result, earlier, () => 'ftp');
 
   test('counts per state and the resolved list, in HTML and text', () => {

@@ -26,14 +26,20 @@ test('an audit cut off by a kill -9 is resumed after the restart and finishes', 
     let c = s.client();
     await c.login(key, 'restart', PASSWORD);
     const scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' });
-    await eventually(async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running', 'running');
+    await eventually(
+      async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running',
+      'running',
+    );
     await s.stop('SIGKILL');
     s = await serve({ dataDir, env });
     c = s.client();
     await c.login(key, 'restart', PASSWORD);
     const info = await finished(c, scanuid);
     assert.equal(info.basic.reporttype, 'complete');
-    assert.ok(info.ports.some((p: any) => p.portend === port), 'the tarpit port was found');
+    assert.ok(
+      info.ports.some((p: any) => p.portend === port),
+      'the tarpit port was found',
+    );
     assert.equal((await auditList(c)).length, 1, 'resumed, not duplicated');
   } finally {
     await s.stop();
@@ -51,11 +57,18 @@ test('SIGTERM during an audit puts it back in the queue; an audit cut off three 
     let c = s.client();
     await c.login(key, 'restart2', PASSWORD);
     const scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' });
-    await eventually(async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running', 'running');
+    await eventually(
+      async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running',
+      'running',
+    );
     assert.equal(await s.stop('SIGTERM'), 0);
     // Stopped cleanly: back in the queue, the attempt not counted.
     const db = await openStore(buildConfig({ dataDir, db: await testDb(dataDir) }));
-    const row = await db.selectFrom('audits').select(['state', 'attempts']).where('id', '=', Number(scanuid)).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('audits')
+      .select(['state', 'attempts'])
+      .where('id', '=', Number(scanuid))
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { state: 'queued', attempts: 0 });
     // As if three earlier runs had each been killed mid-way.
     await db.updateTable('audits').set({ state: 'running', attempts: 3 }).where('id', '=', Number(scanuid)).execute();

@@ -22,7 +22,14 @@ describe('audits through the API: requests, list, reports, tenancy, norisk', () 
     a = t.client('127.0.0.5');
     b = t.client();
     none = t.client();
-    await a.login(await t.account('auda', PASSWORD, { auditTypes: 'basic,norisk,standard', allowIp: '127.0.1.0/24,127.0.0.5,127.0.2.*' }), 'auda', PASSWORD);
+    await a.login(
+      await t.account('auda', PASSWORD, {
+        auditTypes: 'basic,norisk,standard',
+        allowIp: '127.0.1.0/24,127.0.0.5,127.0.2.*',
+      }),
+      'auda',
+      PASSWORD,
+    );
     await b.login(await t.account('audb', PASSWORD, { auditTypes: 'all', allowIp: '127.0.1.1-9' }), 'audb', PASSWORD);
     await none.login(await t.account('audnone', PASSWORD, {}), 'audnone', PASSWORD);
   });
@@ -45,20 +52,34 @@ describe('audits through the API: requests, list, reports, tenancy, norisk', () 
       [b, { audittype: 'basic' }, 'IPPermissionsProblem'], // b's own address (127.0.0.1) is not granted to b
       [a, { ipaddr: '127.0.1.1', audittype: 'basic', sessionToken: 'x'.repeat(43) }, 'sessionAuthenticationFailure'],
     ];
-    for (const [c, fields, want] of cases) assert.equal(await code(c, 'saRunAudit.php', fields), want, JSON.stringify(fields));
+    for (const [c, fields, want] of cases)
+      assert.equal(await code(c, 'saRunAudit.php', fields), want, JSON.stringify(fields));
     assert.deepEqual(await auditList(a), []);
     assert.equal((await a.call('saGetAuditList.php')).scancount, 0);
   });
 
   test('an accepted audit answers at once, then runs: queued -> running -> done, list fields all strings', async () => {
-    const r = await a.post('saRunAudit.php', { apikey: a.apikey, sessionToken: a.sessionToken, ipaddr: '127.0.1.1-2', audittype: 'basic' });
+    const r = await a.post('saRunAudit.php', {
+      apikey: a.apikey,
+      sessionToken: a.sessionToken,
+      ipaddr: '127.0.1.1-2',
+      audittype: 'basic',
+    });
     // Spec: status 0; extension (issue 16): the new audit's scanuid, which the list's first entry carries.
     assert.deepEqual(Object.keys(r.body).sort(), ['scanuid', 'status']);
     assert.equal(r.body.status, '0');
     const list = await a.call('saGetAuditList.php');
     assert.equal(list.scancount, 1);
     const { progress, ...s } = list.scans[0] as Record<string, string> & { progress?: unknown };
-    assert.deepEqual(Object.keys(s).sort(), ['folder', 'hostip', 'scanuid', 'time_end', 'time_queued', 'time_start', 'type']);
+    assert.deepEqual(Object.keys(s).sort(), [
+      'folder',
+      'hostip',
+      'scanuid',
+      'time_end',
+      'time_queued',
+      'time_start',
+      'type',
+    ]);
     for (const v of Object.values(s)) assert.equal(typeof v, 'string');
     // Extension field while queued or running (docs/audits.md); gone once the audit ended.
     if (s.folder === 'queued' || s.folder === 'running') assert.equal(typeof progress, 'object');
@@ -94,7 +115,8 @@ describe('audits through the API: requests, list, reports, tenancy, norisk', () 
     const mine = await auditList(a);
     assert.ok(mine.length > 0);
     assert.deepEqual(await auditList(b), []);
-    for (const s of mine) assert.equal(await code(b, 'saGetAuditReport.php', { scanuid: s.scanuid! }), 'reportLoadFailure[notFound]');
+    for (const s of mine)
+      assert.equal(await code(b, 'saGetAuditReport.php', { scanuid: s.scanuid! }), 'reportLoadFailure[notFound]');
   });
 
   test('saGetAuditReport: reportLoadFailure[<code>] for absent, malformed and unknown scanuids', async () => {
@@ -166,7 +188,12 @@ describe('audit completion mail (notification=OCMP)', () => {
       assert.match(mail!.data, /^From: audits@vigil\.test/m);
       assert.match(mail!.data, new RegExp(`^Subject: Vigil audit ${scanuid} \\(basic\\) of 127\\.0\\.1\\.21-22`, 'm'));
       assert.match(mail!.data, /Addresses: 127\.0\.1\.21, 127\.0\.1\.22/);
-      assert.match(mail!.data, new RegExp(`high: ${info.risk.high ?? 0}, medium: ${info.risk.medium ?? 0}, low: ${info.risk.low ?? 0}, other: ${info.risk.other ?? 0}`));
+      assert.match(
+        mail!.data,
+        new RegExp(
+          `high: ${info.risk.high ?? 0}, medium: ${info.risk.medium ?? 0}, low: ${info.risk.low ?? 0}, other: ${info.risk.other ?? 0}`,
+        ),
+      );
       assert.deepEqual(readdirOrEmpty(join(t.app.services.config.dataDir, 'outbox')), []);
     } finally {
       await t.close();
@@ -223,7 +250,10 @@ describe('the queue: per-account limit', () => {
       const second = await runAudit(a, { ipaddr: '127.0.0.9', audittype: 'desktop' });
       const other = await runAudit(b, { ipaddr: '127.0.0.9', audittype: 'desktop' });
       const folder = async (c: VigilClient, id: string) => (await auditList(c)).find((s) => s.scanuid === id)?.folder;
-      await eventually(async () => (await folder(a, first)) === 'running' && (await folder(b, other)) === 'running', 'both accounts running');
+      await eventually(
+        async () => (await folder(a, first)) === 'running' && (await folder(b, other)) === 'running',
+        'both accounts running',
+      );
       assert.equal(await folder(a, second), 'queued');
       await finished(a, first);
       await finished(a, second);

@@ -115,21 +115,48 @@ describe('auth.php and session rules over real HTTPS', () => {
   });
 
   test('accountGetInfo.php tells an account what it may do, and only to its session', async () => {
-    const key = await addAccount(s.dataDir, 'erin', PASSWORD, '--audit-types', 'basic,standard', '--allow-ip', '127.0.0.9,127.0.1.0/24', '--email', 'erin@example.net');
+    const key = await addAccount(
+      s.dataDir,
+      'erin',
+      PASSWORD,
+      '--audit-types',
+      'basic,standard',
+      '--allow-ip',
+      '127.0.0.9,127.0.1.0/24',
+      '--email',
+      'erin@example.net',
+    );
     const erin = s.client();
     await erin.login(key, 'erin', PASSWORD);
     const info = await erin.call('accountGetInfo.php');
     assert.deepEqual(
       { ...info, dnsExpiryjtime: typeof info.dnsExpiryjtime },
-      { status: '0', userid: 'erin', email: 'erin@example.net', auditTypes: ['basic', 'standard'], allowedAddresses: ['127.0.0.9', '127.0.1.0/24'], dnsSubscription: false, dnsCredits: null, dnsCreditsUsed: 0, dnsExpiryjtime: 'object', domaincount: 0 },
+      {
+        status: '0',
+        userid: 'erin',
+        email: 'erin@example.net',
+        auditTypes: ['basic', 'standard'],
+        allowedAddresses: ['127.0.0.9', '127.0.1.0/24'],
+        dnsSubscription: false,
+        dnsCredits: null,
+        dnsCreditsUsed: 0,
+        dnsExpiryjtime: 'object',
+        domaincount: 0,
+      },
     );
     const alice = s.client();
     await alice.login(keyA, 'alice', PASSWORD);
     await alice.call('dnsAddDomain.php', { domain: 'info-alice.example', domaintype: 'master', aup: 'YES' });
     const a = await alice.call('accountGetInfo.php');
-    assert.deepEqual([a.auditTypes, a.allowedAddresses, a.dnsSubscription, a.dnsCredits, a.dnsCreditsUsed, a.domaincount], [[], [], true, 5, 1, 1]);
+    assert.deepEqual(
+      [a.auditTypes, a.allowedAddresses, a.dnsSubscription, a.dnsCredits, a.dnsCreditsUsed, a.domaincount],
+      [[], [], true, 5, 1, 1],
+    );
     assert.match(a.dnsExpiryreadable, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
-    assert.equal((await s.client().post('accountGetInfo.php', { apikey: keyA })).body.error, 'sessionAuthenticationFailure');
+    assert.equal(
+      (await s.client().post('accountGetInfo.php', { apikey: keyA })).body.error,
+      'sessionAuthenticationFailure',
+    );
   });
 });
 

@@ -24,7 +24,10 @@ const env = { ...process.env, VIGIL_DB: '', VIGIL_DATA: '' };
 
 /** Runs bin/vigil expecting failure; returns its stderr. */
 async function fails(...args: string[]): Promise<string> {
-  const err = await run(VIGIL, args, { env }).then(() => assert.fail(`succeeded: vigil ${args.join(' ')}`), (e: any) => e);
+  const err = await run(VIGIL, args, { env }).then(
+    () => assert.fail(`succeeded: vigil ${args.join(' ')}`),
+    (e: any) => e,
+  );
   assert.equal(err.code, 1, err.stderr);
   return err.stderr;
 }
@@ -66,7 +69,11 @@ describe('admin backup and restore of a live, populated data directory', { skip:
       await c.call('dnsAddA.php', { domain: 'kept.example', name: 'www', ip: '192.0.2.44' });
       assert.equal((await c.call('dnsPublish.php', { domain: 'kept.example' })).errors, undefined);
       await adminJson(s.dataDir, 'distribute');
-      await eventually(async () => (await udpQuery(dnsPort, 'www.kept.example', 'A')).answers?.[0]?.data === '192.0.2.44', 'served', 5000);
+      await eventually(
+        async () => (await udpQuery(dnsPort, 'www.kept.example', 'A')).answers?.[0]?.data === '192.0.2.44',
+        'served',
+        5000,
+      );
 
       // A writer that keeps adding w0, w1, … one at a time, each acknowledged before the next.
       let stop = false;
@@ -92,10 +99,24 @@ describe('admin backup and restore of a live, populated data directory', { skip:
       const store = join(look, 'vigil.sqlite');
       assert.deepEqual(sqliteRows(store, 'pragma integrity_check'), [{ integrity_check: 'ok' }]);
       const data = sqliteRows<{ data: string }>(store, "select data from records where type = 'A'").map((r) => r.data);
-      const written = data.flatMap((d) => /"w(\d+)"/.exec(d) ?? []).filter((_, i) => i % 2 === 1).map(Number).sort((a, b) => a - b);
-      assert.deepEqual(written, written.map((_, i) => i), 'a prefix of the writes');
-      assert.ok(written.length >= ackedBefore && written.length <= ackedAfter + 1, `${written.length} in [${ackedBefore}, ${ackedAfter}]`);
-      assert.equal(readFileSync(join(look, 'tls', 'key.pem'), 'utf8'), readFileSync(join(s.dataDir, 'tls', 'key.pem'), 'utf8'));
+      const written = data
+        .flatMap((d) => /"w(\d+)"/.exec(d) ?? [])
+        .filter((_, i) => i % 2 === 1)
+        .map(Number)
+        .sort((a, b) => a - b);
+      assert.deepEqual(
+        written,
+        written.map((_, i) => i),
+        'a prefix of the writes',
+      );
+      assert.ok(
+        written.length >= ackedBefore && written.length <= ackedAfter + 1,
+        `${written.length} in [${ackedBefore}, ${ackedAfter}]`,
+      );
+      assert.equal(
+        readFileSync(join(look, 'tls', 'key.pem'), 'utf8'),
+        readFileSync(join(s.dataDir, 'tls', 'key.pem'), 'utf8'),
+      );
     } finally {
       await s.stop();
     }
@@ -105,25 +126,47 @@ describe('admin backup and restore of a live, populated data directory', { skip:
     const { stdout } = await run(VIGIL, ['admin', 'restore', file, '--data', restored], { env });
     assert.match(stdout, /restored .* into /);
     assert.equal(statSync(join(restored, 'tls', 'key.pem')).mode & 0o777, 0o600);
-    assert.match(await fails('admin', 'restore', file, '--data', restored), new RegExp(`${join(restored, 'vigil.sqlite')} exists`));
+    assert.match(
+      await fails('admin', 'restore', file, '--data', restored),
+      new RegExp(`${join(restored, 'vigil.sqlite')} exists`),
+    );
 
     const dnsPort2 = await freePort();
     const r = await serve({ dataDir: restored, args: ['--dns-port', String(dnsPort2), '--publish-interval', '1h'] });
     try {
       assert.equal(r.ca, readFileSync(join(s.dataDir, 'tls', 'cert.pem'), 'utf8'), 'the same certificate file');
-      assert.deepEqual(await servedCertificate(r.httpsUrl), new X509Certificate(r.ca).raw, 'and the server presents it');
+      assert.deepEqual(
+        await servedCertificate(r.httpsUrl),
+        new X509Certificate(r.ca).raw,
+        'and the server presents it',
+      );
       const accounts = await adminJson(restored, 'account', 'list');
-      assert.deepEqual(accounts.map((a: any) => [a.userid, a.dnsCredits, a.auditTypes]), [['ops', 3, ['basic']]]);
+      assert.deepEqual(
+        accounts.map((a: any) => [a.userid, a.dnsCredits, a.auditTypes]),
+        [['ops', 3, ['basic']]],
+      );
       const key = (await adminJson(restored, 'apikey', 'rotate', '--userid', 'ops')).apikey;
       const c = r.client();
       await c.login(key, 'ops', PASSWORD); // the password hash came along
       const list = await c.call('dnsGetDomainList.php', {});
-      assert.deepEqual(Object.values(list.domains as Record<string, any>).map((d) => d.domain), ['kept.example']);
-      const records = Object.values((await c.call('dnsGetDomainRecords.php', { domain: 'kept.example' })).records as Record<string, any>);
-      assert.ok(records.some((x) => JSON.stringify(x).includes('192.0.2.44')), JSON.stringify(records));
-      assert.ok(records.length >= acked / 2, 'the writer\'s records came along');
+      assert.deepEqual(
+        Object.values(list.domains as Record<string, any>).map((d) => d.domain),
+        ['kept.example'],
+      );
+      const records = Object.values(
+        (await c.call('dnsGetDomainRecords.php', { domain: 'kept.example' })).records as Record<string, any>,
+      );
+      assert.ok(
+        records.some((x) => JSON.stringify(x).includes('192.0.2.44')),
+        JSON.stringify(records),
+      );
+      assert.ok(records.length >= acked / 2, "the writer's records came along");
       // What was served before is served again, from the restored store alone.
-      await eventually(async () => (await udpQuery(dnsPort2, 'www.kept.example', 'A')).answers?.[0]?.data === '192.0.2.44', 'served after restore', 10_000);
+      await eventually(
+        async () => (await udpQuery(dnsPort2, 'www.kept.example', 'A')).answers?.[0]?.data === '192.0.2.44',
+        'served after restore',
+        10_000,
+      );
     } finally {
       await r.stop();
     }
@@ -133,7 +176,10 @@ describe('admin backup and restore of a live, populated data directory', { skip:
 describe('admin backup and restore refuse what they must not do', () => {
   test('PostgreSQL: backup and restore point to pg_dump/pg_restore', async () => {
     const data = tempDir();
-    for (const cmd of [['backup', join(data, 'x.tar.gz')], ['restore', join(data, 'x.tar.gz')]]) {
+    for (const cmd of [
+      ['backup', join(data, 'x.tar.gz')],
+      ['restore', join(data, 'x.tar.gz')],
+    ]) {
       const stderr = await fails('admin', ...cmd, '--data', data, '--db', 'postgres://127.0.0.1:1/none');
       assert.match(stderr, /pg_dump/);
       assert.match(stderr, /pg_restore/);
@@ -143,7 +189,10 @@ describe('admin backup and restore refuse what they must not do', () => {
 
   test('no store: backup names the path; an existing FILE is not overwritten', { skip: sqliteOnly }, async () => {
     const data = tempDir();
-    assert.match(await fails('admin', 'backup', join(data, 'b.tar.gz'), '--data', data), new RegExp(join(data, 'vigil.sqlite')));
+    assert.match(
+      await fails('admin', 'backup', join(data, 'b.tar.gz'), '--data', data),
+      new RegExp(join(data, 'vigil.sqlite')),
+    );
     const s = await serve({ dataDir: data });
     await s.stop();
     const file = join(tempDir(), 'made', 'b.tar.gz'); // its directory is made
@@ -158,10 +207,15 @@ describe('admin backup and restore refuse what they must not do', () => {
 /** A SQLite store as an older Vigil left it: only the migrations up to `last`, and one account. */
 async function oldStore(last: string): Promise<string> {
   const data = tempDir();
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SqliteDatabase(join(data, 'vigil.sqlite')) }) });
+  const db = new Kysely<any>({
+    dialect: new SqliteDialect({ database: new SqliteDatabase(join(data, 'vigil.sqlite')) }),
+  });
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo(last);
   assert.equal(error, undefined);
-  await db.insertInto('accounts').values({ userid: 'old', password_hash: 'x', apikey_hash: 'y', created_at: 0 }).execute();
+  await db
+    .insertInto('accounts')
+    .values({ userid: 'old', password_hash: 'x', apikey_hash: 'y', created_at: 0 })
+    .execute();
   await db.destroy();
   return data;
 }
@@ -176,7 +230,10 @@ describe('migrations only go forward: a backup first', { skip: sqliteOnly }, () 
     const copy = join(data, 'backups', made[0]!);
     assert.ok(stderr.includes(copy), stderr);
     assert.equal(statSync(copy).mode & 0o777, 0o600);
-    assert.deepEqual(sqliteRows(copy, 'select name from kysely_migration order by name').map((r: any) => r.name), ['001_accounts', '002_dns', '003_audits']);
+    assert.deepEqual(
+      sqliteRows(copy, 'select name from kysely_migration order by name').map((r: any) => r.name),
+      ['001_accounts', '002_dns', '003_audits'],
+    );
     assert.deepEqual(sqliteRows(copy, 'select userid from accounts'), [{ userid: 'old' }]);
     assert.deepEqual(sqliteRows(copy, 'pragma integrity_check'), [{ integrity_check: 'ok' }]);
     // Migrated now: the next open takes no copy.
@@ -193,7 +250,13 @@ describe('migrations only go forward: a backup first', { skip: sqliteOnly }, () 
   });
 });
 
-describe('PostgreSQL: the pg_dump / pg_restore steps of docs/operations.md', { skip: !TEST_DB ? 'needs VIGIL_TEST_DB' : !hasTool('pg_dump') || !hasTool('pg_restore') ? 'needs pg_dump and pg_restore' : false }, () => {
+describe('PostgreSQL: the pg_dump / pg_restore steps of docs/operations.md', {
+  skip: !TEST_DB
+    ? 'needs VIGIL_TEST_DB'
+    : !hasTool('pg_dump') || !hasTool('pg_restore')
+      ? 'needs pg_dump and pg_restore'
+      : false,
+}, () => {
   test('a dump taken while serve runs, restored into a new database with DATA/tls beside it, serves the same account and certificate', async () => {
     const s = await serve();
     const dump = join(tempDir(), 'vigil.dump');
@@ -218,7 +281,10 @@ describe('PostgreSQL: the pg_dump / pg_restore steps of docs/operations.md', { s
       const c = r.client();
       await c.login(await rotated(data, target), 'ops', PASSWORD);
       const list = await c.call('dnsGetDomainList.php', {});
-      assert.deepEqual(Object.values(list.domains as Record<string, any>).map((d) => d.domain), ['kept.example']);
+      assert.deepEqual(
+        Object.values(list.domains as Record<string, any>).map((d) => d.domain),
+        ['kept.example'],
+      );
     } finally {
       await r.stop();
     }
@@ -227,6 +293,10 @@ describe('PostgreSQL: the pg_dump / pg_restore steps of docs/operations.md', { s
 
 /** A new API key for `ops` on the store `db` (the helpers' admin would pick the data directory's own test database). */
 async function rotated(data: string, db: string): Promise<string> {
-  const { stdout } = await run(VIGIL, ['admin', 'apikey', 'rotate', '--userid', 'ops', '--json', '--data', data, '--db', db], { env });
+  const { stdout } = await run(
+    VIGIL,
+    ['admin', 'apikey', 'rotate', '--userid', 'ops', '--json', '--data', data, '--db', db],
+    { env },
+  );
   return JSON.parse(stdout).apikey;
 }

@@ -10,7 +10,11 @@ import { freePort, tempDir, VIGIL } from './helpers/server.ts';
 
 /** A self-signed certificate whose common name tells it apart. */
 async function certificate(name: string): Promise<{ cert: string; key: string }> {
-  const pems = await generate([{ name: 'commonName', value: name }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' } as any);
+  const pems = await generate([{ name: 'commonName', value: name }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+  } as any);
   return { cert: pems.cert, key: pems.private };
 }
 
@@ -23,12 +27,33 @@ function install(dir: string, pems: { cert: string; key: string }, certFile = 'c
 }
 
 /** `serve` with the API only; stderr (JSON logs at info) is kept for awaiting log lines. */
-async function start(data: string, args: string[]): Promise<{ port: number; proc: ChildProcess; log: (msg: string) => Promise<void>; stop(): Promise<void> }> {
+async function start(
+  data: string,
+  args: string[],
+): Promise<{ port: number; proc: ChildProcess; log: (msg: string) => Promise<void>; stop(): Promise<void> }> {
   const port = await freePort();
-  const proc = spawn(VIGIL, ['serve', '--data', data, '--https-port', String(port), '--http-port', '0', '--dns-port', '0', '--forward-port', '0', ...(await dbArgs(data)), ...args], {
-    env: { ...process.env, VIGIL_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    VIGIL,
+    [
+      'serve',
+      '--data',
+      data,
+      '--https-port',
+      String(port),
+      '--http-port',
+      '0',
+      '--dns-port',
+      '0',
+      '--forward-port',
+      '0',
+      ...(await dbArgs(data)),
+      ...args,
+    ],
+    {
+      env: { ...process.env, VIGIL_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   let seen = 0;
@@ -55,7 +80,10 @@ async function start(data: string, args: string[]): Promise<{ port: number; proc
       };
       check();
     });
-  const stop = () => new Promise<void>((res) => (proc.exitCode !== null ? res() : (proc.once('exit', () => res()), proc.kill('SIGTERM'))));
+  const stop = () =>
+    new Promise<void>((res) =>
+      proc.exitCode !== null ? res() : (proc.once('exit', () => res()), proc.kill('SIGTERM')),
+    );
   return { port, proc, log, stop };
 }
 

@@ -11,12 +11,27 @@ const DOC = readFileSync(join(ROOT, 'docs/client.md'), 'utf8');
 
 /** The examples of docs/client.md: each fenced block right after an `<!-- example: NAME -->` line. */
 const EXAMPLES = new Map(
-  [...DOC.matchAll(/<!-- example: (\S+) -->\n```(sh|ts)\n([\s\S]*?)```/g)].map((m) => [m[1]!, { lang: m[2]!, code: m[3]! }]),
+  [...DOC.matchAll(/<!-- example: (\S+) -->\n```(sh|ts)\n([\s\S]*?)```/g)].map((m) => [
+    m[1]!,
+    { lang: m[2]!, code: m[3]! },
+  ]),
 );
 
 const TSC_FLAGS = [
-  '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext',
-  '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'),
+  '--noEmit',
+  '--strict',
+  '--target',
+  'es2022',
+  '--module',
+  'nodenext',
+  '--moduleResolution',
+  'nodenext',
+  '--allowImportingTsExtensions',
+  '--skipLibCheck',
+  '--types',
+  'node',
+  '--typeRoots',
+  join(ROOT, 'node_modules/@types'),
 ];
 
 describe('docs/client.md: every example, run as written against a real serve', () => {
@@ -55,7 +70,17 @@ describe('docs/client.md: every example, run as written against a real serve', (
   before(async () => {
     // No hold: the doc's publish is a user's publish on a server whose operator released the domain.
     s = await serve({ args: ['--domain-hold', 'none'] });
-    u = await UserShell.create(s, 'alice', 'correct horse 5', '--audit-types', 'basic', '--allow-ip', '127.0.1.0/24', '--dns-credits', '5');
+    u = await UserShell.create(
+      s,
+      'alice',
+      'correct horse 5',
+      '--audit-types',
+      'basic',
+      '--allow-ip',
+      '127.0.1.0/24',
+      '--dns-credits',
+      '5',
+    );
   });
   after(() => s.stop());
 
@@ -80,13 +105,20 @@ describe('docs/client.md: every example, run as written against a real serve', (
   test('import: the zone file becomes the records', async () => {
     await ok('import');
     const rec = JSON.parse(readFileSync(join(u.dir, 'records.json'), 'utf8'));
-    const types = Object.values(rec.records as Record<string, any>).map((x) => x.type).sort();
+    const types = Object.values(rec.records as Record<string, any>)
+      .map((x) => x.type)
+      .sort();
     assert.deepEqual(types, ['A', 'CNAME', 'MX', 'NS', 'NS', 'NS', 'NS', 'SOA', 'TXT']);
   });
 
   test('dnssec: signing turned on; keys come with the next distribution', async () => {
     const r = await ok('dnssec');
-    assert.equal(r.stdout, 'example.org: signing on\nkeys are made at the next distribution; then give the parent the DS shown here\n'.repeat(2));
+    assert.equal(
+      r.stdout,
+      'example.org: signing on\nkeys are made at the next distribution; then give the parent the DS shown here\n'.repeat(
+        2,
+      ),
+    );
   });
 
   test('audit: run --wait, list, report', async () => {
@@ -110,6 +142,9 @@ describe('docs/client.md: every example, run as written against a real serve', (
   });
 
   test('every example of the doc ran', () => {
-    assert.deepEqual([...EXAMPLES.keys()].filter((n) => !ran.has(n)), []);
+    assert.deepEqual(
+      [...EXAMPLES.keys()].filter((n) => !ran.has(n)),
+      [],
+    );
   });
 });

@@ -25,7 +25,8 @@ import { freePort, tempDir } from './helpers/server.ts';
  */
 const ROOT = resolve(import.meta.dirname, '..');
 const PASSWORD = 'correct horse sdk';
-const tsc = (args: string[], cwd = ROOT) => spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...args], { cwd, encoding: 'utf8' });
+const tsc = (args: string[], cwd = ROOT) =>
+  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...args], { cwd, encoding: 'utf8' });
 
 describe('typed client, OpenAPI and unknown fields against a real serve', () => {
   let app: App;
@@ -45,12 +46,25 @@ describe('typed client, OpenAPI and unknown fields against a real serve', () => 
     clock = new ManualClock(Date.UTC(2026, 10, 23, 12));
     const dataDir = tempDir();
     // No audit workers: saRunAudit only queues.
-    const config = buildConfig({ dataDir, db: await testDb(dataDir), httpsPort: await freePort(), httpPort: 0, dnsPort: 0, forwardPort: 0, auditWorkers: 0 });
+    const config = buildConfig({
+      dataDir,
+      db: await testDb(dataDir),
+      httpsPort: await freePort(),
+      httpPort: 0,
+      dnsPort: 0,
+      forwardPort: 0,
+      auditWorkers: 0,
+    });
     const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
     app = await startApp(config, { clock, logger });
     url = `https://${app.listeners.https}`;
     ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
-    ({ apikey } = await createAccount(app.services.db, clock, 'sdk', { password: PASSWORD, dnsCredits: 5, auditTypes: 'basic', allowIp: '127.0.0.1' }));
+    ({ apikey } = await createAccount(app.services.db, clock, 'sdk', {
+      password: PASSWORD,
+      dnsCredits: 5,
+      auditTypes: 'basic',
+      allowIp: '127.0.0.1',
+    }));
   });
   after(async () => {
     clients.forEach((c) => c.close());
@@ -66,7 +80,12 @@ describe('typed client, OpenAPI and unknown fields against a real serve', () => 
     const result = await validator.validate(doc);
     assert.deepEqual(result, { valid: true });
     assert.equal(validator.version, '3.1');
-    assert.deepEqual(Object.keys(doc.paths).sort(), Object.keys(SCRIPTS).map((s) => `/api/${s}`).sort());
+    assert.deepEqual(
+      Object.keys(doc.paths).sort(),
+      Object.keys(SCRIPTS)
+        .map((s) => `/api/${s}`)
+        .sort(),
+    );
     for (const [name, script] of Object.entries(SCRIPTS)) {
       const post = doc.paths[`/api/${name}`].post;
       const ops = 'alias' in script ? script.operations : [script];
@@ -76,7 +95,11 @@ describe('typed client, OpenAPI and unknown fields against a real serve', () => 
       const error = replies.at(-1).properties.error;
       const fixed: string[] = error.enum ?? error.anyOf[0].enum;
       for (const op of ops) {
-        for (const p of Object.keys(op.params)) assert.ok((forms.anyOf ?? [forms]).some((f: any) => p in f.properties), `${name}: ${p}`);
+        for (const p of Object.keys(op.params))
+          assert.ok(
+            (forms.anyOf ?? [forms]).some((f: any) => p in f.properties),
+            `${name}: ${p}`,
+          );
         for (const code of errorsOf(op)) if (!code.includes('[')) assert.ok(fixed.includes(code), `${name}: ${code}`);
       }
       assert.equal(post.responses['404'].content['application/json'].schema.properties.error.enum[0], 'unknownScript');
@@ -84,8 +107,19 @@ describe('typed client, OpenAPI and unknown fields against a real serve', () => 
     // Every served name has its declarations in CONTRACTS, which the typed client's methods come from.
     for (const name of Object.keys(SCRIPTS)) assert.ok(Object.hasOwn(CONTRACTS, name), `${name} in CONTRACTS`);
     // Both names of the four shared operations (spec note on 14, 18-20).
-    for (const n of ['dnsAddCAA.php', 'dnsSetSOA.php', 'dnsSetOptions.php', 'dnsPublish.php', 'dnsAddNS.php', 'dnsAddTXT.php']) assert.ok(doc.paths[`/api/${n}`], n);
-    assert.equal(doc.paths['/api/dnsAddTXT.php'].post.requestBody.content['application/x-www-form-urlencoded'].schema.anyOf.length, 4);
+    for (const n of [
+      'dnsAddCAA.php',
+      'dnsSetSOA.php',
+      'dnsSetOptions.php',
+      'dnsPublish.php',
+      'dnsAddNS.php',
+      'dnsAddTXT.php',
+    ])
+      assert.ok(doc.paths[`/api/${n}`], n);
+    assert.equal(
+      doc.paths['/api/dnsAddTXT.php'].post.requestBody.content['application/x-www-form-urlencoded'].schema.anyOf.length,
+      4,
+    );
   });
 
   test('typed methods: the fields and replies of the table; shared names where the fields land', async () => {
@@ -95,24 +129,42 @@ describe('typed client, OpenAPI and unknown fields against a real serve', () => 
     // SOA set through the shared name: ttl makes the server choose SOA set.
     await c.dnsSetSOA({ domain: 'sdk.example', ttl: 3600 }, { via: 'dnsAddTXT.php' });
     // CAA through dnsAddNS.php (no nameserver, flag/tag/value sent).
-    await c.dnsAddCAA({ domain: 'sdk.example', subdomain: '', flag: 0, tag: 'issue', value: 'ca.example' }, { via: 'dnsAddNS.php' });
+    await c.dnsAddCAA(
+      { domain: 'sdk.example', subdomain: '', flag: 0, tag: 'issue', value: 'ca.example' },
+      { via: 'dnsAddNS.php' },
+    );
     // Without admin or ttl the shared name would publish: the client posts to dnsSetSOA.php, which answers missingInput.
     await assert.rejects(c.dnsSetSOA({ domain: 'sdk.example' }, { via: 'dnsAddTXT.php' }), { code: 'missingInput' });
     const records = Object.values((await c.dnsGetDomainRecords({ domain: 'sdk.example' })).records);
     assert.equal(records.find((r) => r.type === 'SOA')?.data.min, 3600);
-    assert.deepEqual(records.filter((r) => r.type === 'CAA').map((r) => r.data.caaval), ['ca.example']);
-    assert.deepEqual(records.filter((r) => r.type === 'A').map((r) => r.data.data), ['192.0.2.7']);
+    assert.deepEqual(
+      records.filter((r) => r.type === 'CAA').map((r) => r.data.caaval),
+      ['ca.example'],
+    );
+    assert.deepEqual(
+      records.filter((r) => r.type === 'A').map((r) => r.data.data),
+      ['192.0.2.7'],
+    );
     const list = await c.dnsGetDomainList();
     assert.equal(list.domaincount, 1);
     const pub = await c.dnsPublish({ domain: 'sdk.example' }, { via: 'dnsAddTXT.php' });
     assert.equal(pub.status, '0');
-    assert.match((await c.dnsBuildZone({ domain: 'sdk.example' })).zone, /www\.sdk\.example\.\s+\d+\s+IN\s+A\s+192\.0\.2\.7/);
+    assert.match(
+      (await c.dnsBuildZone({ domain: 'sdk.example' })).zone,
+      /www\.sdk\.example\.\s+\d+\s+IN\s+A\s+192\.0\.2\.7/,
+    );
     // saRunAudit answers the audit's id (extension field), the list's scanuid.
     const run = await c.saRunAudit({ audittype: 'basic', ipaddr: '127.0.0.1' });
     assert.match(run.scanuid, /^[1-9]\d*$/);
-    assert.deepEqual((await c.saGetAuditList()).scans?.map((s) => s.scanuid), [run.scanuid]);
+    assert.deepEqual(
+      (await c.saGetAuditList()).scans?.map((s) => s.scanuid),
+      [run.scanuid],
+    );
     // An error reply: a VigilApiError with the spec code, decided by the table before run.
-    await assert.rejects(c.dnsDeleteRecord({ seq: 'x' }), (e) => e instanceof VigilApiError && e.code === 'syntaxInvalidSeq');
+    await assert.rejects(
+      c.dnsDeleteRecord({ seq: 'x' }),
+      (e) => e instanceof VigilApiError && e.code === 'syntaxInvalidSeq',
+    );
     await assert.rejects(c.call('saRunAudit.php', { audittype: 'desktop' }), { code: 'notEntitled' });
   });
 
@@ -135,9 +187,22 @@ describe('typed client, OpenAPI and unknown fields against a real serve', () => 
     const line = warnings.slice(seen).find((l) => l.msg === 'unknown fields');
     assert.deepEqual(line?.fields, ['secretvalue']);
     assert.ok(!JSON.stringify(warnings).includes('hunter2-value'), 'no value is logged');
-    await assert.rejects(c.call('dnsAddWebForwarding.php', { domain: 'sdk.example', host: 'go', target: 'https://example.org/', tll: '60' } as never), { code: 'unknownParameter' });
+    await assert.rejects(
+      c.call('dnsAddWebForwarding.php', {
+        domain: 'sdk.example',
+        host: 'go',
+        target: 'https://example.org/',
+        tll: '60',
+      } as never),
+      { code: 'unknownParameter' },
+    );
     // Auth and subscription come first, as on every script.
-    await assert.rejects(client().post('dnsAddWebForwarding.php', { apikey, sessionToken: 'bad', bogus: '1' }).then((r) => Promise.reject(r.body)), { error: 'sessionAuthenticationFailure' });
+    await assert.rejects(
+      client()
+        .post('dnsAddWebForwarding.php', { apikey, sessionToken: 'bad', bogus: '1' })
+        .then((r) => Promise.reject(r.body)),
+      { error: 'sessionAuthenticationFailure' },
+    );
   });
 
   test('the built package: plain node imports vigil/client; tsc checks the uses against its .d.ts', async () => {
@@ -158,12 +223,26 @@ c.close();
 `,
     );
     // Asynchronously: the server answering it runs in this process.
-    const node = await promisify(execFile)(process.execPath, ['use.mjs', url, apikey, PASSWORD], { cwd: consumer, env: { ...process.env, CA: ca, NODE_OPTIONS: '' } });
+    const node = await promisify(execFile)(process.execPath, ['use.mjs', url, apikey, PASSWORD], {
+      cwd: consumer,
+      env: { ...process.env, CA: ca, NODE_OPTIONS: '' },
+    });
     assert.deepEqual(JSON.parse(node.stdout), { count: 1, methods: ['function', 'function'] });
     // The same uses as the project's typecheck, against the shipped declarations.
-    const uses = readFileSync(join(ROOT, 'test/sdk/uses.ts'), 'utf8').replace("'../../src/client/index.ts'", "'vigil/client'");
+    const uses = readFileSync(join(ROOT, 'test/sdk/uses.ts'), 'utf8').replace(
+      "'../../src/client/index.ts'",
+      "'vigil/client'",
+    );
     writeFileSync(join(consumer, 'uses.ts'), uses);
-    const options = { module: 'nodenext', target: 'es2022', strict: true, noUncheckedIndexedAccess: true, noEmit: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] };
+    const options = {
+      module: 'nodenext',
+      target: 'es2022',
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      types: ['node'],
+      typeRoots: [join(ROOT, 'node_modules/@types')],
+    };
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['uses.ts'] }));
     const check = tsc(['-p', 'tsconfig.json'], consumer);
     assert.equal(check.status, 0, check.stdout + check.stderr);

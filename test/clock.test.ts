@@ -28,14 +28,21 @@ describe('failed-login throttling on the injected clock (details: login-throttle
   after(() => t.close());
 
   const attempt = (from: string, key: string, userid: string, password: string) =>
-    t.client(from).post('auth.php', { apikey: key, userid, password }).then((r) => (r.body.error ?? 'ok') + (r.http === 429 ? ' 429' : ''));
+    t
+      .client(from)
+      .post('auth.php', { apikey: key, userid, password })
+      .then((r) => (r.body.error ?? 'ok') + (r.http === 429 ? ' 429' : ''));
 
   test('the fifth miss of a pair starts a one-second lock; then the right password gets in and the pair starts again', async () => {
     const key = await t.account('clean', PASSWORD);
     const from = '127.0.0.6';
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < 5; i++) assert.equal(await attempt(from, key, 'clean', 'nope'), 'invalidLogin');
-      assert.equal(await attempt(from, key, 'clean', PASSWORD), 'invalidLogin 429', 'locked: the password is not even tried');
+      assert.equal(
+        await attempt(from, key, 'clean', PASSWORD),
+        'invalidLogin 429',
+        'locked: the password is not even tried',
+      );
       t.clock.advance(1000);
       assert.equal(await attempt(from, key, 'clean', PASSWORD), 'ok', `round ${round}`);
     }
@@ -43,7 +50,11 @@ describe('failed-login throttling on the injected clock (details: login-throttle
 
   test("another address's guesses never refuse the right password from the user's own address", async () => {
     const key = await t.account('victim', PASSWORD);
-    assert.equal(await attempt('127.0.0.3', key, 'victim', PASSWORD), 'ok', 'the user logs in once: the address is known');
+    assert.equal(
+      await attempt('127.0.0.3', key, 'victim', PASSWORD),
+      'ok',
+      'the user logs in once: the address is known',
+    );
     for (let i = 0; i < 30; i++) {
       t.clock.advance(2000);
       await attempt('127.0.0.2', key, 'victim', `guess${i}`);

@@ -24,7 +24,9 @@ const candidates = (...preferred: number[]) => {
   return [...preferred.filter((p) => set.has(p)), ...[...set].filter((p) => p > 1024 && !preferred.includes(p))];
 };
 
-describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium is not installed (.ci/run installs it)' }, () => {
+describe('web console in chromium', {
+  skip: !existsSync(CHROMIUM) && 'chromium is not installed (.ci/run installs it)',
+}, () => {
   let s: Served;
   let browser: Browser;
   let page: Page;
@@ -40,7 +42,9 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
     // Old versions with scored CVEs, so the report page has findings to show.
-    const apache = createHttp((_req, res) => res.writeHead(200, { server: 'Apache/2.4.49 (Unix)', 'content-type': 'text/html' }).end('<html>old</html>'));
+    const apache = createHttp((_req, res) =>
+      res.writeHead(200, { server: 'Apache/2.4.49 (Unix)', 'content-type': 'text/html' }).end('<html>old</html>'),
+    );
     const ftp = bannerServer('220 (vsFTPd 2.3.4)');
     const ssh = bannerServer('SSH-2.0-OpenSSH_7.4');
     targets.push(apache, ftp, ssh);
@@ -48,12 +52,27 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await listenOnFirst(apache, TARGET, candidates(8081, 8888, 9080));
     await listenOnFirst(ftp, TARGET, candidates(2121, 21, 990));
     s = await serve({ args: ['--publish-interval', '1h'] });
-    apikey = await addAccount(s.dataDir, 'webuser', PASSWORD, '--audit-types', 'basic,standard', '--allow-ip', '127.0.1.0/24', '--dns-credits', '3');
+    apikey = await addAccount(
+      s.dataDir,
+      'webuser',
+      PASSWORD,
+      '--audit-types',
+      'basic,standard',
+      '--allow-ip',
+      '127.0.1.0/24',
+      '--dns-credits',
+      '3',
+    );
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const ctx = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 800 } });
     page = await ctx.newPage();
     // Anything loaded from another origin, and any CSP violation, fails the test.
-    page.on('request', (r) => assert.ok(r.url().startsWith(s.httpsUrl) || r.url().startsWith('blob:') || r.url().startsWith('data:'), `request to ${r.url()}`));
+    page.on('request', (r) =>
+      assert.ok(
+        r.url().startsWith(s.httpsUrl) || r.url().startsWith('blob:') || r.url().startsWith('data:'),
+        `request to ${r.url()}`,
+      ),
+    );
     page.on('console', (m) => assert.ok(!/Content Security Policy/i.test(m.text()), m.text()));
   });
   after(async () => {
@@ -95,7 +114,10 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await page.getByLabel('Password').press('Enter');
     await page.getByRole('heading', { name: 'Domains' }).waitFor();
     assert.ok(await page.getByRole('link', { name: 'Audits', exact: true }).isVisible());
-    const stores = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.getItem('vigil.session') }));
+    const stores = await page.evaluate(() => ({
+      local: localStorage.length,
+      session: sessionStorage.getItem('vigil.session'),
+    }));
     assert.equal(stores.local, 0);
     assert.match(stores.session!, /sessionToken/);
   });
@@ -119,15 +141,23 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await page.getByRole('cell', { name: 'www → 127.0.0.20', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
     // A new domain is on hold until the operator releases it: the console shows publish's errors.
-    await page.locator('.panel.bad').getByText(/on hold/).waitFor();
+    await page
+      .locator('.panel.bad')
+      .getByText(/on hold/)
+      .waitFor();
     await shot('03-publish-errors');
     await admin(s.dataDir, 'domain', 'release', 'console-test.example');
     await page.getByRole('button', { name: 'Publish' }).click();
     // At the server's next cycle (its --publish-interval is 1h here), not a guessed 5-minute one.
-    const published = page.getByText(/Published\. The name servers take the change at the next distribution, [\d-]+ [\d:]+ UTC\./);
+    const published = page.getByText(
+      /Published\. The name servers take the change at the next distribution, [\d-]+ [\d:]+ UTC\./,
+    );
     await published.waitFor();
     const [, day, time] = /distribution, ([\d-]+) ([\d:]+) UTC/.exec((await published.textContent())!)!;
-    assert.ok(Date.parse(`${day}T${time}Z`) > Date.now() + 10 * 60_000, 'the next cycle of a 1h interval, not the next 5-minute mark');
+    assert.ok(
+      Date.parse(`${day}T${time}Z`) > Date.now() + 10 * 60_000,
+      'the next cycle of a 1h interval, not the next 5-minute mark',
+    );
     await page.getByRole('button', { name: 'Show zone text' }).click();
     const zone = page.getByLabel('Zone text');
     await zone.waitFor();
@@ -137,7 +167,11 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await admin(s.dataDir, 'distribute');
     await page.getByRole('link', { name: 'Domains', exact: true }).click();
     await page.getByRole('cell', { name: 'Active', exact: true }).waitFor();
-    await page.locator('.figures div', { has: page.getByText('Credits left', { exact: true }) }).locator('dd').getByText('2', { exact: true }).waitFor();
+    await page
+      .locator('.figures div', { has: page.getByText('Credits left', { exact: true }) })
+      .locator('dd')
+      .getByText('2', { exact: true })
+      .waitFor();
     await shot('05-domains');
   });
 
@@ -173,7 +207,8 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
   test('account: entitlements, allowed addresses and credits; delete a domain only after confirming', async () => {
     await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('heading', { name: 'Account' }).waitFor();
-    const fig = (term: string) => page.locator('.figures div', { has: page.getByText(term, { exact: true }) }).locator('dd');
+    const fig = (term: string) =>
+      page.locator('.figures div', { has: page.getByText(term, { exact: true }) }).locator('dd');
     await fig('Audit types').getByText('basic, standard').waitFor();
     assert.equal(await fig('Addresses you may audit').textContent(), '127.0.1.0/24');
     assert.equal(await fig('Credits used').textContent(), '1 of 3');
@@ -220,14 +255,22 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     // A scored finding links its CVEs to NVD; the risk filter narrows the list.
     const apacheFinding = page.locator('details.finding', { hasText: 'Apache' }).first();
     await apacheFinding.locator('summary').click();
-    assert.match((await apacheFinding.getByRole('link', { name: /^CVE-2021-/ }).first().getAttribute('href'))!, /^https:\/\/nvd\.nist\.gov\/vuln\/detail\/CVE-2021-/);
+    assert.match(
+      (await apacheFinding
+        .getByRole('link', { name: /^CVE-2021-/ })
+        .first()
+        .getAttribute('href'))!,
+      /^https:\/\/nvd\.nist\.gov\/vuln\/detail\/CVE-2021-/,
+    );
     const all = await page.locator('details.finding').count();
     await page.getByLabel('Risk').selectOption('high');
     const high = await page.locator('details.finding').count();
     assert.ok(high > 0 && high < all, `high ${high} of ${all}`);
     await page.getByLabel('Risk').selectOption('');
     // Exports are the shared renderer's files, byte for byte, of the report the API gives.
-    const scanuid = /Audit report (\d+)/.exec((await page.getByRole('heading', { name: /Audit report \d+/ }).textContent())!)![1]!;
+    const scanuid = /Audit report (\d+)/.exec(
+      (await page.getByRole('heading', { name: /Audit report \d+/ }).textContent())!,
+    )![1]!;
     const api = s.client();
     await api.login(apikey, 'webuser', PASSWORD);
     const info = (await api.call('saGetAuditReport.php', { scanuid })).scaninfo;
@@ -252,13 +295,17 @@ describe('web console in chromium', { skip: !existsSync(CHROMIUM) && 'chromium i
     await page.screenshot({ path: join(SHOTS, '07-report-screen.png') });
     await page.setViewportSize({ width: 380, height: 800 });
     await shot('08-report-narrow');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px at 380px`);
     // The zone editor too: its forms stack, its records table scrolls in its own box.
     await page.getByRole('link', { name: 'Domains', exact: true }).click();
     await page.getByRole('link', { name: 'console-test.example' }).click();
     await page.getByRole('form', { name: 'Add A record' }).waitFor();
-    const domainOverflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const domainOverflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     await shot('09-domain-narrow');
     assert.ok(domainOverflow <= 0, `the domain page scrolls sideways by ${domainOverflow}px at 380px`);
     await page.getByRole('button', { name: 'Log out' }).click();

@@ -39,7 +39,12 @@ describe('hostile values in every field of every DNS change script', () => {
     'dnsAddSRV.php': { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '5060', target: 'www' },
     'dnsAddTXT.php': { name: 'txt', txtdata: 'hello' },
     'dnsSetSOA.php': { admin: 'a@example.com', ttl: '3600' },
-    'dnsSetOptions.php': { masters: '127.0.0.1', allowtransferacl: '192.0.2.0/24', notify: 'yes', alsonotify: '127.0.0.2' },
+    'dnsSetOptions.php': {
+      masters: '127.0.0.1',
+      allowtransferacl: '192.0.2.0/24',
+      notify: 'yes',
+      alsonotify: '127.0.0.2',
+    },
   };
 
   // Text that is legitimate TXT content: stored, and written quoted.
@@ -62,14 +67,25 @@ describe('hostile values in every field of every DNS change script', () => {
             continue;
           }
           assert.equal(r.body.status, '-1', `${script} ${field}=${kind} was accepted`);
-          assert.match(r.body.error, /^(syntaxInvalid\w+|noSuchDomain|unspecifiedError|logicAlsoNotifyRequiresNotify)$/, `${script} ${field} ${kind}`);
+          assert.match(
+            r.body.error,
+            /^(syntaxInvalid\w+|noSuchDomain|unspecifiedError|logicAlsoNotifyRequiresNotify)$/,
+            `${script} ${field} ${kind}`,
+          );
         }
       }
     }
     assert.ok(checked > 250);
-    const records = (await c.call('dnsGetDomainRecords.php', { domain: 'victim.example' })).records as Record<string, any>;
+    const records = (await c.call('dnsGetDomainRecords.php', { domain: 'victim.example' })).records as Record<
+      string,
+      any
+    >;
     const added = Object.values(records).filter((r) => !before.includes(`"seq":"${r.seq}"`));
-    assert.deepEqual(added.map((r) => r.data.data).sort(), ['$ORIGIN evil.', 'www ; comment'], 'only the two TXT texts were stored');
+    assert.deepEqual(
+      added.map((r) => r.data.data).sort(),
+      ['$ORIGIN evil.', 'www ; comment'],
+      'only the two TXT texts were stored',
+    );
     const zone = (await c.call('dnsBuildZone.php', { domain: 'victim.example' })).zone as string;
     assert.doesNotMatch(zone, /^\$ORIGIN evil/m);
     assert.doesNotMatch(zone, /^\S+\s+\d+\s+IN\s+A\s+6\.6\.6\.6/m);

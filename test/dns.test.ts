@@ -26,7 +26,8 @@ describe('DNS hosting through the API', () => {
   });
   after(() => t.close());
 
-  const records = async (c: VigilClient, domain: string) => (await c.call('dnsGetDomainRecords.php', { domain })).records as Record<string, any>;
+  const records = async (c: VigilClient, domain: string) =>
+    (await c.call('dnsGetDomainRecords.php', { domain })).records as Record<string, any>;
   const byType = (recs: Record<string, any>, type: string) => Object.values(recs).filter((r: any) => r.type === type);
 
   test('a new domain: Unvalidated, weight 1, default NS ns1..ns4 and SOA with min 86400', async () => {
@@ -37,13 +38,26 @@ describe('DNS hosting through the API', () => {
     assert.equal(typeof list.expiryjtime, 'number');
     assert.match(list.expiryreadable, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     const [entry] = Object.entries(list.domains as Record<string, any>);
-    assert.deepEqual(entry![1], { domain: 'example.com', seq: Number(entry![0]), weight: 1, state: 0, stateText: 'Unvalidated', hold: true, servedSerial: null });
+    assert.deepEqual(entry![1], {
+      domain: 'example.com',
+      seq: Number(entry![0]),
+      weight: 1,
+      state: 0,
+      stateText: 'Unvalidated',
+      hold: true,
+      servedSerial: null,
+    });
     const r = await a.call('dnsGetDomainRecords.php', { domain: 'example.com' });
     assert.equal(r.domain, 'example.com');
     assert.equal(r.state, 0);
     assert.equal(r.stateText, 'Unvalidated');
-    const ns = byType(r.records, 'NS').map((x: any) => x.data.data).sort();
-    assert.deepEqual(ns, [1, 2, 3, 4].map((n) => `ns${n}.ns.vigil.test.`));
+    const ns = byType(r.records, 'NS')
+      .map((x: any) => x.data.data)
+      .sort();
+    assert.deepEqual(
+      ns,
+      [1, 2, 3, 4].map((n) => `ns${n}.ns.vigil.test.`),
+    );
     const [soa] = byType(r.records, 'SOA') as any[];
     assert.equal(soa.data.min, 86400);
     for (const f of ['refresh', 'retry', 'exp', 'min']) assert.equal(typeof soa.data[f], 'number');
@@ -52,22 +66,40 @@ describe('DNS hosting through the API', () => {
   });
 
   test('dnsAddDomain error codes', async () => {
-    const add = (fields: Record<string, string | undefined>) => code(a, 'dnsAddDomain.php', { domaintype: 'master', aup: 'YES', ...fields });
+    const add = (fields: Record<string, string | undefined>) =>
+      code(a, 'dnsAddDomain.php', { domaintype: 'master', aup: 'YES', ...fields });
     assert.equal(await add({ domain: 'x.org', aup: 'yes' }), 'mustAcceptAUP');
     assert.equal(await add({ domain: 'x.org', aup: undefined }), 'mustAcceptAUP');
-    for (const bad of [undefined, '', 'nodot', '-bad.org', 'a..org', 'sp ace.org', 'x.org;rm', `${'a'.repeat(64)}.org`, 'a\u0000.org', 'x'.repeat(10_000)]) {
+    for (const bad of [
+      undefined,
+      '',
+      'nodot',
+      '-bad.org',
+      'a..org',
+      'sp ace.org',
+      'x.org;rm',
+      `${'a'.repeat(64)}.org`,
+      'a\u0000.org',
+      'x'.repeat(10_000),
+    ]) {
       assert.equal(await add({ domain: bad }), 'syntaxInvalidDomain', String(bad).slice(0, 20));
     }
     assert.equal(await add({ domain: 'x.org', domaintype: 'primary' }), 'syntaxInvalidDomainType');
     assert.equal(await add({ domain: 'x.org', domaintype: undefined }), 'syntaxInvalidDomainType');
     assert.equal(await add({ domain: 'example.com' }), 'unableToAddDuplicate');
-    assert.equal(await code(b, 'dnsAddDomain.php', { domain: 'EXAMPLE.com.', domaintype: 'master', aup: 'YES' }), 'unableToAddDuplicate');
+    assert.equal(
+      await code(b, 'dnsAddDomain.php', { domain: 'EXAMPLE.com.', domaintype: 'master', aup: 'YES' }),
+      'unableToAddDuplicate',
+    );
   });
 
   test('credits: domains up to the credit total, then dnsEntitlementsOrCreditsMissing; deleting frees a credit', async () => {
     assert.equal(await code(a, 'dnsAddDomain.php', { domain: 'two.example', domaintype: 'master', aup: 'YES' }), 'ok');
     assert.equal(await code(a, 'dnsAddDomain.php', { domain: 'slave.example', domaintype: 'slave', aup: 'YES' }), 'ok');
-    assert.equal(await code(a, 'dnsAddDomain.php', { domain: 'four.example', domaintype: 'master', aup: 'YES' }), 'dnsEntitlementsOrCreditsMissing');
+    assert.equal(
+      await code(a, 'dnsAddDomain.php', { domain: 'four.example', domaintype: 'master', aup: 'YES' }),
+      'dnsEntitlementsOrCreditsMissing',
+    );
     const left = await a.call('dnsDeleteDomain.php', { domain: 'two.example' });
     assert.equal(left.domaincount, 2);
     assert.equal(left.domainweight, 2);
@@ -79,12 +111,39 @@ describe('DNS hosting through the API', () => {
   test('no subscription, or an expired one: every DNS script answers dnsEntitlementsOrCreditsMissing', async () => {
     const c = t.client();
     await c.login(await t.account('nodns', PASSWORD), 'nodns', PASSWORD);
-    for (const script of ['dnsGetDomainList.php', 'dnsGetDomainRecords.php', 'dnsAddDomain.php', 'dnsDeleteDomain.php', 'dnsDeleteRecord.php',
-      'dnsAddA.php', 'dnsAddTXT.php', 'dnsAddNS.php', 'dnsAddSRV.php', 'dnsSetSOA.php', 'dnsSetOptions.php', 'dnsPublish.php', 'dnsBuildZone.php']) {
-      assert.equal(await code(c, script, { domain: 'example.com', seq: '1', host: 'example.com', aup: 'YES', domaintype: 'master' }), 'dnsEntitlementsOrCreditsMissing', script);
+    for (const script of [
+      'dnsGetDomainList.php',
+      'dnsGetDomainRecords.php',
+      'dnsAddDomain.php',
+      'dnsDeleteDomain.php',
+      'dnsDeleteRecord.php',
+      'dnsAddA.php',
+      'dnsAddTXT.php',
+      'dnsAddNS.php',
+      'dnsAddSRV.php',
+      'dnsSetSOA.php',
+      'dnsSetOptions.php',
+      'dnsPublish.php',
+      'dnsBuildZone.php',
+    ]) {
+      assert.equal(
+        await code(c, script, {
+          domain: 'example.com',
+          seq: '1',
+          host: 'example.com',
+          aup: 'YES',
+          domaintype: 'master',
+        }),
+        'dnsEntitlementsOrCreditsMissing',
+        script,
+      );
     }
     const e = t.client();
-    await e.login(await t.account('expiring', PASSWORD, { dnsCredits: 1, dnsExpiry: t.clock.now() + HOUR }), 'expiring', PASSWORD);
+    await e.login(
+      await t.account('expiring', PASSWORD, { dnsCredits: 1, dnsExpiry: t.clock.now() + HOUR }),
+      'expiring',
+      PASSWORD,
+    );
     assert.equal(await code(e, 'dnsGetDomainList.php', {}), 'ok');
     t.clock.advance(HOUR);
     assert.equal(await code(e, 'dnsGetDomainList.php', {}), 'dnsEntitlementsOrCreditsMissing');
@@ -101,13 +160,28 @@ describe('DNS hosting through the API', () => {
       ['dnsAddAAAA.php', { name: 'v6.deep', ip: '2001:DB8:0:0::1' }, 'AAAA', { name: 'v6.deep', data: '2001:db8::1' }],
       ['dnsAddCNAME.php', { alias: 'ftp', name: 'www' }, 'CNAME', { name: 'ftp' }],
       ['dnsAddMX.php', { name: '', mxname: 'mail', priority: '10' }, 'MX', { pri: 10, host: '' }],
-      ['dnsAddMX.php', { name: '', mxname: 'mx.other.example.', priority: '20' }, 'MX', { pri: 20, host: '', data: 'mx.other.example.' }],
-      ['dnsAddCAA.php', { subdomain: '', flag: '0', tag: 'issue', value: 'letsencrypt.org' }, 'CAA', { name: '', flag: 0, tag: 'issue', caaval: 'letsencrypt.org' }],
+      [
+        'dnsAddMX.php',
+        { name: '', mxname: 'mx.other.example.', priority: '20' },
+        'MX',
+        { pri: 20, host: '', data: 'mx.other.example.' },
+      ],
+      [
+        'dnsAddCAA.php',
+        { subdomain: '', flag: '0', tag: 'issue', value: 'letsencrypt.org' },
+        'CAA',
+        { name: '', flag: 0, tag: 'issue', caaval: 'letsencrypt.org' },
+      ],
       ['dnsAddNS.php', { subdomain: 'sub', nameserver: 'ns1.sub.example.com.' }, 'NS', { name: 'sub' }],
       ['dnsAddA.php', { name: 'ns1.sub', ip: '192.0.2.53' }, 'A', { name: 'ns1.sub', data: '192.0.2.53' }],
       ['dnsAddTXT.php', { name: '', txtdata: 'v=spf1 mx -all' }, 'TXT', { name: '', data: 'v=spf1 mx -all' }],
       ['dnsAddTXT.php', { name: '_dmarc', txtdata: `"quoted" \\ back ${'x'.repeat(600)}` }, 'TXT', { name: '_dmarc' }],
-      ['dnsAddSRV.php', { domain, srvc: 'sip', prot: 'tcp', host: '', pri: '10', weight: '5', port: '5060', target: 'www' }, 'SRV', { srvc: 'sip', prot: 'tcp', pri: 10, weight: 5, port: 5060 }],
+      [
+        'dnsAddSRV.php',
+        { domain, srvc: 'sip', prot: 'tcp', host: '', pri: '10', weight: '5', port: '5060', target: 'www' },
+        'SRV',
+        { srvc: 'sip', prot: 'tcp', pri: 10, weight: 5, port: 5060 },
+      ],
     ];
     const before = new Set(Object.keys(await records(a, domain)));
     for (const [script, fields, type, expect] of adds) {
@@ -121,7 +195,16 @@ describe('DNS hosting through the API', () => {
       for (const [k, v] of Object.entries(expect)) assert.deepEqual(rec.data[k], v, `${type}.${k}`);
       for (const v of Object.values(rec.data)) assert.ok(['string', 'number'].includes(typeof v));
     }
-    assert.equal(await code(a, 'dnsSetOptions.php', { domain, masters: '', allowtransferacl: '192.0.2.0/24', notify: 'yes', alsonotify: '127.0.0.7' }), 'ok');
+    assert.equal(
+      await code(a, 'dnsSetOptions.php', {
+        domain,
+        masters: '',
+        allowtransferacl: '192.0.2.0/24',
+        notify: 'yes',
+        alsonotify: '127.0.0.7',
+      }),
+      'ok',
+    );
     const opts = byType(await records(a, domain), 'Options') as any[];
     assert.equal(opts.length, 1);
     assert.equal(opts[0].data.allowtransferacl, '192.0.2.0/24');
@@ -141,11 +224,16 @@ describe('DNS hosting through the API', () => {
 
     // Delete every added record again.
     for (const [seq, rec] of Object.entries(await records(a, domain))) {
-      if (['A', 'AAAA', 'CNAME', 'MX', 'CAA', 'TXT', 'SRV'].includes(rec.type) || (rec.type === 'NS' && rec.data.name === 'sub')) {
+      if (
+        ['A', 'AAAA', 'CNAME', 'MX', 'CAA', 'TXT', 'SRV'].includes(rec.type) ||
+        (rec.type === 'NS' && rec.data.name === 'sub')
+      ) {
         assert.equal(await code(a, 'dnsDeleteRecord.php', { seq }), 'ok');
       }
     }
-    const left = Object.values(await records(a, domain)).map((r: any) => r.type).sort();
+    const left = Object.values(await records(a, domain))
+      .map((r: any) => r.type)
+      .sort();
     assert.deepEqual(left, ['NS', 'NS', 'NS', 'NS', 'Options', 'SOA']);
   });
 
@@ -173,13 +261,41 @@ describe('DNS hosting through the API', () => {
       ['dnsAddTXT.php', { name: 'bad name', txtdata: 'x' }, 'syntaxInvalidTxtname'],
       ['dnsAddTXT.php', { name: '', txtdata: 'a\u0000b' }, 'syntaxInvalidTxtdata'],
       ['dnsAddTXT.php', { name: '', txtdata: huge }, 'syntaxInvalidTxtdata'],
-      ['dnsAddSRV.php', { srvc: 'si p', prot: 'tcp', host: '', pri: '1', weight: '1', port: '1', target: 'www' }, 'syntaxInvalidSrvc'],
-      ['dnsAddSRV.php', { srvc: 'sip', prot: 'xyz', host: '', pri: '1', weight: '1', port: '1', target: 'www' }, 'syntaxInvalidProt'],
-      ['dnsAddSRV.php', { srvc: 'sip', prot: 'tcp', host: 'a b', pri: '1', weight: '1', port: '1', target: 'www' }, 'syntaxInvalidHostname'],
-      ['dnsAddSRV.php', { srvc: 'sip', prot: 'tcp', host: '', pri: 'x', weight: '1', port: '1', target: 'www' }, 'syntaxInvalidPriority'],
-      ['dnsAddSRV.php', { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '70000', port: '1', target: 'www' }, 'syntaxInvalidWeight'],
-      ['dnsAddSRV.php', { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '65536', target: 'www' }, 'syntaxInvalidPort'],
-      ['dnsAddSRV.php', { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '1', target: 'a b' }, 'syntaxInvalidTarget'],
+      [
+        'dnsAddSRV.php',
+        { srvc: 'si p', prot: 'tcp', host: '', pri: '1', weight: '1', port: '1', target: 'www' },
+        'syntaxInvalidSrvc',
+      ],
+      [
+        'dnsAddSRV.php',
+        { srvc: 'sip', prot: 'xyz', host: '', pri: '1', weight: '1', port: '1', target: 'www' },
+        'syntaxInvalidProt',
+      ],
+      [
+        'dnsAddSRV.php',
+        { srvc: 'sip', prot: 'tcp', host: 'a b', pri: '1', weight: '1', port: '1', target: 'www' },
+        'syntaxInvalidHostname',
+      ],
+      [
+        'dnsAddSRV.php',
+        { srvc: 'sip', prot: 'tcp', host: '', pri: 'x', weight: '1', port: '1', target: 'www' },
+        'syntaxInvalidPriority',
+      ],
+      [
+        'dnsAddSRV.php',
+        { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '70000', port: '1', target: 'www' },
+        'syntaxInvalidWeight',
+      ],
+      [
+        'dnsAddSRV.php',
+        { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '65536', target: 'www' },
+        'syntaxInvalidPort',
+      ],
+      [
+        'dnsAddSRV.php',
+        { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '1', target: 'a b' },
+        'syntaxInvalidTarget',
+      ],
       ['dnsSetSOA.php', {}, 'missingInput'],
       ['dnsSetSOA.php', { ttl: 'abc' }, 'syntaxInvalidTTL'],
       ['dnsSetSOA.php', { admin: 'not-an-email' }, 'syntaxInvalidAdmin'],
@@ -193,12 +309,31 @@ describe('DNS hosting through the API', () => {
     ];
     const beforeRecs = JSON.stringify(await records(a, domain));
     for (const [script, fields, expected] of cases) {
-      assert.equal(await code(a, script, { domain, ...fields }), expected, `${script} ${JSON.stringify(fields).slice(0, 80)}`);
+      assert.equal(
+        await code(a, script, { domain, ...fields }),
+        expected,
+        `${script} ${JSON.stringify(fields).slice(0, 80)}`,
+      );
     }
     assert.equal(JSON.stringify(await records(a, domain)), beforeRecs, 'nothing changed');
-    for (const script of ['dnsAddA.php', 'dnsAddTXT.php', 'dnsSetSOA.php', 'dnsPublish.php', 'dnsBuildZone.php', 'dnsGetDomainRecords.php']) {
-      assert.equal(await code(a, script, { domain: 'bad domain', name: 'x', ip: '192.0.2.1', txtdata: 'x', ttl: '600' }), 'syntaxInvalidDomain', script);
-      assert.equal(await code(a, script, { domain: 'unknown.example', name: 'x', ip: '192.0.2.1', txtdata: 'x', ttl: '600' }), 'noSuchDomain', script);
+    for (const script of [
+      'dnsAddA.php',
+      'dnsAddTXT.php',
+      'dnsSetSOA.php',
+      'dnsPublish.php',
+      'dnsBuildZone.php',
+      'dnsGetDomainRecords.php',
+    ]) {
+      assert.equal(
+        await code(a, script, { domain: 'bad domain', name: 'x', ip: '192.0.2.1', txtdata: 'x', ttl: '600' }),
+        'syntaxInvalidDomain',
+        script,
+      );
+      assert.equal(
+        await code(a, script, { domain: 'unknown.example', name: 'x', ip: '192.0.2.1', txtdata: 'x', ttl: '600' }),
+        'noSuchDomain',
+        script,
+      );
     }
     assert.equal(await code(a, 'dnsDeleteDomain.php', { domain: 'bad domain' }), 'syntaxInvalidDomain');
   });
@@ -219,7 +354,16 @@ describe('DNS hosting through the API', () => {
 
   test('the alias script names serve the four ambiguous operations by their fields', async () => {
     const domain = 'example.com';
-    assert.equal(await code(a, 'dnsAddNS.php', { domain, subdomain: '', flag: '128', tag: 'iodef', value: 'mailto:sec@example.com' }), 'ok');
+    assert.equal(
+      await code(a, 'dnsAddNS.php', {
+        domain,
+        subdomain: '',
+        flag: '128',
+        tag: 'iodef',
+        value: 'mailto:sec@example.com',
+      }),
+      'ok',
+    );
     assert.equal(byType(await records(a, domain), 'CAA').length, 1, 'dnsAddNS.php with flag/tag/value adds CAA');
     assert.equal(await code(a, 'dnsAddTXT.php', { domain, admin: 'dns.admin@example.com', ttl: '3600' }), 'ok');
     const [soa] = byType(await records(a, domain), 'SOA') as any[];
@@ -243,10 +387,44 @@ describe('DNS hosting through the API', () => {
     const recs = await records(a, domain);
     const seq = Object.keys(recs).find((s) => recs[s].type === 'NS')!;
     const snapshot = JSON.stringify(recs);
-    for (const script of ['dnsGetDomainRecords.php', 'dnsAddA.php', 'dnsAddAAAA.php', 'dnsAddCNAME.php', 'dnsAddMX.php', 'dnsAddCAA.php', 'dnsAddNS.php',
-      'dnsAddTXT.php', 'dnsAddSRV.php', 'dnsSetSOA.php', 'dnsSetOptions.php', 'dnsPublish.php', 'dnsBuildZone.php']) {
-      const fields = { domain, name: 'x', ip: '192.0.2.1', alias: 'y', mxname: 'mail', priority: '1', subdomain: '', flag: '0', tag: 'issue', value: 'x',
-        nameserver: 'ns.example.net.', txtdata: 'x', srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '1', target: 'www', ttl: '600', masters: '' };
+    for (const script of [
+      'dnsGetDomainRecords.php',
+      'dnsAddA.php',
+      'dnsAddAAAA.php',
+      'dnsAddCNAME.php',
+      'dnsAddMX.php',
+      'dnsAddCAA.php',
+      'dnsAddNS.php',
+      'dnsAddTXT.php',
+      'dnsAddSRV.php',
+      'dnsSetSOA.php',
+      'dnsSetOptions.php',
+      'dnsPublish.php',
+      'dnsBuildZone.php',
+    ]) {
+      const fields = {
+        domain,
+        name: 'x',
+        ip: '192.0.2.1',
+        alias: 'y',
+        mxname: 'mail',
+        priority: '1',
+        subdomain: '',
+        flag: '0',
+        tag: 'issue',
+        value: 'x',
+        nameserver: 'ns.example.net.',
+        txtdata: 'x',
+        srvc: 'sip',
+        prot: 'tcp',
+        host: '',
+        pri: '1',
+        weight: '1',
+        port: '1',
+        target: 'www',
+        ttl: '600',
+        masters: '',
+      };
       assert.equal(await code(b, script, fields), 'noSuchDomain', script);
     }
     assert.equal(await code(b, 'dnsDeleteRecord.php', { seq }), 'recordNotDeleted');
@@ -256,7 +434,10 @@ describe('DNS hosting through the API', () => {
 
   test('SRV without a domain goes to the longest owned domain the host ends in', async () => {
     await t.app.services.db.updateTable('accounts').set({ dns_credits: 5 }).where('userid', '=', 'dnsa').execute();
-    assert.equal(await code(a, 'dnsAddDomain.php', { domain: 'deep.example.com', domaintype: 'master', aup: 'YES' }), 'ok');
+    assert.equal(
+      await code(a, 'dnsAddDomain.php', { domain: 'deep.example.com', domaintype: 'master', aup: 'YES' }),
+      'ok',
+    );
     const srv = { srvc: '_xmpp', prot: '_tcp', pri: '0', weight: '0', port: '5222', target: 'chat.example.net.' };
     assert.equal(await code(a, 'dnsAddSRV.php', { ...srv, host: 'chat.deep.example.com' }), 'ok');
     assert.equal(byType(await records(a, 'deep.example.com'), 'SRV').length, 1);
@@ -304,7 +485,11 @@ describe('DNS hosting through the API', () => {
   test('a deleted domain leaves the serving set at the next cycle', async () => {
     const domain = 'states.example';
     const served = async () =>
-      (await t.app.services.db.selectFrom('zone_publications').select('zone').where('zone', '=', domain).executeTakeFirst()) !== undefined;
+      (await t.app.services.db
+        .selectFrom('zone_publications')
+        .select('zone')
+        .where('zone', '=', domain)
+        .executeTakeFirst()) !== undefined;
     assert.ok(await served());
     await a.call('dnsDeleteDomain.php', { domain });
     assert.ok(await served(), 'still served until the cycle');

@@ -40,7 +40,12 @@ describe('DNSSEC key rollovers', { skip: missing.length ? `missing ${missing.joi
   before(async () => {
     port = await freePort();
     // 127.0.0.1 as a secondary: the test's dig may transfer the zone.
-    t = await startTestApp({ dnsPort: port, domainHold: 'none', nsDomain: 'ns.vigil.test', secondaries: ['127.0.0.1:53'] });
+    t = await startTestApp({
+      dnsPort: port,
+      domainHold: 'none',
+      nsDomain: 'ns.vigil.test',
+      secondaries: ['127.0.0.1:53'],
+    });
     c = t.client();
     apikey = await t.account('roller', PASSWORD, { dnsCredits: 10 });
     await c.login(apikey, 'roller', PASSWORD);
@@ -54,18 +59,33 @@ describe('DNSSEC key rollovers', { skip: missing.length ? `missing ${missing.joi
 
   /** The zone as transferred now: kzonecheck at the clock's time must pass; returns the key tags signing A and DNSKEY, and the DNSKEY count. */
   async function check(): Promise<{ a: number[]; dnskey: number[]; keys: number; cds: number }> {
-    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(port), Z, 'AXFR', '+nocmd', '+nostats', '+nocomments']);
+    const { stdout } = await run('dig', [
+      '@127.0.0.1',
+      '-p',
+      String(port),
+      Z,
+      'AXFR',
+      '+nocmd',
+      '+nostats',
+      '+nocomments',
+    ]);
     const lines = stdout.trim().split('\n').slice(0, -1);
     const file = join(dir, 'zone');
     writeFileSync(file, lines.join('\n') + '\n');
     await run('kzonecheck', ['--dnssec', 'on', '-t', String(Math.floor(t.clock.now() / 1000)), '-o', Z, file]);
-    const sigs = (type: string) => lines.filter((l) => new RegExp(`\\sRRSIG\\s+${type}\\s`).test(l)).map((l) => Number(l.split(/\s+/)[10])).sort();
+    const sigs = (type: string) =>
+      lines
+        .filter((l) => new RegExp(`\\sRRSIG\\s+${type}\\s`).test(l))
+        .map((l) => Number(l.split(/\s+/)[10]))
+        .sort();
     const count = (type: string) => lines.filter((l) => new RegExp(`\\sIN\\s+${type}\\s`).test(l)).length;
     return { a: sigs('A'), dnskey: sigs('DNSKEY'), keys: count('DNSKEY'), cds: count('CDS') };
   }
 
   const tags = async (role: string, signing?: boolean) =>
-    ((await status()).keys as { tag: number; role: string; signing: boolean }[]).filter((k) => k.role === role && (signing === undefined || k.signing === signing)).map((k) => k.tag);
+    ((await status()).keys as { tag: number; role: string; signing: boolean }[])
+      .filter((k) => k.role === role && (signing === undefined || k.signing === signing))
+      .map((k) => k.tag);
 
   test('ZSK: pre-published before its successor signs, retired, then removed', async () => {
     const [zsk1] = await tags('zsk');

@@ -27,7 +27,9 @@ const missing = TOOLS.filter((t) => !hasTool(t));
  * kzonecheck on the transferred zone. The clock starts at the real time,
  * because delv and dnssec-verify check signatures against the system's.
  */
-describe('DNSSEC: signed at distribution, served with proofs, transferred signed', { skip: missing.length ? `missing ${missing.join(', ')}` : false }, () => {
+describe('DNSSEC: signed at distribution, served with proofs, transferred signed', {
+  skip: missing.length ? `missing ${missing.join(', ')}` : false,
+}, () => {
   let t: TestApp;
   let c: VigilClient;
   let port: number;
@@ -39,11 +41,20 @@ describe('DNSSEC: signed at distribution, served with proofs, transferred signed
   before(async () => {
     port = await freePort();
     const [bindPort, knotPort] = [await freePort(), await freePort()];
-    t = await startTestApp({ dnsPort: port, domainHold: 'none', nsDomain: 'ns.vigil.test', catalogZone: CATALOG, secondaries: [`127.0.0.1:${bindPort}`, `127.0.0.1:${knotPort}`] });
+    t = await startTestApp({
+      dnsPort: port,
+      domainHold: 'none',
+      nsDomain: 'ns.vigil.test',
+      catalogZone: CATALOG,
+      secondaries: [`127.0.0.1:${bindPort}`, `127.0.0.1:${knotPort}`],
+    });
     t.clock.set(Date.now());
     c = t.client();
     await c.login(await t.account('signer', PASSWORD, { dnsCredits: 10 }), 'signer', PASSWORD);
-    [bind, knot] = await Promise.all([startBindSecondary(bindPort, port, CATALOG), startKnotSecondary(knotPort, port, CATALOG)]);
+    [bind, knot] = await Promise.all([
+      startBindSecondary(bindPort, port, CATALOG),
+      startKnotSecondary(knotPort, port, CATALOG),
+    ]);
   });
   after(async () => {
     await Promise.all([bind?.stop(), knot?.stop()]);
@@ -56,12 +67,23 @@ describe('DNSSEC: signed at distribution, served with proofs, transferred signed
     const ksk = (dnskey as string[]).find((l) => / DNSKEY 257 /.test(l))!.split(/\s+/);
     const anchors = join(dir, 'anchors');
     writeFileSync(anchors, `trust-anchors { ${Z}. static-key 257 3 13 "${ksk.slice(7).join('')}"; };\n`);
-    const r = await run('delv', ['@127.0.0.1', '-p', String(server), '-a', anchors, `+root=${Z}`, name, type]).catch((e) => e);
+    const r = await run('delv', ['@127.0.0.1', '-p', String(server), '-a', anchors, `+root=${Z}`, name, type]).catch(
+      (e) => e,
+    );
     return `${r.stdout}${r.stderr}`;
   }
 
   async function axfrFile(zone: string): Promise<string> {
-    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(port), zone, 'AXFR', '+nocmd', '+nostats', '+nocomments']);
+    const { stdout } = await run('dig', [
+      '@127.0.0.1',
+      '-p',
+      String(port),
+      zone,
+      'AXFR',
+      '+nocmd',
+      '+nostats',
+      '+nocomments',
+    ]);
     const file = join(dir, `${zone}.axfr`);
     // AXFR ends with the SOA again: the validators want it once.
     writeFileSync(file, stdout.trim().split('\n').slice(0, -1).join('\n') + '\n');
@@ -80,7 +102,10 @@ describe('DNSSEC: signed at distribution, served with proofs, transferred signed
     const on = await c.call('dnsSetDNSSEC.php', { domain: Z, enable: 'YES' });
     assert.equal(on.enabled, true);
     assert.deepEqual(on.ds, [], 'keys are made by the next cycle');
-    assert.equal((await c.call('dnsBuildZone.php', { domain: Z })).dnssec, 'signed at distribution: this is the zone before signing');
+    assert.equal(
+      (await c.call('dnsBuildZone.php', { domain: Z })).dnssec,
+      'signed at distribution: this is the zone before signing',
+    );
     await c.call('dnsPublish.php', { domain: Z });
     await cycle();
 
@@ -88,7 +113,11 @@ describe('DNSSEC: signed at distribution, served with proofs, transferred signed
     assert.equal(s.ds.length, 1);
     assert.match(s.ds[0], /^signed\.example\. 3600 IN DS \d+ 13 2 [0-9A-F]{64}$/);
     assert.equal(s.dnskey.length, 2);
-    assert.deepEqual((await c.call('dnsGetDomainRecords.php', { domain: Z })).ds, s.ds, 'the records reply shows the DS');
+    assert.deepEqual(
+      (await c.call('dnsGetDomainRecords.php', { domain: Z })).ds,
+      s.ds,
+      'the records reply shows the DS',
+    );
 
     const ok = (out: string) => assert.match(out, /; fully validated/, out);
     const negative = (out: string) => assert.match(out, /; negative response, fully validated/, out);
@@ -107,7 +136,8 @@ describe('DNSSEC: signed at distribution, served with proofs, transferred signed
     const plain = (await run('dig', ['@127.0.0.1', '-p', String(port), '+norec', `www.${Z}`, 'A'])).stdout;
     assert.doesNotMatch(plain, /RRSIG/);
     // A referral with DO proves the delegation insecure with the NSEC at the cut.
-    const referral = (await run('dig', ['@127.0.0.1', '-p', String(port), '+norec', '+dnssec', `host.sub.${Z}`, 'A'])).stdout;
+    const referral = (await run('dig', ['@127.0.0.1', '-p', String(port), '+norec', '+dnssec', `host.sub.${Z}`, 'A']))
+      .stdout;
     assert.match(referral, /^sub\.signed\.example\.\s+\d+\s+IN\s+NSEC\s+\S+ NS RRSIG NSEC$/m);
 
     // The transferred zone passes both validators' whole-zone checks.
@@ -118,7 +148,11 @@ describe('DNSSEC: signed at distribution, served with proofs, transferred signed
 
   test('stock BIND and Knot secondaries transfer the signed zone and serve it; delv validates through them', async () => {
     for (const secondary of [bind, knot]) {
-      await eventually(async () => /; fully validated/.test(await delv(secondary.port, `www.${Z}`, 'A')), `validated through ${secondary.dir}`, 20_000);
+      await eventually(
+        async () => /; fully validated/.test(await delv(secondary.port, `www.${Z}`, 'A')),
+        `validated through ${secondary.dir}`,
+        20_000,
+      );
       assert.match(await delv(secondary.port, `nope.${Z}`, 'A'), /; negative response, fully validated/);
     }
   });
@@ -131,9 +165,14 @@ describe('DNSSEC: signed at distribution, served with proofs, transferred signed
     await run('dnssec-verify', ['-o', Z, await axfrFile(Z)]);
     // The secondaries follow the new version (IXFR from the one before) and it validates through them.
     for (const secondary of [bind, knot]) {
-      await eventually(async () => /; fully validated/.test(await delv(secondary.port, `new.${Z}`, 'A')), `new version through ${secondary.dir}`, 20_000);
+      await eventually(
+        async () => /; fully validated/.test(await delv(secondary.port, `new.${Z}`, 'A')),
+        `new version through ${secondary.dir}`,
+        20_000,
+      );
     }
-    const served = async () => (await run('dig', ['@127.0.0.1', '-p', String(port), '+short', Z, 'SOA'])).stdout.split(' ')[2];
+    const served = async () =>
+      (await run('dig', ['@127.0.0.1', '-p', String(port), '+short', Z, 'SOA'])).stdout.split(' ')[2];
     const before = Number(await served());
     const off = await c.call('dnsSetDNSSEC.php', { domain: Z, enable: 'NO' });
     assert.deepEqual([off.enabled, off.ds], [false, []]);
@@ -145,13 +184,20 @@ describe('DNSSEC: signed at distribution, served with proofs, transferred signed
   });
 
   test('bad input: the scripts answer codes', async () => {
-    const code = (p: Promise<unknown>) => p.then(() => 'ok', (e) => e.code);
+    const code = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e) => e.code,
+      );
     assert.equal(await code(c.call('dnsSetDNSSEC.php', { domain: Z, enable: 'maybe' })), 'syntaxInvalidEnable');
     assert.equal(await code(c.call('dnsSetDNSSEC.php', { domain: Z })), 'missingInput');
     assert.equal(await code(c.call('dnsSetDNSSEC.php', { domain: 'other.example', enable: 'YES' })), 'noSuchDomain');
     assert.equal(await code(c.call('dnsGetDNSSEC.php', { domain: 'bad..name' })), 'syntaxInvalidDomain');
     assert.equal(await code(c.call('dnsRollDNSSECKey.php', { domain: Z })), 'dnssecNotEnabled');
     await c.call('dnsAddDomain.php', { domain: 'slave.example', domaintype: 'slave', aup: 'YES' });
-    assert.equal(await code(c.call('dnsSetDNSSEC.php', { domain: 'slave.example', enable: 'YES' })), 'dnssecMasterOnly');
+    assert.equal(
+      await code(c.call('dnsSetDNSSEC.php', { domain: 'slave.example', enable: 'YES' })),
+      'dnssecMasterOnly',
+    );
   });
 });

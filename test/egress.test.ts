@@ -22,7 +22,16 @@ async function peer(): Promise<{ port: number; received: Buffer[]; close(): void
   socket.on('message', (msg, from) => {
     received.push(msg);
     const q = dnsPacket.decode(msg);
-    socket.send(dnsPacket.encode({ id: q.id, type: 'response', flags: (msg.readUInt16BE(2) & 0x7800) | 0x8000, questions: q.questions }), from.port, from.address);
+    socket.send(
+      dnsPacket.encode({
+        id: q.id,
+        type: 'response',
+        flags: (msg.readUInt16BE(2) & 0x7800) | 0x8000,
+        questions: q.questions,
+      }),
+      from.port,
+      from.address,
+    );
   });
   await new Promise<void>((res) => socket.bind(0, '127.0.0.1', res));
   return { port: socket.address().port, received, close: () => socket.close() };
@@ -31,7 +40,10 @@ async function peer(): Promise<{ port: number; received: Buffer[]; close(): void
 /** A logger whose lines the test reads. */
 function capture() {
   const lines: any[] = [];
-  const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _e, cb) => (lines.push(JSON.parse(String(chunk))), cb()) }));
+  const logger = pino(
+    { level: 'info' },
+    new Writable({ write: (chunk, _e, cb) => (lines.push(JSON.parse(String(chunk))), cb()) }),
+  );
   return { logger, lines };
 }
 
@@ -56,7 +68,7 @@ describe('DNS egress: nothing is sent for a held domain or outside --dns-peers-a
   const slaves = (egress: DnsEgress, logger = pino({ level: 'silent' })) =>
     new SecondaryZones(t.app.services.db, t.clock, async () => {}, logger, egress, CAPS);
 
-  test("a slave domain on hold: its masters are not sent a packet, and its publish says it is held", async () => {
+  test('a slave domain on hold: its masters are not sent a packet, and its publish says it is held', async () => {
     await slaves(new DnsEgress(['127.0.0.0/8'])).tick();
     assert.equal(master.received.length, 0, 'no SOA query while on hold');
     const pub = await c.call('dnsPublish.php', { domain: 'copy.example' });
@@ -68,10 +80,18 @@ describe('DNS egress: nothing is sent for a held domain or outside --dns-peers-a
     const { logger, lines } = capture();
     await slaves(new DnsEgress(['127.0.0.2/32']), logger).tick();
     assert.equal(master.received.length, 0, 'outside --dns-peers-allow');
-    assert.ok(lines.some((l) => l.zone === 'copy.example' && /dns-peers-allow/.test(l.msg) && l.refused[0] === `127.0.0.1:${master.port}`));
+    assert.ok(
+      lines.some(
+        (l) =>
+          l.zone === 'copy.example' && /dns-peers-allow/.test(l.msg) && l.refused[0] === `127.0.0.1:${master.port}`,
+      ),
+    );
     const pub = await c.call('dnsPublish.php', { domain: 'copy.example' });
     assert.equal(pub.errors, undefined);
-    assert.ok(pub.warnings.some((w: string) => w.startsWith(`no transfer will be asked from 127.0.0.1:${master.port}`)), pub.warnings.join('; '));
+    assert.ok(
+      pub.warnings.some((w: string) => w.startsWith(`no transfer will be asked from 127.0.0.1:${master.port}`)),
+      pub.warnings.join('; '),
+    );
   });
 
   test('inside the fence, or as a configured secondary, the master is asked', async () => {

@@ -45,7 +45,20 @@ describe('event logs: audits, admin actions, start and shutdown (issue 18)', () 
   });
 
   test('admin actions log one line each on stderr, without password or API key', async () => {
-    const add = await admin(s.dataDir, 'account', 'add', '--userid', 'evlog', '--password', PASSWORD, '--audit-types', 'basic', '--allow-ip', '127.0.1.0/24', '--json');
+    const add = await admin(
+      s.dataDir,
+      'account',
+      'add',
+      '--userid',
+      'evlog',
+      '--password',
+      PASSWORD,
+      '--audit-types',
+      'basic',
+      '--allow-ip',
+      '127.0.1.0/24',
+      '--json',
+    );
     apikey = JSON.parse(add.stdout).apikey;
     secrets.push(apikey);
     const added = one(add.stderr, 'admin: account added');
@@ -53,7 +66,17 @@ describe('event logs: audits, admin actions, start and shutdown (issue 18)', () 
     assert.deepEqual(added.auditTypes, ['basic']);
     assert.equal(added.admin, true);
 
-    const upd = await admin(s.dataDir, 'account', 'update', '--userid', 'evlog', '--password', `${PASSWORD}x`, '--email', 'ev@example.org');
+    const upd = await admin(
+      s.dataDir,
+      'account',
+      'update',
+      '--userid',
+      'evlog',
+      '--password',
+      `${PASSWORD}x`,
+      '--email',
+      'ev@example.org',
+    );
     secrets.push(`${PASSWORD}x`);
     assert.deepEqual(one(upd.stderr, 'admin: account updated').changed.sort(), ['email', 'password']);
 
@@ -80,7 +103,10 @@ describe('event logs: audits, admin actions, start and shutdown (issue 18)', () 
     await c.login(apikey, 'evlog', PASSWORD);
     const scanuid = Number(await runAudit(c, { ipaddr: '127.0.1.1-2', audittype: 'basic' }));
     const report = await finished(c, String(scanuid));
-    await eventually(async () => lines(s.stderr()).some((l) => l.msg === 'audit finished' && l.scanuid === scanuid), 'the finished line');
+    await eventually(
+      async () => lines(s.stderr()).some((l) => l.msg === 'audit finished' && l.scanuid === scanuid),
+      'the finished line',
+    );
     const facts = { scanuid, userid: 'evlog', type: 'basic', hostip: '127.0.1.1-2', targets: 2 };
     for (const msg of ['audit queued', 'audit started', 'audit finished']) {
       const l = one(s.stderr(), msg);
@@ -114,9 +140,13 @@ describe('log format', () => {
     try {
       await eventually(async () => s.stderr().includes('serve started'), 'the pretty start line');
       assert.equal(lines(s.stderr()).length, 0, s.stderr());
-      const { stderr } = await run(VIGIL, ['admin', 'throttle', 'clear', '--all', '--data', s.dataDir, ...(await dbArgs(s.dataDir))], {
-        env: { ...process.env, VIGIL_LOG_FORMAT: 'pretty', VIGIL_DATA: '' },
-      });
+      const { stderr } = await run(
+        VIGIL,
+        ['admin', 'throttle', 'clear', '--all', '--data', s.dataDir, ...(await dbArgs(s.dataDir))],
+        {
+          env: { ...process.env, VIGIL_LOG_FORMAT: 'pretty', VIGIL_DATA: '' },
+        },
+      );
       assert.match(stderr, /INFO.*admin: throttle cleared/);
       assert.ok(!stderr.trimStart().startsWith('{'), stderr);
     } finally {

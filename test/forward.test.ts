@@ -10,7 +10,11 @@ import { freePort } from './helpers/server.ts';
 const PASSWORD = 'correct horse 7';
 
 /** A real HTTP GET to the forwarder with the given Host header. */
-function get(port: number, host: string, method = 'GET'): Promise<{ status: number; headers: Record<string, any>; body: string }> {
+function get(
+  port: number,
+  host: string,
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, any>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/some/path', method, headers: { host } }, (res) => {
       let body = '';
@@ -38,25 +42,57 @@ describe('web forwarding', () => {
   after(() => t.close());
 
   test('dnsAddWebForwarding.php adds a record and the domain weighs 2 credits', async () => {
-    await c.call('dnsAddWebForwarding.php', { domain: 'fw.example', host: 'go', target: 'https://example.org/landing', cloak: '0' });
-    await c.call('dnsAddWebForwarding.php', { domain: 'fw.example', host: 'hidden', target: 'https://example.org/"quoted"?a=1&b=<2>', cloak: '1' });
-    const records = Object.values((await c.call('dnsGetDomainRecords.php', { domain: 'fw.example' })).records as Record<string, any>);
+    await c.call('dnsAddWebForwarding.php', {
+      domain: 'fw.example',
+      host: 'go',
+      target: 'https://example.org/landing',
+      cloak: '0',
+    });
+    await c.call('dnsAddWebForwarding.php', {
+      domain: 'fw.example',
+      host: 'hidden',
+      target: 'https://example.org/"quoted"?a=1&b=<2>',
+      cloak: '1',
+    });
+    const records = Object.values(
+      (await c.call('dnsGetDomainRecords.php', { domain: 'fw.example' })).records as Record<string, any>,
+    );
     const wf = records.filter((r) => r.type === 'WebForwarding');
-    assert.deepEqual(wf.map((r) => r.data).sort((a, b) => a.host.localeCompare(b.host)), [
-      { host: 'go', target: 'https://example.org/landing', cloak: 0 },
-      { host: 'hidden', target: 'https://example.org/%22quoted%22?a=1&b=%3C2%3E', cloak: 1 },
-    ]);
+    assert.deepEqual(
+      wf.map((r) => r.data).sort((a, b) => a.host.localeCompare(b.host)),
+      [
+        { host: 'go', target: 'https://example.org/landing', cloak: 0 },
+        { host: 'hidden', target: 'https://example.org/%22quoted%22?a=1&b=%3C2%3E', cloak: 1 },
+      ],
+    );
     const list = await c.call('dnsGetDomainList.php');
     assert.equal(list.domainweight, 2);
     assert.equal(Object.values(list.domains as Record<string, any>)[0].weight, 2);
-    assert.equal((await c.post('dnsAddWebForwarding.php', { apikey: c.apikey, sessionToken: c.sessionToken, domain: 'fw.example', host: 'x', target: 'ftp://x' })).body.error, 'syntaxInvalidTarget');
+    assert.equal(
+      (
+        await c.post('dnsAddWebForwarding.php', {
+          apikey: c.apikey,
+          sessionToken: c.sessionToken,
+          domain: 'fw.example',
+          host: 'x',
+          target: 'ftp://x',
+        })
+      ).body.error,
+      'syntaxInvalidTarget',
+    );
   });
 
   test('without a free credit the first forwarding of a domain is refused', async () => {
     const poor = t.client();
     await poor.login(await t.account('poor', PASSWORD, { dnsCredits: 1 }), 'poor', PASSWORD);
     await poor.call('dnsAddDomain.php', { domain: 'poor.example', domaintype: 'master', aup: 'YES' });
-    const r = await poor.post('dnsAddWebForwarding.php', { apikey: poor.apikey, sessionToken: poor.sessionToken, domain: 'poor.example', host: 'go', target: 'https://example.org/' });
+    const r = await poor.post('dnsAddWebForwarding.php', {
+      apikey: poor.apikey,
+      sessionToken: poor.sessionToken,
+      domain: 'poor.example',
+      host: 'go',
+      target: 'https://example.org/',
+    });
     assert.equal(r.body.error, 'dnsEntitlementsOrCreditsMissing');
   });
 

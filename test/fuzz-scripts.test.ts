@@ -34,10 +34,60 @@ const EXTENSION = new Set<string>(EXTENSION_CODES);
 
 /** Text that has broken parsers before: zone-file syntax, SQL, escapes, controls, numbers at the edges, size. */
 const HOSTILE = [
-  '', ' ', '\u0000', '\r\n', '\n$INCLUDE /etc/passwd', '$ORIGIN evil.', '"', '\\', '\\000', ';', '(', '@', '*', '.', '..', '-',
-  '%', '%00', '%zz', '&', '=', '+', '<script>', "'; DROP TABLE domains; --", '-1', '0', '00', '1e309', 'NaN', 'Infinity', '0x10',
-  '99999999999999999999999', '4294967296', 'nosuch.example', 'x.other.net.', '100', '256', '65536', '59', 'x'.repeat(4001), '\ud800', '\ufffd', 'bücher.example', 'xn--zz.example', '::127.0.0.5', '::ffff:127.0.0.1',
-  'fe80::1%eth0', '010.0.0.1', '0.0.0.0/0', '::/0', '*.*.*.*', 'a'.repeat(64), `${'a.'.repeat(130)}example`, 'x'.repeat(5000),
+  '',
+  ' ',
+  '\u0000',
+  '\r\n',
+  '\n$INCLUDE /etc/passwd',
+  '$ORIGIN evil.',
+  '"',
+  '\\',
+  '\\000',
+  ';',
+  '(',
+  '@',
+  '*',
+  '.',
+  '..',
+  '-',
+  '%',
+  '%00',
+  '%zz',
+  '&',
+  '=',
+  '+',
+  '<script>',
+  "'; DROP TABLE domains; --",
+  '-1',
+  '0',
+  '00',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '99999999999999999999999',
+  '4294967296',
+  'nosuch.example',
+  'x.other.net.',
+  '100',
+  '256',
+  '65536',
+  '59',
+  'x'.repeat(4001),
+  '\ud800',
+  '\ufffd',
+  'bücher.example',
+  'xn--zz.example',
+  '::127.0.0.5',
+  '::ffff:127.0.0.1',
+  'fe80::1%eth0',
+  '010.0.0.1',
+  '0.0.0.0/0',
+  '::/0',
+  '*.*.*.*',
+  'a'.repeat(64),
+  `${'a.'.repeat(130)}example`,
+  'x'.repeat(5000),
 ];
 /** Values each field's check accepts, so the checks after it run too. Loopback only (issue 12: every packet stays on loopback). */
 const VALID: Record<string, readonly string[]> = {
@@ -85,7 +135,10 @@ const validFor = (field: string) => fc.constantFrom(...(VALID[field] ?? ['']));
 const wild = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...HOSTILE) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.oneof(fc.integer().map(String), fc.double().map(String), fc.ipV4(), fc.ipV6(), fc.domain()) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(fc.integer().map(String), fc.double().map(String), fc.ipV4(), fc.ipV6(), fc.domain()),
+  },
 );
 const valueFor = (field: string) => fc.oneof({ weight: 2, arbitrary: validFor(field) }, { weight: 1, arbitrary: wild });
 type FormFields = Record<string, string | undefined>;
@@ -98,13 +151,23 @@ type FormFields = Record<string, string | undefined>;
 function fieldsFor(params: Params): fc.Arbitrary<FormFields> {
   const names = Object.keys(params);
   const entries = (value: (name: string) => fc.Arbitrary<string>) =>
-    Object.fromEntries(names.map((n) => [n, fc.option(value(n), { nil: undefined, freq: params[n]!.required ? 8 : 2 })]));
+    Object.fromEntries(
+      names.map((n) => [n, fc.option(value(n), { nil: undefined, freq: params[n]!.required ? 8 : 2 })]),
+    );
   const allRandom = fc.record(entries(valueFor)) as fc.Arbitrary<FormFields>;
   if (!names.length) return allRandom;
-  const base = fc.record(Object.fromEntries(names.map((n) => [n, params[n]!.required ? validFor(n) : fc.option(validFor(n), { nil: undefined, freq: 2 })])));
+  const base = fc.record(
+    Object.fromEntries(
+      names.map((n) => [n, params[n]!.required ? validFor(n) : fc.option(validFor(n), { nil: undefined, freq: 2 })]),
+    ),
+  );
   // null: no field changed, the form as a careful user would send it.
   const oneBad = fc
-    .tuple(base as fc.Arbitrary<FormFields>, fc.constantFrom(null, ...names), fc.option(wild, { nil: undefined, freq: 6 }))
+    .tuple(
+      base as fc.Arbitrary<FormFields>,
+      fc.constantFrom(null, ...names),
+      fc.option(wild, { nil: undefined, freq: 6 }),
+    )
     .map(([form, field, value]) => (field === null ? form : { ...form, [field]: value }));
   return fc.oneof({ weight: 3, arbitrary: oneBad }, { weight: 1, arbitrary: allRandom });
 }
@@ -113,9 +176,15 @@ function fieldsFor(params: Params): fc.Arbitrary<FormFields> {
 const formFor = (params: Params) =>
   fc.record({
     fields: fieldsFor(params),
-    extra: fc.option(fc.dictionary(fc.string({ maxLength: 10 }), valueFor(''), { maxKeys: 2 }), { nil: undefined, freq: 3 }),
+    extra: fc.option(fc.dictionary(fc.string({ maxLength: 10 }), valueFor(''), { maxKeys: 2 }), {
+      nil: undefined,
+      freq: 3,
+    }),
     /** form: encoded fields; dup: one field sent twice; raw: any bytes as the body; huge: past the body limit. */
-    encoding: fc.oneof({ weight: 12, arbitrary: fc.constant('form') }, { weight: 1, arbitrary: fc.constantFrom('dup', 'raw', 'huge') }),
+    encoding: fc.oneof(
+      { weight: 12, arbitrary: fc.constant('form') },
+      { weight: 1, arbitrary: fc.constantFrom('dup', 'raw', 'huge') },
+    ),
     raw: fc.string({ unit: 'binary', maxLength: 80 }),
     /** Now and then the credentials are hostile too. */
     badAuth: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: valueFor('') }),
@@ -138,7 +207,15 @@ describe('fuzz: hostile values in every field of every script (seeded, bounded)'
     const clock = new ManualClock(Date.UTC(2026, 10, 23, 12));
     const dataDir = tempDir();
     // No audit workers: a fuzzed saRunAudit may queue an audit, none is ever run.
-    const config = buildConfig({ dataDir, httpsPort: await freePort(), httpPort: 0, dnsPort: 0, forwardPort: 0, auditWorkers: 0, domainHold: 'manual' });
+    const config = buildConfig({
+      dataDir,
+      httpsPort: await freePort(),
+      httpPort: 0,
+      dnsPort: 0,
+      forwardPort: 0,
+      auditWorkers: 0,
+      domainHold: 'manual',
+    });
     const logger = pino({ level: 'error' }, { write: (line: string) => void errors.push(JSON.parse(line)) });
     app = await startApp(config, { clock, logger });
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
@@ -147,15 +224,29 @@ describe('fuzz: hostile values in every field of every script (seeded, bounded)'
     // auth.php is fuzzed from another loopback address: its failed guesses cannot throttle the session's calls.
     login = new VigilClient({ baseUrl, ca, localAddress: '127.0.0.2' });
     // Audits only of 127.0.0.1, only basic; the server's --scan-allow default fences 127.0.0.0/8 anyway.
-    const { apikey } = await createAccount(app.services.db, clock, 'fuzz', { password: PASSWORD, dnsCredits: 100, auditTypes: 'basic', allowIp: '127.0.0.1' });
+    const { apikey } = await createAccount(app.services.db, clock, 'fuzz', {
+      password: PASSWORD,
+      dnsCredits: 100,
+      auditTypes: 'basic',
+      allowIp: '127.0.0.1',
+    });
     await c.login(apikey, 'fuzz', PASSWORD);
     login.apikey = apikey;
   });
 
   /** The account's two domains, back if a fuzzed dnsDeleteDomain took them, so every script meets a domain it owns. */
   async function domainsBack() {
-    for (const [domain, domaintype] of [['fuzz.example', 'master'], ['fuzzslave.example', 'slave']]) {
-      const r = await c.post('dnsAddDomain.php', { apikey: c.apikey, sessionToken: c.sessionToken, domain, domaintype, aup: 'YES' });
+    for (const [domain, domaintype] of [
+      ['fuzz.example', 'master'],
+      ['fuzzslave.example', 'slave'],
+    ]) {
+      const r = await c.post('dnsAddDomain.php', {
+        apikey: c.apikey,
+        sessionToken: c.sessionToken,
+        domain,
+        domaintype,
+        aup: 'YES',
+      });
       assert.ok(r.body.status === '0' || r.body.error === 'unableToAddDuplicate', JSON.stringify(r.body));
     }
   }
@@ -178,10 +269,25 @@ describe('fuzz: hostile values in every field of every script (seeded, bounded)'
     assert.equal(r.body.status, '-1', where);
     const code = String(r.body.error);
     // Not only a catalogued code: one the table declares for this script (src/api/contract/), so OpenAPI and the docs list every answer.
-    const declared = new Set(operationsOf(script).flatMap(errorsOf).map((e) => e.replace(/\[<\w+>\]$/, '[*]')));
-    if (r.http === 200) assert.ok(declared.has(code.replace(/\[\w+\]$/, '[*]')) && (SPEC.has(code) || EXTENSION.has(code) || code.startsWith('reportLoadFailure[')), `a code the table declares: ${where}`);
-    else if (r.http === 429) assert.ok(script === 'auth.php' && SPEC.has(code), `only a throttled login answers 429: ${where}`);
-    else assert.equal(TRANSPORT_CODES[code as keyof typeof TRANSPORT_CODES], r.http, `a transport code with its own HTTP status: ${where}`);
+    const declared = new Set(
+      operationsOf(script)
+        .flatMap(errorsOf)
+        .map((e) => e.replace(/\[<\w+>\]$/, '[*]')),
+    );
+    if (r.http === 200)
+      assert.ok(
+        declared.has(code.replace(/\[\w+\]$/, '[*]')) &&
+          (SPEC.has(code) || EXTENSION.has(code) || code.startsWith('reportLoadFailure[')),
+        `a code the table declares: ${where}`,
+      );
+    else if (r.http === 429)
+      assert.ok(script === 'auth.php' && SPEC.has(code), `only a throttled login answers 429: ${where}`);
+    else
+      assert.equal(
+        TRANSPORT_CODES[code as keyof typeof TRANSPORT_CODES],
+        r.http,
+        `a transport code with its own HTTP status: ${where}`,
+      );
   }
 
   for (const script of Object.keys(SCRIPTS)) {
@@ -191,7 +297,10 @@ describe('fuzz: hostile values in every field of every script (seeded, bounded)'
         await domainsBack();
         await fc.assert(
           fc.asyncProperty(formFor(op.params), async ({ fields, extra, encoding, raw, badAuth }) => {
-            const auth = { apikey: badAuth ?? client.apikey, sessionToken: op.session ? client.sessionToken : undefined };
+            const auth = {
+              apikey: badAuth ?? client.apikey,
+              sessionToken: op.session ? client.sessionToken : undefined,
+            };
             let body = encodeForm({ ...extra, ...auth, ...fields });
             if (encoding === 'dup') body += `&${body.split('&').at(-1)}`;
             if (encoding === 'raw') body = `${encodeForm(auth)}&${raw}`;
@@ -199,7 +308,11 @@ describe('fuzz: hostile values in every field of every script (seeded, bounded)'
             const logged = errors.length;
             check(script, await client.raw('POST', `/api/${script}`, body));
             // An exception a script did not expect is answered with its system error and logged: a defect all the same.
-            assert.equal(errors.length, logged, `unexpected failure logged: ${String(JSON.stringify(errors.at(-1))).slice(0, 300)}`);
+            assert.equal(
+              errors.length,
+              logged,
+              `unexpected failure logged: ${String(JSON.stringify(errors.at(-1))).slice(0, 300)}`,
+            );
           }),
           { seed: SEED + script.length * 31 + i, numRuns: RUNS, endOnFailure: true, includeErrorInReport: true },
         );

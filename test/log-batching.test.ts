@@ -16,10 +16,16 @@ function logger(body: string, stayAlive = true) {
     const log = await serverLogger('info', 'json');
     ${body}
     ${stayAlive ? 'setInterval(() => {}, 60_000);' : ''}`;
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   proc.stderr!.on('data', (d) => (err += d));
-  const lines = () => err.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = () =>
+    err
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   return { proc, lines, exited: new Promise<number | null>((res) => proc.on('exit', res)) };
 }
 
@@ -35,10 +41,16 @@ test('a burst of lines arrives whole and in order; lines still buffered at exit 
   const burst = logger(`for (let i = 0; i < 500; i++) log.info({ i }, 'burst');`);
   t.after(() => burst.proc.kill('SIGKILL'));
   await eventually(async () => burst.lines().length === 500, 'all 500 lines');
-  assert.deepEqual(burst.lines().map((l) => l.i), Array.from({ length: 500 }, (_, i) => i));
+  assert.deepEqual(
+    burst.lines().map((l) => l.i),
+    Array.from({ length: 500 }, (_, i) => i),
+  );
 
   // Exit right after logging: pino's exit handler writes what the batch still holds.
   const atExit = logger(`log.info('first'); log.warn('second'); process.exit(0);`, false);
   assert.equal(await atExit.exited, 0);
-  assert.deepEqual(atExit.lines().map((l) => l.msg), ['first', 'second']);
+  assert.deepEqual(
+    atExit.lines().map((l) => l.msg),
+    ['first', 'second'],
+  );
 });

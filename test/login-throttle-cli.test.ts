@@ -14,7 +14,11 @@ const WRONG = 'wrong password';
 describe('bin/vigil admin throttle', () => {
   test('list shows a locked pair; clear lifts it at once', async () => {
     const t = await startTestApp();
-    const caller = new LoginCaller(t.url, readFileSync(join(t.app.services.config.dataDir, 'tls', 'cert.pem'), 'utf8'), '127.0.0.7');
+    const caller = new LoginCaller(
+      t.url,
+      readFileSync(join(t.app.services.config.dataDir, 'tls', 'cert.pem'), 'utf8'),
+      '127.0.0.7',
+    );
     const dataDir = t.app.services.config.dataDir;
     try {
       const key = await t.account('clerk', PASSWORD);
@@ -51,7 +55,10 @@ describe('bin/vigil admin throttle', () => {
       assert.equal(r.body.status, '0');
       // The userid's and the address's own counts outlive the pair's clearing.
       const left = await adminJson(dataDir, 'throttle', 'list');
-      assert.deepEqual(left.map((e: any) => [e.scope, e.lockedUntil]).sort(), [['address', null], ['user', null]]);
+      assert.deepEqual(left.map((e: any) => [e.scope, e.lockedUntil]).sort(), [
+        ['address', null],
+        ['user', null],
+      ]);
       await login(WRONG);
       // --address: the address's pairs and its own count; --all: the rest.
       assert.equal((await adminJson(dataDir, 'throttle', 'clear', '--address', '127.0.0.7')).cleared, 2);
@@ -74,7 +81,11 @@ describe('several server processes sharing one store', () => {
       // Connections first: the burst must land inside the first 1 s lock
       // (these processes run on the real clock).
       await Promise.all(callers.map((c) => c.warm(20)));
-      const replies = await Promise.all(callers.flatMap((c) => Array.from({ length: 20 }, () => c.post({ apikey: key, userid: 'shared', password: WRONG }))));
+      const replies = await Promise.all(
+        callers.flatMap((c) =>
+          Array.from({ length: 20 }, () => c.post({ apikey: key, userid: 'shared', password: WRONG })),
+        ),
+      );
       const checked = replies.filter((r) => r.http === 200).length;
       // 5, or 6 when the first lock (1 s, real clock) ends before a slow
       // machine has answered the burst. Before the fix: all 40.

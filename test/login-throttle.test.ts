@@ -42,7 +42,9 @@ describe('login throttle', () => {
     const attacker = from('127.0.0.2', 40);
     await attacker.warm(40);
     const before = checks();
-    const replies = await Promise.all(Array.from({ length: 40 }, () => attacker.post({ apikey: key, userid: 'burst', password: WRONG })));
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, () => attacker.post({ apikey: key, userid: 'burst', password: WRONG })),
+    );
     // Before the fix the lock was read before any failure was written: every
     // guess of the burst passed it and was checked (40 here; 171-456 of 1,000).
     assert.equal(checks() - before, POLICY.pair.free, 'passwords checked');
@@ -55,7 +57,9 @@ describe('login throttle', () => {
     const key = await t.account('victim1', PASSWORD);
     const attacker = from('127.0.0.2', 20);
     await attacker.warm(20);
-    await Promise.all(Array.from({ length: 60 }, () => attacker.post({ apikey: key, userid: 'victim1', password: WRONG })));
+    await Promise.all(
+      Array.from({ length: 60 }, () => attacker.post({ apikey: key, userid: 'victim1', password: WRONG })),
+    );
     // Before the fix the userid itself was locked: the right password got invalidLogin.
     const user = await from('127.0.0.3').post({ apikey: key, userid: 'victim1', password: PASSWORD });
     assert.equal(user.http, 200);
@@ -72,7 +76,11 @@ describe('login throttle', () => {
     const before = checks();
     const attackers = Array.from({ length: 8 }, (_, i) => from(`127.0.0.${20 + i}`, 10));
     await Promise.all(attackers.map((a) => a.warm(10)));
-    await Promise.all(attackers.flatMap((a) => Array.from({ length: 10 }, () => a.post({ apikey: key, userid: 'victim2', password: WRONG }))));
+    await Promise.all(
+      attackers.flatMap((a) =>
+        Array.from({ length: 10 }, () => a.post({ apikey: key, userid: 'victim2', password: WRONG })),
+      ),
+    );
     // 8 addresses x 5 free pair attempts would be 40: the userid's own count stops them at 20.
     assert.equal(checks() - before, POLICY.user.free, 'passwords checked');
     const r = await home.post({ apikey: key, userid: 'victim2', password: PASSWORD });
@@ -83,7 +91,10 @@ describe('login throttle', () => {
     assert.equal(away.http, 429);
     assert.ok(Number(away.retryAfter) <= POLICY.user.capMs / 1000);
     t.clock.advance(Number(away.retryAfter) * 1000);
-    assert.equal((await from('127.0.0.11').post({ apikey: key, userid: 'victim2', password: PASSWORD })).body.status, '0');
+    assert.equal(
+      (await from('127.0.0.11').post({ apikey: key, userid: 'victim2', password: PASSWORD })).body.status,
+      '0',
+    );
   });
 
   test('a throttled attempt answers 429 with Retry-After and the spec body; the right password works once it has passed', async () => {
@@ -101,7 +112,11 @@ describe('login throttle', () => {
     assert.equal(r.retryAfter, String(8), '8 failures: 1 s doubled three times');
     assert.deepEqual(r.body, { status: '-1', error: 'invalidLogin' });
     t.clock.advance(7_000);
-    assert.equal((await c.post({ apikey: key, userid: 'retry', password: PASSWORD })).http, 429, 'still within the lock');
+    assert.equal(
+      (await c.post({ apikey: key, userid: 'retry', password: PASSWORD })).http,
+      429,
+      'still within the lock',
+    );
     t.clock.advance(1_000);
     const ok = await c.post({ apikey: key, userid: 'retry', password: PASSWORD });
     assert.equal(ok.http, 200);
@@ -114,7 +129,8 @@ describe('login throttle', () => {
     // shared0 logged in from this address before: its address is known.
     assert.equal((await nat.post({ apikey: keys[0], userid: 'shared0', password: PASSWORD })).body.status, '0');
     for (let i = 1; i < 6; i++) {
-      for (let g = 0; g < POLICY.pair.free; g++) await nat.post({ apikey: keys[i], userid: `shared${i}`, password: WRONG });
+      for (let g = 0; g < POLICY.pair.free; g++)
+        await nat.post({ apikey: keys[i], userid: `shared${i}`, password: WRONG });
     }
     // 20 failures on unknown pairs spend the address's free ones; the rest were refused.
     const newcomer = await t.account('newcomer', PASSWORD);
@@ -136,7 +152,10 @@ describe('login throttle', () => {
     const r = await from('127.0.0.9').post({ apikey: theirs, userid: 'target', password: PASSWORD });
     assert.equal(r.body.status, '0');
     const list = await t.app.services.sessions.throttle.list();
-    assert.ok(list.every((e) => e.userid !== 'target'), JSON.stringify(list));
+    assert.ok(
+      list.every((e) => e.userid !== 'target'),
+      JSON.stringify(list),
+    );
     assert.ok(list.some((e) => e.scope === 'pair' && e.userid === 'mallory'));
   });
 });

@@ -24,7 +24,9 @@ describe('admin never creates a store', () => {
   test('pointed at a data directory without vigil.sqlite it exits non-zero, names the path and leaves no file', async () => {
     const data = tempDir();
     for (const args of [['account', 'list'], ['throttle', 'list'], ['domain', 'list'], ['distribute']]) {
-      const err = await run(VIGIL, ['admin', ...args, '--data', data], { env: { ...process.env, VIGIL_DB: '', VIGIL_DATA: '' } }).then(
+      const err = await run(VIGIL, ['admin', ...args, '--data', data], {
+        env: { ...process.env, VIGIL_DB: '', VIGIL_DATA: '' },
+      }).then(
         () => assert.fail(`admin ${args.join(' ')} succeeded`),
         (e: any) => e,
       );
@@ -73,17 +75,24 @@ describe('when is my change live: the schedule on the injected clock', () => {
 describe('bin/vigil serve --metrics-port, admin distribute and admin domain list', () => {
   test('a change is live after admin distribute; /metrics counts the traffic; /healthz answers', async () => {
     const [dnsPort, metricsPort] = [await freePort(), await freePort()];
-    const s = await serve({ args: ['--dns-port', String(dnsPort), '--metrics-port', String(metricsPort), '--publish-interval', '1h'], env: { VIGIL_LOG_LEVEL: 'info' } });
+    const s = await serve({
+      args: ['--dns-port', String(dnsPort), '--metrics-port', String(metricsPort), '--publish-interval', '1h'],
+      env: { VIGIL_LOG_LEVEL: 'info' },
+    });
     try {
       assert.match(s.readyLine, new RegExp(` metrics=127\\.0\\.0\\.1:${metricsPort}$`));
       const key = await addAccount(s.dataDir, 'ops', PASSWORD, '--dns-credits', '3');
       const c = s.client();
       await assert.rejects(c.login(key, 'ops', 'wrong password'));
       await c.login(key, 'ops', PASSWORD);
-      for (const domain of ['now.example', 'held.example']) await c.call('dnsAddDomain.php', { domain, domaintype: 'master', aup: 'YES' });
+      for (const domain of ['now.example', 'held.example'])
+        await c.call('dnsAddDomain.php', { domain, domaintype: 'master', aup: 'YES' });
       await admin(s.dataDir, 'domain', 'release', 'now.example');
       const held = await adminJson(s.dataDir, 'domain', 'list', '--held');
-      assert.deepEqual(held.map((d: any) => d.domain), ['held.example']);
+      assert.deepEqual(
+        held.map((d: any) => d.domain),
+        ['held.example'],
+      );
       await c.call('dnsAddA.php', { domain: 'now.example', name: 'www', ip: '192.0.2.44' });
       const pub = await c.call('dnsPublish.php', { domain: 'now.example' });
       assert.equal(pub.errors, undefined);
@@ -92,17 +101,40 @@ describe('bin/vigil serve --metrics-port, admin distribute and admin domain list
 
       const cycle = await adminJson(s.dataDir, 'distribute');
       assert.deepEqual(cycle.distributed, ['now.example']);
-      await eventually(async () => (await udpQuery(dnsPort, 'www.now.example', 'A')).answers?.[0]?.data === '192.0.2.44', 'served within about a second', 5000);
+      await eventually(
+        async () => (await udpQuery(dnsPort, 'www.now.example', 'A')).answers?.[0]?.data === '192.0.2.44',
+        'served within about a second',
+        5000,
+      );
 
       const all = await adminJson(s.dataDir, 'domain', 'list');
       const now = all.find((d: any) => d.domain === 'now.example');
-      assert.deepEqual({ ...now, servedSerial: typeof now.servedSerial }, {
-        domain: 'now.example', account: 'ops', type: 'master', state: 3, stateText: 'Active', hold: false, servedSerial: 'number',
-      });
+      assert.deepEqual(
+        { ...now, servedSerial: typeof now.servedSerial },
+        {
+          domain: 'now.example',
+          account: 'ops',
+          type: 'master',
+          state: 3,
+          stateText: 'Active',
+          hold: false,
+          servedSerial: 'number',
+        },
+      );
       assert.equal(all.find((d: any) => d.domain === 'held.example').servedSerial, null);
       // The log says when the serial went live.
       const nowServing = () =>
-        s.stderr().split('\n').flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } }).find((l) => l.msg === 'dns: now serving' && l.served?.['now.example']);
+        s
+          .stderr()
+          .split('\n')
+          .flatMap((l) => {
+            try {
+              return [JSON.parse(l)];
+            } catch {
+              return [];
+            }
+          })
+          .find((l) => l.msg === 'dns: now serving' && l.served?.['now.example']);
       await eventually(async () => !!nowServing(), 'the now-serving log line', 5000);
       assert.equal(nowServing().served['now.example'], now.servedSerial);
       const text = (await admin(s.dataDir, 'domain', 'list')).stdout;
@@ -129,16 +161,29 @@ describe('bin/vigil serve --metrics-port, admin distribute and admin domain list
       assert.ok(value(m, 'vigil_dns_responses_total{transport="udp",rcode="NOERROR"}')! >= 1);
       assert.ok(value(m, 'vigil_distribution_next_cycle_timestamp_seconds')! > Date.now() / 1000 + 3000);
       assert.equal(value(m, 'vigil_audits{state="queued"}'), 0);
-      assert.equal(value(m, 'vigil_zone_served_serial{zone="now.example"}'), now.servedSerial, 'the serial a resolver now gets');
+      assert.equal(
+        value(m, 'vigil_zone_served_serial{zone="now.example"}'),
+        now.servedSerial,
+        'the serial a resolver now gets',
+      );
       assert.equal(value(m, 'vigil_zone_served_serial{zone="held.example"}'), null, 'not served');
       assert.ok(value(m, 'vigil_process_resident_memory_bytes')! > 0);
-      for (const name of ['vigil_distribution_cycles_total', 'vigil_dns_notify_total', 'vigil_dns_slave_transfers_total', 'vigil_dns_zone_transfers_total']) {
+      for (const name of [
+        'vigil_distribution_cycles_total',
+        'vigil_dns_notify_total',
+        'vigil_dns_slave_transfers_total',
+        'vigil_dns_zone_transfers_total',
+      ]) {
         assert.ok(m.includes(`# TYPE ${name} counter`), name);
       }
       assert.equal((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status, 404);
 
       // Event lines: the publish with its facts, the reload the poll found; never a password.
-      const logs = s.stderr().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const logs = s
+        .stderr()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       const publish = logs.find((l) => l.msg === 'publish' && l.outcome === 'ok');
       assert.equal(publish.userid, 'ops');
       assert.equal(publish.domain, 'now.example');

@@ -18,7 +18,12 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** A command with `input` on stdin (a pipe, not a terminal). */
-function piped(cmd: string, args: string[], input: string, env = cleanEnv()): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function piped(
+  cmd: string,
+  args: string[],
+  input: string,
+  env = cleanEnv(),
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((res) => {
     const p = spawn(cmd, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -63,10 +68,27 @@ describe('the first account', () => {
     const data = tempDir();
     const port = await freePort();
     const db = await dbArgs(data);
-    const p = spawn(VIGIL, ['serve', '--data', data, '--https-port', String(port), '--http-port', '0', '--dns-port', '0', '--forward-port', '0', ...db], {
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const p = spawn(
+      VIGIL,
+      [
+        'serve',
+        '--data',
+        data,
+        '--https-port',
+        String(port),
+        '--http-port',
+        '0',
+        '--dns-port',
+        '0',
+        '--forward-port',
+        '0',
+        ...db,
+      ],
+      {
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const out = await waitForLine(p, /^vigil ready/);
       const hint = out.split('\n').find((l) => l.includes('admin account add'));
@@ -81,7 +103,10 @@ describe('the first account', () => {
       assert.deepEqual(account.auditTypes, ['basic', 'norisk', 'desktop', 'standard', 'advanced']);
       assert.deepEqual(account.allowIp, ['127.0.0.1']);
       assert.ok(account.dnsCredits > 0);
-      const client = new VigilClient({ baseUrl: `https://127.0.0.1:${port}`, ca: readFileSync(join(data, 'tls', 'cert.pem'), 'utf8') });
+      const client = new VigilClient({
+        baseUrl: `https://127.0.0.1:${port}`,
+        ca: readFileSync(join(data, 'tls', 'cert.pem'), 'utf8'),
+      });
       try {
         assert.ok(await client.login(account.apikey, 'first', 'first password'));
       } finally {
@@ -94,12 +119,31 @@ describe('the first account', () => {
 });
 
 /** `serve` on a free loopback HTTPS port only; a client factory for logins. */
-async function serveApi(data: string): Promise<{ login(apikey: string, userid: string, password: string): Promise<string>; stop(): Promise<void> }> {
+async function serveApi(
+  data: string,
+): Promise<{ login(apikey: string, userid: string, password: string): Promise<string>; stop(): Promise<void> }> {
   const port = await freePort();
-  const p = spawn(VIGIL, ['serve', '--data', data, '--https-port', String(port), '--http-port', '0', '--dns-port', '0', '--forward-port', '0', ...(await dbArgs(data))], {
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const p = spawn(
+    VIGIL,
+    [
+      'serve',
+      '--data',
+      data,
+      '--https-port',
+      String(port),
+      '--http-port',
+      '0',
+      '--dns-port',
+      '0',
+      '--forward-port',
+      '0',
+      ...(await dbArgs(data)),
+    ],
+    {
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   await waitForLine(p, /^vigil ready/);
   const ca = readFileSync(join(data, 'tls', 'cert.pem'), 'utf8');
   return {
@@ -118,10 +162,14 @@ async function serveApi(data: string): Promise<{ login(apikey: string, userid: s
 describe('admin account add/update: the password off the command line', () => {
   let data: string;
   before(async () => (data = await dataDirWithStore()));
-  const admin = async (args: string[], input: string) => piped(VIGIL, ['admin', 'account', ...args, '--data', data, ...(await dbArgs(data))], input);
+  const admin = async (args: string[], input: string) =>
+    piped(VIGIL, ['admin', 'account', ...args, '--data', data, ...(await dbArgs(data))], input);
 
   test('--password-stdin takes the first line of a pipe, for add and for update', async () => {
-    const added = await admin(['add', '--userid', 'piped', '--password-stdin', '--json'], 'from the pipe\nnot this line\n');
+    const added = await admin(
+      ['add', '--userid', 'piped', '--password-stdin', '--json'],
+      'from the pipe\nnot this line\n',
+    );
     assert.equal(added.code, 0, added.stderr);
     const { apikey } = JSON.parse(added.stdout);
     const updated = await admin(['update', '--userid', 'piped', '--password-stdin', '--json'], 'changed by pipe\r\n');
@@ -139,7 +187,11 @@ describe('admin account add/update: the password off the command line', () => {
     const cases: [string[], string, RegExp][] = [
       [['add', '--userid', 'nopw'], '', /password is required.*--password-stdin/],
       [['add', '--userid', 'empty', '--password-stdin'], '', /standard input ended/],
-      [['add', '--userid', 'both', '--password', 'long enough', '--password-stdin'], 'long enough\n', /exclude each other/],
+      [
+        ['add', '--userid', 'both', '--password', 'long enough', '--password-stdin'],
+        'long enough\n',
+        /exclude each other/,
+      ],
       [['add', '--userid', 'short', '--password-stdin'], 'short\n', /at least 8 characters/],
     ];
     for (const [args, input, message] of cases) {
@@ -148,12 +200,28 @@ describe('admin account add/update: the password off the command line', () => {
       assert.match(r.stderr, message, args.join(' '));
     }
     const list = await admin(['list', '--json'], '');
-    assert.deepEqual(JSON.parse(list.stdout).map((a: any) => a.userid), ['piped']);
+    assert.deepEqual(
+      JSON.parse(list.stdout).map((a: any) => a.userid),
+      ['piped'],
+    );
   });
 
   /** `admin account add` on a pseudo-terminal (script(1) relays our pipe to it), each prompt answered once it shows. */
   async function onTerminal(userid: string, answers: string[]): Promise<{ code: unknown; screen: string }> {
-    const command = [VIGIL, 'admin', 'account', 'add', '--userid', userid, '--data', data, ...(await dbArgs(data)), '--json'].map((a) => `'${a}'`).join(' ');
+    const command = [
+      VIGIL,
+      'admin',
+      'account',
+      'add',
+      '--userid',
+      userid,
+      '--data',
+      data,
+      ...(await dbArgs(data)),
+      '--json',
+    ]
+      .map((a) => `'${a}'`)
+      .join(' ');
     const term = spawn('script', ['-qec', command, '/dev/null'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     let screen = '';
     const prompts = ['Password: ', 'Password again: '];
@@ -170,7 +238,8 @@ describe('admin account add/update: the password off the command line', () => {
   }
 
   test('on a terminal, add asks twice without echo', async (t) => {
-    if (!existsSync('/usr/bin/script')) return t.skip('script(1) (util-linux) is not installed: no terminal to test with');
+    if (!existsSync('/usr/bin/script'))
+      return t.skip('script(1) (util-linux) is not installed: no terminal to test with');
     const { code, screen } = await onTerminal('typed', ['typed secret', 'typed secret']);
     assert.equal(code, 0, screen);
     assert.doesNotMatch(screen, /typed secret/, 'the password is not echoed');
@@ -198,36 +267,56 @@ describe('serve --config FILE: flags > env > file > defaults', () => {
       const p = await freePort();
       if (!ports.includes(p)) ports.push(p);
     }
-    const [fileHttps, fileHttp, envHttp, fileForward, envForward, flagForward] = ports as [number, number, number, number, number, number];
-    writeFileSync(file, [
-      '# every key is a serve flag without --',
-      `data = ${data}`,
-      `https-port = ${fileHttps}`,
-      `http-port = ${fileHttp}`,
-      `forward-port = ${fileForward}`,
-      'dns-port = 0',
-      '',
-    ].join('\n'));
-    const p = spawn(VIGIL, ['serve', '--config', file, '--forward-port', String(flagForward), ...(await dbArgs(data))], {
-      env: cleanEnv({ VIGIL_HTTP_PORT: String(envHttp), VIGIL_FORWARD_PORT: String(envForward) }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const [fileHttps, fileHttp, envHttp, fileForward, envForward, flagForward] = ports as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    writeFileSync(
+      file,
+      [
+        '# every key is a serve flag without --',
+        `data = ${data}`,
+        `https-port = ${fileHttps}`,
+        `http-port = ${fileHttp}`,
+        `forward-port = ${fileForward}`,
+        'dns-port = 0',
+        '',
+      ].join('\n'),
+    );
+    const p = spawn(
+      VIGIL,
+      ['serve', '--config', file, '--forward-port', String(flagForward), ...(await dbArgs(data))],
+      {
+        env: cleanEnv({ VIGIL_HTTP_PORT: String(envHttp), VIGIL_FORWARD_PORT: String(envForward) }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const out = await waitForLine(p, /^vigil ready/);
       const ready = out.split('\n').find((l) => l.startsWith('vigil ready'));
       // https: file over the default; http: env over file; forward: flag over env and file; dns: file's 0 over the default 5300.
-      assert.equal(ready, `vigil ready https=127.0.0.1:${fileHttps} http=127.0.0.1:${envHttp} forward=127.0.0.1:${flagForward}`);
+      assert.equal(
+        ready,
+        `vigil ready https=127.0.0.1:${fileHttps} http=127.0.0.1:${envHttp} forward=127.0.0.1:${flagForward}`,
+      );
       assert.match(out, new RegExp(`--data '${data}'`), 'the data directory came from the file');
     } finally {
       await stop(p);
     }
   });
 
-  test('VIGIL_SERVE_CONFIG names the file (VIGIL_CONFIG is the user CLI\'s)', async () => {
+  test("VIGIL_SERVE_CONFIG names the file (VIGIL_CONFIG is the user CLI's)", async () => {
     const port = await freePort();
     const other = join(data, 'by-env.conf');
     writeFileSync(other, `data = ${data}\nhttps-port = ${port}\nhttp-port = 0\ndns-port = 0\nforward-port = 0\n`);
-    const p = spawn(VIGIL, ['serve', ...(await dbArgs(data))], { env: cleanEnv({ VIGIL_SERVE_CONFIG: other }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(VIGIL, ['serve', ...(await dbArgs(data))], {
+      env: cleanEnv({ VIGIL_SERVE_CONFIG: other }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const out = await waitForLine(p, /^vigil ready/);
       assert.match(out, new RegExp(`^vigil ready https=127.0.0.1:${port}$`, 'm'));
@@ -250,7 +339,25 @@ describe('serve --config FILE: flags > env > file > defaults', () => {
     ];
     for (const [text, message] of cases) {
       writeFileSync(file, text);
-      const r = await piped(VIGIL, ['serve', '--config', file, '--data', data, '--http-port', '0', '--https-port', '0', '--dns-port', '0', '--forward-port', '0'], '');
+      const r = await piped(
+        VIGIL,
+        [
+          'serve',
+          '--config',
+          file,
+          '--data',
+          data,
+          '--http-port',
+          '0',
+          '--https-port',
+          '0',
+          '--dns-port',
+          '0',
+          '--forward-port',
+          '0',
+        ],
+        '',
+      );
       assert.notEqual(r.code, 0, text);
       assert.match(r.stderr, new RegExp(`config file ${file}, ${message.source}`), text);
     }

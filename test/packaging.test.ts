@@ -13,7 +13,8 @@ describe('dist/: compiled at install, run only while it matches the sources', ()
   // A copy of the parts the build reads, sharing the installed node_modules,
   // so that the test can edit sources and dist/ without touching the checkout.
   const copy = tempDir('vigil-build-');
-  for (const p of ['bin', 'scripts', 'src', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) cpSync(join(ROOT, p), join(copy, p), { recursive: true });
+  for (const p of ['bin', 'scripts', 'src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'])
+    cpSync(join(ROOT, p), join(copy, p), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
   const help = async () => (await run(join(copy, 'bin', 'vigil'), ['--help'])).stdout;
   const edit = (file: string, from: string, to: string) => {
@@ -60,7 +61,8 @@ describe('dist/: compiled at install, run only while it matches the sources', ()
 });
 
 test('packaging/vigil.service passes systemd-analyze verify without a warning', async (t) => {
-  if (spawnSync('systemd-analyze', ['--version']).error) return t.skip('systemd-analyze is missing (Debian package systemd)');
+  if (spawnSync('systemd-analyze', ['--version']).error)
+    return t.skip('systemd-analyze is missing (Debian package systemd)');
   // verify checks that ExecStart exists: the unit's /opt/vigil becomes this checkout.
   const dir = tempDir('vigil-unit-');
   const unit = readFileSync(join(ROOT, 'packaging', 'vigil.service'), 'utf8');
@@ -69,7 +71,14 @@ test('packaging/vigil.service passes systemd-analyze verify without a warning', 
   const v = spawnSync('systemd-analyze', ['verify', '--man=no', join(dir, 'vigil.service')], { encoding: 'utf8' });
   assert.equal(v.status, 0, v.stderr);
   assert.equal(v.stderr + v.stdout, '');
-  for (const line of ['DynamicUser=yes', 'StateDirectory=vigil', 'ProtectSystem=strict', 'NoNewPrivileges=yes', 'AmbientCapabilities=CAP_NET_BIND_SERVICE', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE']) {
+  for (const line of [
+    'DynamicUser=yes',
+    'StateDirectory=vigil',
+    'ProtectSystem=strict',
+    'NoNewPrivileges=yes',
+    'AmbientCapabilities=CAP_NET_BIND_SERVICE',
+    'CapabilityBoundingSet=CAP_NET_BIND_SERVICE',
+  ]) {
     assert.ok(unit.split('\n').includes(line), line);
   }
   assert.match(unit, /^ExecReload=\/bin\/kill -HUP \$MAINPID$/m, 'reload is the certificate reload (SIGHUP)');

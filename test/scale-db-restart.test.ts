@@ -15,7 +15,9 @@ const PASSWORD = 'correct horse 5';
 const CLUSTER = resolve(import.meta.dirname, '../.ci/pg-cluster');
 const pgBin = (() => {
   try {
-    const v = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(a) - Number(b)).at(-1);
+    const v = readdirSync('/usr/lib/postgresql')
+      .sort((a, b) => Number(a) - Number(b))
+      .at(-1);
     return v ? `/usr/lib/postgresql/${v}/bin` : null;
   } catch {
     return null;
@@ -26,19 +28,24 @@ const pgBin = (() => {
 function pgCtl(args: string): void {
   const cmd = `'${pgBin}/pg_ctl' ${args}`;
   if (process.getuid?.() === 0) {
-    const owner = execFileSync('stat', ['-c', '%U', args.split("'")[1]!]).toString().trim();
+    const owner = execFileSync('stat', ['-c', '%U', args.split("'")[1]!])
+      .toString()
+      .trim();
     execFileSync('su', [owner, '-s', '/bin/sh', '-c', cmd], { stdio: 'ignore' });
   } else execFileSync('sh', ['-c', cmd], { stdio: 'ignore' });
 }
 
 async function healthz(port: number): Promise<number> {
-  return fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+  return fetch(`http://127.0.0.1:${port}/healthz`).then(
+    (r) => r.status,
+    () => 0,
+  );
 }
 
 // This test stops and starts a PostgreSQL server of its own (a throwaway
 // cluster, never the suite's VIGIL_TEST_DB server, which other tests use).
 describe('serve while its PostgreSQL restarts', { skip: pgBin ? false : 'PostgreSQL is not installed' }, () => {
-  test('calls answer the scripts\' system-error codes while the database is down, serve stays up and recovers with its sessions', async () => {
+  test("calls answer the scripts' system-error codes while the database is down, serve stays up and recovers with its sessions", async () => {
     const dir = tempDir('vigil-pg-restart-');
     const server = (await run(CLUSTER, ['start', dir])).stdout.trim();
     // A database of vigil's own (PostgreSQL 15 lets only its owner create tables in `public`).
@@ -50,9 +57,39 @@ describe('serve while its PostgreSQL restarts', { skip: pgBin ? false : 'Postgre
     const port = new URL(url).port;
     const [metricsPort, dnsPort] = [await freePort(), await freePort()];
     try {
-      const s = await serve({ args: ['--db', url, '--metrics-port', String(metricsPort), '--dns-port', String(dnsPort), '--domain-hold', 'none', '--publish-interval', '300ms'] });
+      const s = await serve({
+        args: [
+          '--db',
+          url,
+          '--metrics-port',
+          String(metricsPort),
+          '--dns-port',
+          String(dnsPort),
+          '--domain-hold',
+          'none',
+          '--publish-interval',
+          '300ms',
+        ],
+      });
       try {
-        const { stdout } = await run(VIGIL, ['admin', 'account', 'add', '--db', url, '--userid', 'restart', '--password', PASSWORD, '--dns-credits', '1', '--json'], { env: { ...process.env, VIGIL_DATA: s.dataDir } });
+        const { stdout } = await run(
+          VIGIL,
+          [
+            'admin',
+            'account',
+            'add',
+            '--db',
+            url,
+            '--userid',
+            'restart',
+            '--password',
+            PASSWORD,
+            '--dns-credits',
+            '1',
+            '--json',
+          ],
+          { env: { ...process.env, VIGIL_DATA: s.dataDir } },
+        );
         const apikey = JSON.parse(stdout).apikey;
         const c = s.client();
         await c.login(apikey, 'restart', PASSWORD);
@@ -66,7 +103,8 @@ describe('serve while its PostgreSQL restarts', { skip: pgBin ? false : 'Postgre
         pgCtl(`-D '${dir}/data' -m fast -w stop`);
         // Down: every reply keeps the spec's shape and HTTP 200. DNS scripts answer the spec's
         // dbConnectionFailure (its codes for every DNS endpoint); the others their system error (docs/scaling.md).
-        const reply = async (script: string, fields: Record<string, string>) => (await c.post(script, { apikey, sessionToken: c.sessionToken!, ...fields }));
+        const reply = async (script: string, fields: Record<string, string>) =>
+          await c.post(script, { apikey, sessionToken: c.sessionToken!, ...fields });
         for (const [script, fields, code] of [
           ['dnsGetDomainList.php', {}, 'dbConnectionFailure'],
           ['dnsGetDomainRecords.php', { domain: 'restart.example' }, 'dbConnectionFailure'],
@@ -83,7 +121,9 @@ describe('serve while its PostgreSQL restarts', { skip: pgBin ? false : 'Postgre
         // The name server answers from its serving set in memory, database or not.
         assert.equal(await www(), '192.0.2.8');
 
-        pgCtl(`-D '${dir}/data' -w -l '${dir}/server.log' -o "-k '${dir}' -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off" start`);
+        pgCtl(
+          `-D '${dir}/data' -w -l '${dir}/server.log' -o "-k '${dir}' -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off" start`,
+        );
         // Back: the pool opens new connections by itself; the session made before still works.
         await eventually(async () => (await healthz(metricsPort)) === 200, 'healthz 200 again', 15_000);
         await c.call('dnsAddA.php', { domain: 'restart.example', name: 'www', ip: '192.0.2.9' });

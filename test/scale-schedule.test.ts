@@ -29,7 +29,9 @@ describe('the distribution schedule', () => {
       let seen = made[0]!;
       for (let round = 1; round <= 3; round++) {
         // On PostgreSQL these run on separate pooled connections, at once.
-        const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => claimCycle(a, seen, T + round * 1000 + i)));
+        const claims = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => claimCycle(a, seen, T + round * 1000 + i)),
+        );
         const won = claims.filter((c) => c !== null);
         assert.equal(won.length, 1, `round ${round}: one winner`);
         assert.equal(won[0]!.cycle, round);

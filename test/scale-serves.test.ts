@@ -67,22 +67,36 @@ describe('two bin/vigil serve on one store', { skip: hasTool('dig') ? false : 'd
         await eventually(async () => (await digSerial(dnsA, 'scale.example')) === serial, `A serves serial ${serial}`);
         await eventually(async () => (await digSerial(dnsB, 'scale.example')) === serial, `B serves serial ${serial}`);
         // Both say the same next cycle (the set's), within a poll of the last one.
-        await eventually(async () => {
-          const [la, lb] = [await viaA.call('dnsGetDomainList.php', {}), await viaB.call('dnsGetDomainList.php', {})];
-          return la.nextDistribution === lb.nextDistribution;
-        }, 'the same next cycle on A and B', 10_000);
+        await eventually(
+          async () => {
+            const [la, lb] = [await viaA.call('dnsGetDomainList.php', {}), await viaB.call('dnsGetDomainList.php', {})];
+            return la.nextDistribution === lb.nextDistribution;
+          },
+          'the same next cycle on A and B',
+          10_000,
+        );
 
         // Let the set run a few cycles, then count them across both processes.
-        await eventually(async () => cyclesRun(a.stderr()).length + cyclesRun(b.stderr()).length >= 4, 'four cycles of the set');
+        await eventually(
+          async () => cyclesRun(a.stderr()).length + cyclesRun(b.stderr()).length >= 4,
+          'four cycles of the set',
+        );
         const elapsed = Date.now() - started;
         const all = [...cyclesRun(a.stderr()), ...cyclesRun(b.stderr())].sort((x, y) => x - y);
         // Each cycle number was run by exactly one process, none skipped:
         // one distribution per cycle, not one per process.
-        assert.deepEqual(all, all.map((_, i) => all[0]! + i), `cycles run: ${all.join(',')}`);
+        assert.deepEqual(
+          all,
+          all.map((_, i) => all[0]! + i),
+          `cycles run: ${all.join(',')}`,
+        );
         // And not more often than the interval allows for the whole set (two
         // uncoordinated serves would run about twice this many). Load can only
         // make cycles later, never more frequent: an upper bound is safe.
-        assert.ok(all.length <= Math.floor(elapsed / INTERVAL_MS) + 1, `${all.length} cycles in ${elapsed} ms at ${INTERVAL_MS} ms`);
+        assert.ok(
+          all.length <= Math.floor(elapsed / INTERVAL_MS) + 1,
+          `${all.length} cycles in ${elapsed} ms at ${INTERVAL_MS} ms`,
+        );
       } finally {
         viaB.close();
       }
@@ -104,21 +118,39 @@ function docExample(values: Record<string, string | number>): string {
   });
 }
 
-describe('docs/scaling.md: the two-serves example', { skip: !TEST_DB ? 'needs VIGIL_TEST_DB (a PostgreSQL server)' : !hasTool('openssl') ? 'openssl is not installed' : false }, () => {
+describe('docs/scaling.md: the two-serves example', {
+  skip: !TEST_DB
+    ? 'needs VIGIL_TEST_DB (a PostgreSQL server)'
+    : !hasTool('openssl')
+      ? 'openssl is not installed'
+      : false,
+}, () => {
   test('starts two serves and a worker on one database; a session made on one works on the other', async () => {
     const etc = tempDir();
-    const ports = { HTTPS_A: await freePort(), HTTPS_B: await freePort(), DNS_A: await freePort(), DNS_B: await freePort() };
+    const ports = {
+      HTTPS_A: await freePort(),
+      HTTPS_B: await freePort(),
+      DNS_A: await freePort(),
+      DNS_B: await freePort(),
+    };
     const db = (await testDb(etc))!;
     const script = `vigil() { '${VIGIL}' "$@"; }\n${docExample({ ETC: etc, DB: db, ...ports })}`;
     // Its own process group: one signal stops the whole set, as a service manager would.
-    const set = spawn('bash', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VIGIL_LOG_LEVEL: 'warn' } });
+    const set = spawn('bash', ['-c', script], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, VIGIL_LOG_LEVEL: 'warn' },
+    });
     let out = '';
     let err = '';
     set.stdout!.on('data', (d) => (out += d));
     set.stderr!.on('data', (d) => (err += d));
     const exited = new Promise<number | null>((res) => set.once('exit', (code) => res(code)));
     try {
-      await eventually(async () => (out.match(/^vigil ready /gm) ?? []).length === 2 && /^vigil worker ready /m.test(out), `two ready lines and a worker's; stderr: ${err}`);
+      await eventually(
+        async () => (out.match(/^vigil ready /gm) ?? []).length === 2 && /^vigil worker ready /m.test(out),
+        `two ready lines and a worker's; stderr: ${err}`,
+      );
       const apikey = await adminKey(db, etc);
       const ca = readFileSync(join(etc, 'cert.pem'), 'utf8');
       const a = new VigilClient({ baseUrl: `https://127.0.0.1:${ports.HTTPS_A}`, ca });
@@ -128,7 +160,10 @@ describe('docs/scaling.md: the two-serves example', { skip: !TEST_DB ? 'needs VI
         [b.apikey, b.sessionToken] = [a.apikey, a.sessionToken];
         await b.call('dnsAddDomain.php', { domain: 'example-set.example', domaintype: 'master', aup: 'YES' });
         const list = await a.call('dnsGetDomainList.php', {});
-        assert.deepEqual(Object.values<any>(list.domains).map((d) => d.domain), ['example-set.example']);
+        assert.deepEqual(
+          Object.values<any>(list.domains).map((d) => d.domain),
+          ['example-set.example'],
+        );
       } finally {
         a.close();
         b.close();
@@ -142,6 +177,25 @@ describe('docs/scaling.md: the two-serves example', { skip: !TEST_DB ? 'needs VI
 
 /** An account made with `admin` on the set's database. */
 async function adminKey(db: string, dataDir: string): Promise<string> {
-  const { stdout } = await run(VIGIL, ['admin', 'account', 'add', '--db', db, '--data', dataDir, '--userid', 'example', '--password', PASSWORD, '--dns-credits', '1', '--json'], { env: { ...process.env, VIGIL_DATA: '' } });
+  const { stdout } = await run(
+    VIGIL,
+    [
+      'admin',
+      'account',
+      'add',
+      '--db',
+      db,
+      '--data',
+      dataDir,
+      '--userid',
+      'example',
+      '--password',
+      PASSWORD,
+      '--dns-credits',
+      '1',
+      '--json',
+    ],
+    { env: { ...process.env, VIGIL_DATA: '' } },
+  );
   return JSON.parse(stdout).apikey;
 }

@@ -17,10 +17,24 @@ async function answer(port: number, name: string): Promise<string | undefined> {
 }
 
 /** Vigil with one secondary on `secondaryPort`, and a logged-in tenant. */
-async function vigilFor(secondaryPort: number, userid: string): Promise<{ vigil: Served; c: VigilClient; dnsPort: number }> {
+async function vigilFor(
+  secondaryPort: number,
+  userid: string,
+): Promise<{ vigil: Served; c: VigilClient; dnsPort: number }> {
   const dnsPort = await freePort();
   const vigil = await serve({
-    args: ['--dns-port', String(dnsPort), '--publish-interval', '300ms', '--domain-hold', 'none', '--secondaries', `127.0.0.1:${secondaryPort}`, '--catalog-zone', CATALOG],
+    args: [
+      '--dns-port',
+      String(dnsPort),
+      '--publish-interval',
+      '300ms',
+      '--domain-hold',
+      'none',
+      '--secondaries',
+      `127.0.0.1:${secondaryPort}`,
+      '--catalog-zone',
+      CATALOG,
+    ],
   });
   const c = vigil.client();
   await c.login(await addAccount(vigil.dataDir, userid, PASSWORD, '--dns-credits', '3'), userid, PASSWORD);
@@ -32,7 +46,11 @@ async function publishA(c: VigilClient, domain: string, name: string, ip: string
   await c.call('dnsPublish.php', { domain });
 }
 
-describe('a stock PowerDNS secondary following the catalog zone', { skip: !(hasTool('pdns_server') && hasTool('sqlite3')) && 'pdns_server or sqlite3 (pdns-server, pdns-backend-sqlite3, sqlite3) not installed' }, () => {
+describe('a stock PowerDNS secondary following the catalog zone', {
+  skip:
+    !(hasTool('pdns_server') && hasTool('sqlite3')) &&
+    'pdns_server or sqlite3 (pdns-server, pdns-backend-sqlite3, sqlite3) not installed',
+}, () => {
   let vigil: Served;
   let c: VigilClient;
   let pdns: Bind;
@@ -53,18 +71,29 @@ describe('a stock PowerDNS secondary following the catalog zone', { skip: !(hasT
   test('PowerDNS serves a new zone, follows a change after NOTIFY, and drops the zone after deletion', async () => {
     await c.call('dnsAddDomain.php', { domain: 'pdns.example', domaintype: 'master', aup: 'YES' });
     await publishA(c, 'pdns.example', 'www', '192.0.2.70');
-    await eventually(async () => (await answer(pdns.port, 'www.pdns.example')) === '192.0.2.70', 'PowerDNS serves the new zone');
+    await eventually(
+      async () => (await answer(pdns.port, 'www.pdns.example')) === '192.0.2.70',
+      'PowerDNS serves the new zone',
+    );
     assert.equal((await udpQuery(pdns.port, 'www.pdns.example', 'A')).flag_aa, true);
 
     await publishA(c, 'pdns.example', 'api', '192.0.2.71');
-    await eventually(async () => (await answer(pdns.port, 'api.pdns.example')) === '192.0.2.71', 'PowerDNS follows a change');
+    await eventually(
+      async () => (await answer(pdns.port, 'api.pdns.example')) === '192.0.2.71',
+      'PowerDNS follows a change',
+    );
 
     await c.call('dnsDeleteDomain.php', { domain: 'pdns.example' });
-    await eventually(async () => (await udpQuery(pdns.port, 'www.pdns.example', 'A')).rcode !== 'NOERROR', 'PowerDNS drops the deleted zone');
+    await eventually(
+      async () => (await udpQuery(pdns.port, 'www.pdns.example', 'A')).rcode !== 'NOERROR',
+      'PowerDNS drops the deleted zone',
+    );
   });
 });
 
-describe('a stock NSD as a per-zone secondary (no catalog before NSD 4.9)', { skip: !hasTool('nsd') && 'nsd not installed' }, () => {
+describe('a stock NSD as a per-zone secondary (no catalog before NSD 4.9)', {
+  skip: !hasTool('nsd') && 'nsd not installed',
+}, () => {
   let vigil: Served;
   let c: VigilClient;
   let nsd: Nsd;
@@ -87,14 +116,23 @@ describe('a stock NSD as a per-zone secondary (no catalog before NSD 4.9)', { sk
     // The operator adds the zone once Vigil serves it (before that Vigil refuses the transfer).
     await eventually(async () => (await answer(dnsPort, 'www.nsd.example')) === '192.0.2.80', 'Vigil serves the zone');
     await nsd.addZone('nsd.example');
-    await eventually(async () => (await answer(nsd.port, 'www.nsd.example')) === '192.0.2.80', 'NSD serves the added zone');
+    await eventually(
+      async () => (await answer(nsd.port, 'www.nsd.example')) === '192.0.2.80',
+      'NSD serves the added zone',
+    );
     assert.equal((await udpQuery(nsd.port, 'www.nsd.example', 'A')).flag_aa, true);
 
     await publishA(c, 'nsd.example', 'api', '192.0.2.81');
-    await eventually(async () => (await answer(nsd.port, 'api.nsd.example')) === '192.0.2.81', 'NSD follows a change after NOTIFY');
+    await eventually(
+      async () => (await answer(nsd.port, 'api.nsd.example')) === '192.0.2.81',
+      'NSD follows a change after NOTIFY',
+    );
 
     await c.call('dnsDeleteDomain.php', { domain: 'nsd.example' });
     await nsd.delZone('nsd.example');
-    await eventually(async () => (await udpQuery(nsd.port, 'www.nsd.example', 'A')).rcode !== 'NOERROR', 'NSD drops the removed zone');
+    await eventually(
+      async () => (await udpQuery(nsd.port, 'www.nsd.example', 'A')).rcode !== 'NOERROR',
+      'NSD drops the removed zone',
+    );
   });
 });

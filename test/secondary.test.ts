@@ -12,12 +12,13 @@ import { eventually } from './helpers/wait.ts';
 const PASSWORD = 'correct horse 6';
 const CATALOG = 'catalog.vigil.invalid';
 
-
 /** An AXFR over TCP from a chosen loopback source address; returns the records or the rcode. */
 function axfr(port: number, zone: string, localAddress: string): Promise<{ rcode: string; records: any[] }> {
   return new Promise((resolve, reject) => {
     const socket = connect({ port, host: '127.0.0.1', localAddress }, () =>
-      socket.write(dnsPacket.streamEncode({ type: 'query', id: 7, questions: [{ type: 'AXFR', name: zone, class: 'IN' }] })),
+      socket.write(
+        dnsPacket.streamEncode({ type: 'query', id: 7, questions: [{ type: 'AXFR', name: zone, class: 'IN' }] }),
+      ),
     );
     let buf = Buffer.alloc(0);
     const records: any[] = [];
@@ -44,7 +45,9 @@ function axfr(port: number, zone: string, localAddress: string): Promise<{ rcode
   });
 }
 
-describe('zone transfers and a stock BIND 9 secondary following the catalog zone', { skip: !hasTool('named') && 'named (bind9) not installed' }, () => {
+describe('zone transfers and a stock BIND 9 secondary following the catalog zone', {
+  skip: !hasTool('named') && 'named (bind9) not installed',
+}, () => {
   let vigil: Served;
   let bind: Bind;
   let c: VigilClient;
@@ -54,7 +57,18 @@ describe('zone transfers and a stock BIND 9 secondary following the catalog zone
     dnsPort = await freePort();
     const bindPort = await freePort();
     vigil = await serve({
-      args: ['--dns-port', String(dnsPort), '--publish-interval', '300ms', '--domain-hold', 'none', '--secondaries', `127.0.0.1:${bindPort}`, '--catalog-zone', CATALOG],
+      args: [
+        '--dns-port',
+        String(dnsPort),
+        '--publish-interval',
+        '300ms',
+        '--domain-hold',
+        'none',
+        '--secondaries',
+        `127.0.0.1:${bindPort}`,
+        '--catalog-zone',
+        CATALOG,
+      ],
     });
     bind = await startBindSecondary(bindPort, dnsPort, CATALOG);
     c = vigil.client();
@@ -70,7 +84,10 @@ describe('zone transfers and a stock BIND 9 secondary following the catalog zone
     await c.call('dnsAddA.php', { domain: 'xfr.example', name: 'www', ip: '192.0.2.10' });
     await c.call('dnsSetOptions.php', { domain: 'xfr.example', masters: '', allowtransferacl: '127.0.0.9' });
     await c.call('dnsPublish.php', { domain: 'xfr.example' });
-    await eventually(async () => (await udpQuery(dnsPort, 'www.xfr.example', 'A')).answers?.length === 1, 'zone served');
+    await eventually(
+      async () => (await udpQuery(dnsPort, 'www.xfr.example', 'A')).answers?.length === 1,
+      'zone served',
+    );
     assert.equal((await axfr(dnsPort, 'xfr.example', '127.0.0.8')).rcode, 'REFUSED');
     const allowed = await axfr(dnsPort, 'xfr.example', '127.0.0.9');
     assert.equal(allowed.rcode, 'NOERROR');
@@ -85,20 +102,31 @@ describe('zone transfers and a stock BIND 9 secondary following the catalog zone
     await c.call('dnsAddDomain.php', { domain: 'follow.example', domaintype: 'master', aup: 'YES' });
     await c.call('dnsAddA.php', { domain: 'follow.example', name: 'www', ip: '192.0.2.44' });
     await c.call('dnsPublish.php', { domain: 'follow.example' });
-    await eventually(async () => (await udpQuery(bind.port, 'www.follow.example', 'A')).answers?.[0]?.data === '192.0.2.44', 'BIND serves the new zone');
+    await eventually(
+      async () => (await udpQuery(bind.port, 'www.follow.example', 'A')).answers?.[0]?.data === '192.0.2.44',
+      'BIND serves the new zone',
+    );
     const viaBind = await udpQuery(bind.port, 'www.follow.example', 'A');
     assert.equal(viaBind.flag_aa, true);
 
     await c.call('dnsAddA.php', { domain: 'follow.example', name: 'api', ip: '192.0.2.45' });
     await c.call('dnsPublish.php', { domain: 'follow.example' });
-    await eventually(async () => (await udpQuery(bind.port, 'api.follow.example', 'A')).answers?.[0]?.data === '192.0.2.45', 'BIND follows a change after NOTIFY');
+    await eventually(
+      async () => (await udpQuery(bind.port, 'api.follow.example', 'A')).answers?.[0]?.data === '192.0.2.45',
+      'BIND follows a change after NOTIFY',
+    );
 
     await c.call('dnsDeleteDomain.php', { domain: 'follow.example' });
-    await eventually(async () => (await udpQuery(bind.port, 'www.follow.example', 'A')).rcode === 'REFUSED', 'BIND drops the deleted zone');
+    await eventually(
+      async () => (await udpQuery(bind.port, 'www.follow.example', 'A')).rcode === 'REFUSED',
+      'BIND drops the deleted zone',
+    );
   });
 });
 
-describe('a stock Knot DNS secondary following the catalog zone', { skip: !hasTool('knotd') && 'knotd (knot) not installed' }, () => {
+describe('a stock Knot DNS secondary following the catalog zone', {
+  skip: !hasTool('knotd') && 'knotd (knot) not installed',
+}, () => {
   let vigil: Served;
   let knot: Bind;
   let c: VigilClient;
@@ -107,7 +135,18 @@ describe('a stock Knot DNS secondary following the catalog zone', { skip: !hasTo
     const dnsPort = await freePort();
     const knotPort = await freePort();
     vigil = await serve({
-      args: ['--dns-port', String(dnsPort), '--publish-interval', '300ms', '--domain-hold', 'none', '--secondaries', `127.0.0.1:${knotPort}`, '--catalog-zone', CATALOG],
+      args: [
+        '--dns-port',
+        String(dnsPort),
+        '--publish-interval',
+        '300ms',
+        '--domain-hold',
+        'none',
+        '--secondaries',
+        `127.0.0.1:${knotPort}`,
+        '--catalog-zone',
+        CATALOG,
+      ],
     });
     knot = await startKnotSecondary(knotPort, dnsPort, CATALOG);
     c = vigil.client();
@@ -122,8 +161,14 @@ describe('a stock Knot DNS secondary following the catalog zone', { skip: !hasTo
     await c.call('dnsAddDomain.php', { domain: 'knot.example', domaintype: 'master', aup: 'YES' });
     await c.call('dnsAddA.php', { domain: 'knot.example', name: 'www', ip: '192.0.2.66' });
     await c.call('dnsPublish.php', { domain: 'knot.example' });
-    await eventually(async () => (await udpQuery(knot.port, 'www.knot.example', 'A')).answers?.[0]?.data === '192.0.2.66', 'Knot serves the new zone');
+    await eventually(
+      async () => (await udpQuery(knot.port, 'www.knot.example', 'A')).answers?.[0]?.data === '192.0.2.66',
+      'Knot serves the new zone',
+    );
     await c.call('dnsDeleteDomain.php', { domain: 'knot.example' });
-    await eventually(async () => (await udpQuery(knot.port, 'www.knot.example', 'A')).rcode !== 'NOERROR', 'Knot drops the deleted zone');
+    await eventually(
+      async () => (await udpQuery(knot.port, 'www.knot.example', 'A')).rcode !== 'NOERROR',
+      'Knot drops the deleted zone',
+    );
   });
 });

@@ -20,8 +20,9 @@ mail IN A 192.0.2.25
 info 60 IN TXT "from the master"
 `;
 
-
-describe('slave domains: Vigil as the secondary of a real BIND 9 master', { skip: !hasTool('named') && 'named (bind9) not installed' }, () => {
+describe('slave domains: Vigil as the secondary of a real BIND 9 master', {
+  skip: !hasTool('named') && 'named (bind9) not installed',
+}, () => {
   let vigil: Served;
   let bind: Bind & { setZone(text: string): Promise<void> };
   let c: VigilClient;
@@ -35,7 +36,11 @@ describe('slave domains: Vigil as the secondary of a real BIND 9 master', { skip
     c = vigil.client();
     await c.login(await addAccount(vigil.dataDir, 'slave', PASSWORD, '--dns-credits', '2'), 'slave', PASSWORD);
     await c.call('dnsAddDomain.php', { domain: ZONE, domaintype: 'slave', aup: 'YES' });
-    assert.equal((await c.post('dnsSetOptions.php', { apikey: c.apikey, sessionToken: c.sessionToken, domain: ZONE, masters: '' })).body.error, 'syntaxInvalidMasters');
+    assert.equal(
+      (await c.post('dnsSetOptions.php', { apikey: c.apikey, sessionToken: c.sessionToken, domain: ZONE, masters: '' }))
+        .body.error,
+      'syntaxInvalidMasters',
+    );
     await c.call('dnsSetOptions.php', { domain: ZONE, masters: `127.0.0.1:${bindPort}` });
   });
   after(async () => {
@@ -44,7 +49,10 @@ describe('slave domains: Vigil as the secondary of a real BIND 9 master', { skip
   });
 
   test('Vigil transfers the zone from its master, serves it and shows it read-only', async () => {
-    await eventually(async () => (await udpQuery(dnsPort, `www.${ZONE}`, 'A')).answers?.[0]?.data === '192.0.2.1', 'first transfer');
+    await eventually(
+      async () => (await udpQuery(dnsPort, `www.${ZONE}`, 'A')).answers?.[0]?.data === '192.0.2.1',
+      'first transfer',
+    );
     // The master's own TTLs are kept (issue 16): a record's, and the zone's for the rest.
     assert.equal((await udpQuery(dnsPort, `info.${ZONE}`, 'TXT')).answers![0]!.ttl, 60);
     assert.equal((await udpQuery(dnsPort, `www.${ZONE}`, 'A')).answers![0]!.ttl, 300);
@@ -52,9 +60,17 @@ describe('slave domains: Vigil as the secondary of a real BIND 9 master', { skip
     assert.deepEqual(mx.answers![0].data, { preference: 10, exchange: `mail.${ZONE}` });
     const r = await c.call('dnsGetDomainRecords.php', { domain: ZONE });
     assert.equal(r.state, 3);
-    const types = Object.values(r.records as Record<string, any>).map((x) => x.type).sort();
+    const types = Object.values(r.records as Record<string, any>)
+      .map((x) => x.type)
+      .sort();
     assert.deepEqual(types, ['A', 'A', 'MX', 'NS', 'Options', 'SOA', 'TXT']);
-    const add = await c.post('dnsAddA.php', { apikey: c.apikey, sessionToken: c.sessionToken, domain: ZONE, name: 'x', ip: '192.0.2.9' });
+    const add = await c.post('dnsAddA.php', {
+      apikey: c.apikey,
+      sessionToken: c.sessionToken,
+      domain: ZONE,
+      name: 'x',
+      ip: '192.0.2.9',
+    });
     assert.equal(add.body.error, 'unspecifiedError', 'read-only');
     const pub = await c.call('dnsPublish.php', { domain: ZONE });
     assert.match(pub.warnings[0], /masters/);
@@ -62,7 +78,10 @@ describe('slave domains: Vigil as the secondary of a real BIND 9 master', { skip
 
   test('a change on the master reaches Vigil through NOTIFY', async () => {
     await bind.setZone(zoneText(2, '192.0.2.2'));
-    await eventually(async () => (await udpQuery(dnsPort, `www.${ZONE}`, 'A')).answers?.[0]?.data === '192.0.2.2', 'transfer after NOTIFY');
+    await eventually(
+      async () => (await udpQuery(dnsPort, `www.${ZONE}`, 'A')).answers?.[0]?.data === '192.0.2.2',
+      'transfer after NOTIFY',
+    );
     const soa = await udpQuery(dnsPort, ZONE, 'SOA');
     assert.equal(soa.answers![0].data.serial, 2);
   });
@@ -70,7 +89,12 @@ describe('slave domains: Vigil as the secondary of a real BIND 9 master', { skip
   test('a NOTIFY from an address that is not a master is refused', async () => {
     const dnsPacket = (await import('dns-packet')).default;
     const { udpRaw } = await import('./helpers/dns-client.ts');
-    const msg = dnsPacket.encode({ id: 9, type: 'query', flags: 4 << 11, questions: [{ type: 'SOA', name: 'unknown.example', class: 'IN' }] });
+    const msg = dnsPacket.encode({
+      id: 9,
+      type: 'query',
+      flags: 4 << 11,
+      questions: [{ type: 'SOA', name: 'unknown.example', class: 'IN' }],
+    });
     const reply = await udpRaw(dnsPort, msg);
     assert.ok(reply);
     assert.equal(reply.readUInt16BE(2) & 0xf, 5, 'REFUSED');

@@ -66,7 +66,18 @@ describe('slow clients: per-address connection caps', () => {
   before(async () => {
     const dnsPort = await freePort();
     // Long timeouts: only the caps may close anything during these tests.
-    s = await serve({ args: ['--dns-port', String(dnsPort), '--max-connections-per-ip', String(CAP), '--request-timeout', '60s', '--dns-tcp-lifetime', '60s'] });
+    s = await serve({
+      args: [
+        '--dns-port',
+        String(dnsPort),
+        '--max-connections-per-ip',
+        String(CAP),
+        '--request-timeout',
+        '60s',
+        '--dns-tcp-lifetime',
+        '60s',
+      ],
+    });
     t = targets(s, dnsPort);
   });
   after(async () => {
@@ -81,7 +92,11 @@ describe('slow clients: per-address connection caps', () => {
       slow.forEach((c) => c.socket.write('POST /api/auth.php HTTP/1.1\r\nHost: lo'));
       // The server counts a connection when it accepts it, which may come after our connect event: ask until refused.
       await eventually(async () => !(await answered(target)), 'a connection over the cap is refused');
-      const other = new VigilClient({ baseUrl: listener === 'tls' ? s.httpsUrl : s.httpUrl, ca: s.ca, localAddress: '127.0.0.2' });
+      const other = new VigilClient({
+        baseUrl: listener === 'tls' ? s.httpsUrl : s.httpUrl,
+        ca: s.ca,
+        localAddress: '127.0.0.2',
+      });
       try {
         const r = await other.raw('POST', '/api/auth.php', 'apikey=x');
         assert.equal(r.body.error, listener === 'tls' ? 'invalid apikey format' : 'notSSL');
@@ -99,7 +114,10 @@ describe('slow clients: per-address connection caps', () => {
     const reply = await dnsTcp({ ...t.dns, localAddress: '127.0.0.2' });
     assert.ok(reply, 'another address is answered');
     held.forEach((c) => c.socket.destroy());
-    await eventually(async () => (await dnsTcp(t.dns)) !== null, 'the address is answered again once its connections are gone');
+    await eventually(
+      async () => (await dnsTcp(t.dns)) !== null,
+      'the address is answered again once its connections are gone',
+    );
   });
 });
 
@@ -110,7 +128,18 @@ describe('slow clients: timeouts and lifetimes', () => {
   before(async () => {
     const dnsPort = await freePort();
     // Two name-server processes: the limits must reach the workers too.
-    s = await serve({ args: ['--dns-port', String(dnsPort), '--dns-workers', '2', '--request-timeout', '1s', '--dns-tcp-lifetime', '2s'] });
+    s = await serve({
+      args: [
+        '--dns-port',
+        String(dnsPort),
+        '--dns-workers',
+        '2',
+        '--request-timeout',
+        '1s',
+        '--dns-tcp-lifetime',
+        '2s',
+      ],
+    });
     t = targets(s, dnsPort);
   });
   after(async () => {

@@ -33,13 +33,16 @@ async function digSerial(port: number, zone: string): Promise<number | null> {
 async function answers(c: VigilClient, scanuid: string): Promise<Record<string, unknown>> {
   const { nextDistribution: _, status: __, ...list } = await c.call('dnsGetDomainList.php', {});
   const records: Record<string, unknown> = {};
-  for (const d of Object.values<any>(list.domains)) records[d.domain] = await c.call('dnsGetDomainRecords.php', { domain: d.domain });
+  for (const d of Object.values<any>(list.domains))
+    records[d.domain] = await c.call('dnsGetDomainRecords.php', { domain: d.domain });
   const audits = await c.call('saGetAuditList.php', {});
   const report = await c.call('saGetAuditReport.php', { scanuid });
   return { list, records, audits, report };
 }
 
-describe('admin store copy: a populated SQLite data directory into an empty PostgreSQL database', { skip: !TEST_DB ? 'needs VIGIL_TEST_DB (a PostgreSQL server)' : !hasTool('dig') ? 'dig is not installed' : false }, () => {
+describe('admin store copy: a populated SQLite data directory into an empty PostgreSQL database', {
+  skip: !TEST_DB ? 'needs VIGIL_TEST_DB (a PostgreSQL server)' : !hasTool('dig') ? 'dig is not installed' : false,
+}, () => {
   test('round trip: same answers from serve --db on the copy, new rows get new ids, a non-empty target is refused', async () => {
     const dataDir = tempDir();
     const dnsPort = await freePort();
@@ -51,7 +54,24 @@ describe('admin store copy: a populated SQLite data directory into an empty Post
     let scanuid: string;
     let apikey: string;
     try {
-      const add = await vigil('admin', 'account', 'add', '--data', dataDir, '--userid', 'mover', '--password', PASSWORD, '--dns-credits', '5', '--audit-types', 'basic', '--allow-ip', '127.0.5.0/24', '--json');
+      const add = await vigil(
+        'admin',
+        'account',
+        'add',
+        '--data',
+        dataDir,
+        '--userid',
+        'mover',
+        '--password',
+        PASSWORD,
+        '--dns-credits',
+        '5',
+        '--audit-types',
+        'basic',
+        '--allow-ip',
+        '127.0.5.0/24',
+        '--json',
+      );
       assert.equal(add.code, 0, add.stderr);
       apikey = JSON.parse(add.stdout).apikey as string;
       await vigil('admin', 'account', 'add', '--data', dataDir, '--userid', 'other', '--password', PASSWORD);
@@ -64,7 +84,10 @@ describe('admin store copy: a populated SQLite data directory into an empty Post
         await c.call('dnsAddTXT.php', { domain, name: '', txtdata: 'v=spf1 -all' });
         await c.call('dnsPublish.php', { domain });
       }
-      await eventually(async () => Object.values<any>((await c.call('dnsGetDomainList.php', {})).domains).every((d) => d.state === 3), 'both domains distributed');
+      await eventually(
+        async () => Object.values<any>((await c.call('dnsGetDomainList.php', {})).domains).every((d) => d.state === 3),
+        'both domains distributed',
+      );
       scanuid = await runAudit(c, { ipaddr: '127.0.5.9', audittype: 'basic' });
       await finished(c, scanuid);
       serial = (await digSerial(dnsPort, 'move-one.example'))!;
@@ -89,7 +112,11 @@ describe('admin store copy: a populated SQLite data directory into an empty Post
     assert.deepEqual([rows.accounts, rows.domains, rows.zone_publications, rows.audits], [2, 2, 2, 1]);
     // Three records each, plus the default NS records a new domain starts with.
     assert.ok(rows.records >= 6, `records ${rows.records}`);
-    assert.equal(JSON.stringify(copy), JSON.stringify(copy).replace('vigil:vigil@', ''), 'the password is never printed');
+    assert.equal(
+      JSON.stringify(copy),
+      JSON.stringify(copy).replace('vigil:vigil@', ''),
+      'the password is never printed',
+    );
     // Again: the target now holds rows and is refused, unchanged.
     const again = await vigil('admin', 'store', 'copy', '--data', dataDir, '--to', target);
     assert.notEqual(again.code, 0);
@@ -106,7 +133,9 @@ describe('admin store copy: a populated SQLite data directory into an empty Post
       // Sequences continue after the copied ids: new rows do not collide.
       const oldSeqs = Object.keys((before.list as any).domains).map(Number);
       await c.call('dnsAddDomain.php', { domain: 'move-three.example', domaintype: 'master', aup: 'YES' });
-      const three = Object.values<any>((await c.call('dnsGetDomainList.php', {})).domains).find((d) => d.domain === 'move-three.example');
+      const three = Object.values<any>((await c.call('dnsGetDomainList.php', {})).domains).find(
+        (d) => d.domain === 'move-three.example',
+      );
       assert.ok(three.seq > Math.max(...oldSeqs), `new seq ${three.seq} after ${oldSeqs}`);
       await c.call('dnsAddA.php', { domain: 'move-three.example', name: 'www', ip: '192.0.2.53' });
       await c.call('dnsAddA.php', { domain: 'move-one.example', name: 'new', ip: '192.0.2.54' });

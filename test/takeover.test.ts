@@ -9,7 +9,8 @@ const PASSWORD = 'correct horse 12';
 
 const code = replyCode;
 
-const add = (c: VigilClient, domain: string, domaintype = 'master') => code(c, 'dnsAddDomain.php', { domain, domaintype, aup: 'YES' });
+const add = (c: VigilClient, domain: string, domaintype = 'master') =>
+  code(c, 'dnsAddDomain.php', { domain, domaintype, aup: 'YES' });
 
 describe('name takeover across accounts (issue 12, item 1)', () => {
   let t: TestApp;
@@ -26,7 +27,7 @@ describe('name takeover across accounts (issue 12, item 1)', () => {
   });
   after(() => t.close());
 
-  test("another account cannot add a child or a parent of a domain, as master or slave", async () => {
+  test('another account cannot add a child or a parent of a domain, as master or slave', async () => {
     assert.equal(await add(b, 'mail.alice.example'), 'unableToAddDuplicate');
     assert.equal(await add(b, 'mail.alice.example', 'slave'), 'unableToAddDuplicate');
     assert.equal(await add(b, 'deep.er.alice.example'), 'unableToAddDuplicate');
@@ -43,7 +44,13 @@ describe('name takeover across accounts (issue 12, item 1)', () => {
   });
 
   test("the service's own names, above and below, are never added", async () => {
-    for (const name of ['ns.vigil.test', 'ns1.ns.vigil.test', 'vigil.test', 'catalog.vigil.invalid', 'zones.catalog.vigil.invalid']) {
+    for (const name of [
+      'ns.vigil.test',
+      'ns1.ns.vigil.test',
+      'vigil.test',
+      'catalog.vigil.invalid',
+      'zones.catalog.vigil.invalid',
+    ]) {
       assert.equal(await add(b, name), 'unableToAddDuplicate', name);
     }
   });
@@ -84,12 +91,18 @@ describe('the operator may allow nesting, public suffixes and reverse zones', ()
     assert.equal(await add(b, 'co.uk'), 'ok');
 
     await assert.rejects(admin(dataDir, 'domain', 'release', 'mail.alice.example'), (err: any) => {
-      assert.match(err.stderr, /warning: mail\.alice\.example \(account bob\) nests with alice\.example of account alice/);
+      assert.match(
+        err.stderr,
+        /warning: mail\.alice\.example \(account bob\) nests with alice\.example of account alice/,
+      );
       assert.match(err.stderr, /--force/);
       return true;
     });
     const held = await b.call('dnsPublish.php', { domain: 'mail.alice.example' });
-    assert.ok(held.errors?.some((e: string) => /on hold/.test(e)), 'still held after the refused release');
+    assert.ok(
+      held.errors?.some((e: string) => /on hold/.test(e)),
+      'still held after the refused release',
+    );
     const { stdout } = await admin(dataDir, 'domain', 'release', 'mail.alice.example', '--force');
     assert.match(stdout, /released mail\.alice\.example \(master, account bob\)/);
     const { stdout: plain } = await admin(dataDir, 'domain', 'release', 'co.uk');

@@ -52,7 +52,10 @@ describe('transport rules', () => {
       for (const name of [...SCRIPT_NAMES, 'saRunAudit.php', 'nonexistent.php', '%ff.php', 'a'.repeat(500)]) {
         assertErrorShape(await plain.raw('POST', `/api/${name}`, `apikey=${key}&sessionToken=${token}`), 'notSSL');
         assertErrorShape(await plain.raw('GET', `/api/${name}`), 'notSSL');
-        assertErrorShape(await plain.raw('POST', `/api/${name}`, '{"a":1}', { 'content-type': 'application/json' }), 'notSSL');
+        assertErrorShape(
+          await plain.raw('POST', `/api/${name}`, '{"a":1}', { 'content-type': 'application/json' }),
+          'notSSL',
+        );
       }
     } finally {
       plain.close();
@@ -69,16 +72,36 @@ describe('transport rules', () => {
   });
 
   test('unknown scripts and paths: 404 unknownScript', async () => {
-    for (const path of ['/api/nope.php', '/api/', '/api/auth.php/x', '/', '/api/..%2fauth.php', '/api/constructor', '/api/__proto__',
-      `/api/${'a'.repeat(3000)}.php`, '/api/%ff.php', '/api/%zz', '/api/auth.php%00']) {
+    for (const path of [
+      '/api/nope.php',
+      '/api/',
+      '/api/auth.php/x',
+      '/',
+      '/api/..%2fauth.php',
+      '/api/constructor',
+      '/api/__proto__',
+      `/api/${'a'.repeat(3000)}.php`,
+      '/api/%ff.php',
+      '/api/%zz',
+      '/api/auth.php%00',
+    ]) {
       assertErrorShape(await c.raw('POST', path, `apikey=${key}`), 'unknownScript', 404);
     }
   });
 
   test('bodies that are not a form: 415; too large: 413', async () => {
     for (const name of SCRIPT_NAMES) {
-      for (const type of ['application/json', 'multipart/form-data; boundary=x', 'text/plain', 'application/x-www-form-urlencoded; charset=latin1']) {
-        assertErrorShape(await c.raw('POST', `/api/${name}`, 'apikey=x', { 'content-type': type }), 'unsupportedMediaType', 415);
+      for (const type of [
+        'application/json',
+        'multipart/form-data; boundary=x',
+        'text/plain',
+        'application/x-www-form-urlencoded; charset=latin1',
+      ]) {
+        assertErrorShape(
+          await c.raw('POST', `/api/${name}`, 'apikey=x', { 'content-type': type }),
+          'unsupportedMediaType',
+          415,
+        );
       }
       const big = `apikey=${key}&sessionToken=${token}&x=${'a'.repeat(300 * 1024)}`;
       assertErrorShape(await c.raw('POST', `/api/${name}`, big), 'requestTooLarge', 413);
@@ -90,16 +113,25 @@ describe('transport rules', () => {
     for (const name of SCRIPT_NAMES) {
       const session = name !== 'auth.php';
       const rest = session ? `sessionToken=${token}` : 'userid=tina&password=x';
-      assertErrorShape(await c.raw('POST', `/api/${name}`, `apikey=${key}&apikey=${key}&${rest}`), 'invalid apikey format');
+      assertErrorShape(
+        await c.raw('POST', `/api/${name}`, `apikey=${key}&apikey=${key}&${rest}`),
+        'invalid apikey format',
+      );
       for (const b of bad) {
         assertErrorShape(await c.raw('POST', `/api/${name}`, `apikey=${b}&${rest}`), 'invalid apikey format');
       }
       assertErrorShape(await c.raw('POST', `/api/${name}`, ''), 'invalid apikey format');
       assertErrorShape(await c.raw('POST', `/api/${name}`, '', { 'content-type': '' }), 'invalid apikey format');
       if (session) {
-        assertErrorShape(await c.raw('POST', `/api/${name}`, `apikey=${key}&sessionToken=${token}&sessionToken=${token}`), 'sessionAuthenticationFailure');
+        assertErrorShape(
+          await c.raw('POST', `/api/${name}`, `apikey=${key}&sessionToken=${token}&sessionToken=${token}`),
+          'sessionAuthenticationFailure',
+        );
         for (const b of bad) {
-          assertErrorShape(await c.raw('POST', `/api/${name}`, `apikey=${key}&sessionToken=${b}`), 'sessionAuthenticationFailure');
+          assertErrorShape(
+            await c.raw('POST', `/api/${name}`, `apikey=${key}&sessionToken=${b}`),
+            'sessionAuthenticationFailure',
+          );
         }
       }
     }
@@ -148,7 +180,10 @@ describe('transport edges on a raw socket: every reply in the JSON error shape',
 
   test('a NUL byte in the path: 400 malformedRequest, on both listeners', async () => {
     for (const target of [tls, plain]) {
-      const { data, error } = await exchange(target, `POST /api/auth.php\0x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n`);
+      const { data, error } = await exchange(
+        target,
+        `POST /api/auth.php\0x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n`,
+      );
       assert.equal(error, null);
       const replies = parseReplies(data);
       assert.equal(replies.length, 1);
@@ -159,7 +194,10 @@ describe('transport edges on a raw socket: every reply in the JSON error shape',
   test('headers of 20 KB, 60 KB and 200 KB: 431 headersTooLarge, never a reset', async () => {
     for (const size of [20 * 1024, 60 * 1024, 200 * 1024]) {
       for (const target of [tls, plain]) {
-        const { data, error } = await exchange(target, postHead('/api/auth.php', 0, `X-Filler: ${'a'.repeat(size)}\r\n`));
+        const { data, error } = await exchange(
+          target,
+          postHead('/api/auth.php', 0, `X-Filler: ${'a'.repeat(size)}\r\n`),
+        );
         assert.equal(error, null, `${size} bytes: the connection was reset`);
         const replies = parseReplies(data);
         assert.equal(replies.length, 1);
@@ -169,7 +207,10 @@ describe('transport edges on a raw socket: every reply in the JSON error shape',
   });
 
   test('a body over the limit: 413 requestTooLarge, read from the declared length', async () => {
-    const { data, error } = await exchange(tls, `${postHead('/api/auth.php', 10_000_000)}apikey=${'a'.repeat(64 * 1024)}`);
+    const { data, error } = await exchange(
+      tls,
+      `${postHead('/api/auth.php', 10_000_000)}apikey=${'a'.repeat(64 * 1024)}`,
+    );
     assert.equal(error, null);
     const replies = parseReplies(data);
     assert.equal(replies.length, 1);

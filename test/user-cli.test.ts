@@ -18,7 +18,17 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
   before(async () => {
     // No audit worker in serve: the audit test starts one when it wants the queued audit to run.
     s = await serve({ args: ['--audit-workers', '0'] });
-    u = await UserShell.create(s, 'cliuser', PASSWORD, '--audit-types', 'basic', '--allow-ip', '127.0.1.0/24', '--dns-credits', '3');
+    u = await UserShell.create(
+      s,
+      'cliuser',
+      PASSWORD,
+      '--audit-types',
+      'basic',
+      '--allow-ip',
+      '127.0.1.0/24',
+      '--dns-credits',
+      '3',
+    );
   });
   after(() => s.stop());
 
@@ -52,7 +62,12 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
   test('login keeps url, key, userid, certificate and token, mode 0600 in a 0700 directory; the password only when asked', async () => {
     const r = await u.login('--json');
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), { url: s.httpsUrl, userid: 'cliuser', config: u.env.VIGIL_CONFIG, passwordKept: false });
+    assert.deepEqual(JSON.parse(r.stdout), {
+      url: s.httpsUrl,
+      userid: 'cliuser',
+      config: u.env.VIGIL_CONFIG,
+      passwordKept: false,
+    });
     const file = u.env.VIGIL_CONFIG!;
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(statSync(dirname(file)).mode & 0o777, 0o700);
@@ -67,7 +82,17 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
   test('login on a terminal asks for the password without echo', async () => {
     const e = u.env;
     const other = new UserShell(s, e.VIGIL_APIKEY!, 'cliuser', PASSWORD);
-    const args = ['login', '--url', e.VIGIL_URL!, '--apikey', e.VIGIL_APIKEY!, '--userid', 'cliuser', '--cacert', e.VIGIL_CACERT!];
+    const args = [
+      'login',
+      '--url',
+      e.VIGIL_URL!,
+      '--apikey',
+      e.VIGIL_APIKEY!,
+      '--userid',
+      'cliuser',
+      '--cacert',
+      e.VIGIL_CACERT!,
+    ];
     const r = await other.onTerminal(args, 'Password for cliuser: ', PASSWORD);
     assert.equal(r.code, 0, r.screen);
     assert.match(r.screen, /^Password for cliuser: \r?\nlogged in as cliuser at /m);
@@ -88,7 +113,11 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
     assert.match(unknown.stderr, /A has no field 'ipaddr' \(A takes name ip \[ttl\]\)/);
     assert.match(noTxtdata.stderr, /missing txtdata=/);
     assert.match(badType.stderr, /unknown record type 'SPF'/);
-    for (const args of [['A', 'name=www', 'ip=192.0.2.7'], ['txt', 'txtdata=v=spf1 -all', 'ttl=300'], ['MX', 'mxname=mail.cli.example.', 'priority=10']]) {
+    for (const args of [
+      ['A', 'name=www', 'ip=192.0.2.7'],
+      ['txt', 'txtdata=v=spf1 -all', 'ttl=300'],
+      ['MX', 'mxname=mail.cli.example.', 'priority=10'],
+    ]) {
       const r = await u.vigil(['dns', 'add', 'cli.example', ...args]);
       assert.equal(r.code, 0, r.stderr);
     }
@@ -98,7 +127,10 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
 
     const rec = await u.json('dns', 'records', 'cli.example');
     const byType = (t: string) => Object.values(rec.records as Record<string, any>).filter((x) => x.type === t);
-    assert.deepEqual(byType('A').map((x) => x.data), [{ name: 'www', data: '192.0.2.7' }]);
+    assert.deepEqual(
+      byType('A').map((x) => x.data),
+      [{ name: 'www', data: '192.0.2.7' }],
+    );
     assert.equal(byType('TXT')[0].data.data, 'v=spf1 -all');
     assert.equal(byType('MX')[0].data.host, '');
     const text = await u.vigil(['dns', 'records', 'cli.example']);
@@ -123,7 +155,10 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
     assert.equal((await u.vigil(['dns', 'delete-record', seq])).code, 0);
     assert.equal((await u.vigil(['dns', 'delete-record', seq])).code, 1, 'gone');
     const list = await u.json('dns', 'list');
-    assert.deepEqual(Object.values(list.domains).map((d: any) => d.domain), ['cli.example']);
+    assert.deepEqual(
+      Object.values(list.domains).map((d: any) => d.domain),
+      ['cli.example'],
+    );
     const listText = await u.vigil(['dns', 'list']);
     assert.match(listText.stdout, /^1 domain\(s\), weight 1; subscription until /);
     assert.match(listText.stdout, /^\d+ +cli\.example +\d /m);
@@ -150,7 +185,12 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
     assert.match(entry.scanuid, /^\d+$/);
     const lines = r.stderr.trimEnd().split('\n');
     for (const l of lines) {
-      assert.match(l, new RegExp(`^audit ${entry.scanuid}: (queued|running|done|(scanning|detecting|checking|reporting): ports \\d+/\\d+, checks \\d+/\\d+)$`));
+      assert.match(
+        l,
+        new RegExp(
+          `^audit ${entry.scanuid}: (queued|running|done|(scanning|detecting|checking|reporting): ports \\d+/\\d+, checks \\d+/\\d+)$`,
+        ),
+      );
     }
     assert.equal(lines[0], `audit ${entry.scanuid}: queued`);
     assert.equal(lines.at(-1), `audit ${entry.scanuid}: done`);
@@ -163,8 +203,14 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
     assert.equal(report.basic.scanuid, Number(entry.scanuid));
     assert.deepEqual(await u.json('audit', 'report', entry.scanuid, '--format', 'json'), report);
     // text, csv and html come from the renderer the completion mail uses (src/audit/render/), fed the API's scaninfo.
-    const [asText, asCsv, asHtml] = await Promise.all(['text', 'csv', 'html'].map((f) => u.vigil(['audit', 'report', entry.scanuid, '--format', f])));
-    for (const [r, f] of [[asText, 'text'], [asCsv, 'csv'], [asHtml, 'html']] as const) {
+    const [asText, asCsv, asHtml] = await Promise.all(
+      ['text', 'csv', 'html'].map((f) => u.vigil(['audit', 'report', entry.scanuid, '--format', f])),
+    );
+    for (const [r, f] of [
+      [asText, 'text'],
+      [asCsv, 'csv'],
+      [asHtml, 'html'],
+    ] as const) {
       assert.equal(r!.code, 0, r!.stderr);
       assert.equal(r!.stdout.trimEnd(), renderReport(report, f).trimEnd(), f);
     }

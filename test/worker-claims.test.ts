@@ -34,7 +34,9 @@ function queueOn(db: Db, url: string): AuditQueue {
   return new BossQueue(db, systemClock, url, { concurrency: 6, perAccount: 2, pollMs: 100 }, quiet);
 }
 
-test('two pg-boss queues racing on one store: never more than the account limit running, every audit run exactly once', { skip: TEST_DB ? false : 'needs VIGIL_TEST_DB (pg-boss)' }, async () => {
+test('two pg-boss queues racing on one store: never more than the account limit running, every audit run exactly once', {
+  skip: TEST_DB ? false : 'needs VIGIL_TEST_DB (pg-boss)',
+}, async () => {
   const { a, b, url } = await twoStores();
   const queues = [queueOn(a, url), queueOn(b, url)];
   const running = new Map<number, number>(); // account id -> running now
@@ -51,13 +53,38 @@ test('two pg-boss queues racing on one store: never more than the account limit 
     await new Promise<void>((r) => release.push(r));
     running.set(account, running.get(account)! - 1);
     // The runner's write of the result, as the real one makes it (only while the lease is held).
-    assert.ok(await new AuditStore(a).finish(job.id, job.owner, { state: 'done', reason: null, ended_at: Date.now(), report: '{}' }));
+    assert.ok(
+      await new AuditStore(a).finish(job.id, job.owner, {
+        state: 'done',
+        reason: null,
+        ended_at: Date.now(),
+        report: '{}',
+      }),
+    );
   };
   try {
     await Promise.all(queues.map((q) => q.start(handler)));
-    const services = [a, b].map((db, i) => new Audits(db, systemClock, ['127.0.0.0/8'], () => queues[i]!.wake(), (trx, id) => queues[i]!.enqueue(trx, id)));
+    const services = [a, b].map(
+      (db, i) =>
+        new Audits(
+          db,
+          systemClock,
+          ['127.0.0.0/8'],
+          () => queues[i]!.wake(),
+          (trx, id) => queues[i]!.enqueue(trx, id),
+        ),
+    );
     const accounts = [];
-    for (const userid of ['claims1', 'claims2']) accounts.push((await createAccount(a, systemClock, userid, { password: 'pw pw pw 7', auditTypes: 'basic', allowIp: '127.0.0.0/24' })).account);
+    for (const userid of ['claims1', 'claims2'])
+      accounts.push(
+        (
+          await createAccount(a, systemClock, userid, {
+            password: 'pw pw pw 7',
+            auditTypes: 'basic',
+            allowIp: '127.0.0.0/24',
+          })
+        ).account,
+      );
     for (let i = 0; i < 12; i++) {
       const account = accounts[i % 2]!;
       // Written through either store, as requests reach either process.
@@ -68,12 +95,19 @@ test('two pg-boss queues racing on one store: never more than the account limit 
     for (let done = 0; done < 12; done++) {
       await eventually(async () => release.length > 0, `an audit running (${done} done)`);
       await new Promise((r) => setTimeout(r, 300)); // give both queues the chance to overfill
-      assert.ok([...running.values()].every((n) => n <= 2), JSON.stringify([...running]));
+      assert.ok(
+        [...running.values()].every((n) => n <= 2),
+        JSON.stringify([...running]),
+      );
       release.shift()!();
     }
     await eventually(async () => (await new AuditStore(a).ended()) === 12, 'all 12 ended');
     assert.equal(most, 2, 'the limit was reached, never passed');
-    assert.deepEqual([...ran].sort((x, y) => x - y), [...accountOf.keys()].sort((x, y) => x - y), 'each audit ran once');
+    assert.deepEqual(
+      [...ran].sort((x, y) => x - y),
+      [...accountOf.keys()].sort((x, y) => x - y),
+      'each audit ran once',
+    );
   } finally {
     release.forEach((r) => r());
     await Promise.all(queues.map((q) => q.stop()));
@@ -82,14 +116,23 @@ test('two pg-boss queues racing on one store: never more than the account limit 
   }
 });
 
-test('a claim waits for another process’s open claim of the same account, then sees the account at its limit', { skip: TEST_DB ? false : 'needs VIGIL_TEST_DB (row locks)' }, async () => {
+test('a claim waits for another process’s open claim of the same account, then sees the account at its limit', {
+  skip: TEST_DB ? false : 'needs VIGIL_TEST_DB (row locks)',
+}, async () => {
   const { a, b } = await twoStores();
   let letGo = () => {};
   let first: Promise<unknown> = Promise.resolve();
   try {
-    const { account } = await createAccount(a, systemClock, 'claims3', { password: 'pw pw pw 7', auditTypes: 'basic', allowIp: '127.0.0.0/24' });
+    const { account } = await createAccount(a, systemClock, 'claims3', {
+      password: 'pw pw pw 7',
+      auditTypes: 'basic',
+      allowIp: '127.0.0.0/24',
+    });
     const audits = new Audits(a, systemClock, ['127.0.0.0/8'], () => {});
-    const [one, two] = [await audits.run(account, { ipaddr: '127.0.0.47', audittype: 'basic' }, '127.0.0.1'), await audits.run(account, { ipaddr: '127.0.0.47', audittype: 'basic' }, '127.0.0.1')];
+    const [one, two] = [
+      await audits.run(account, { ipaddr: '127.0.0.47', audittype: 'basic' }, '127.0.0.1'),
+      await audits.run(account, { ipaddr: '127.0.0.47', audittype: 'basic' }, '127.0.0.1'),
+    ];
     const lease = (owner: string) => ({ owner, until: Date.now() + 30_000 });
     const held = new Promise<void>((r) => (letGo = r));
     let claimedFirst!: () => void;
@@ -104,7 +147,10 @@ test('a claim waits for another process’s open claim of the same account, then
     await firstIn;
     // Process B: claims audit two of the same account meanwhile; limit 1.
     let settled = false;
-    const second = b.transaction().execute((trx) => new AuditStore(trx).claim(trx, two.scanuid, lease('b/2/y'), 1, Date.now())).finally(() => (settled = true));
+    const second = b
+      .transaction()
+      .execute((trx) => new AuditStore(trx).claim(trx, two.scanuid, lease('b/2/y'), 1, Date.now()))
+      .finally(() => (settled = true));
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(settled, false, 'B waits on the account row A locked (else both would see 0 running)');
     letGo();

@@ -71,16 +71,26 @@ test('a worker SIGKILLed mid-audit leaves nothing stuck: another worker takes th
     const c = s.client();
     await c.login(key, 'wl1', PASSWORD);
     const scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' });
-    await eventually(async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running', 'running');
+    await eventually(
+      async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running',
+      'running',
+    );
     const [held] = await rowsOf(dataDir);
     assert.match(held!.lease_owner ?? '', new RegExp(`/${doomed.proc.pid}/`), 'the first worker holds it');
     await doomed.stop('SIGKILL');
     standby = await startWorker(dataDir, ['--audit-workers', '1'], LEASE);
     const info = await finished(c, scanuid);
     assert.equal(info.basic.reporttype, 'complete');
-    assert.ok(info.ports.some((p: any) => p.portend === port), 'the tarpit port was found');
+    assert.ok(
+      info.ports.some((p: any) => p.portend === port),
+      'the tarpit port was found',
+    );
     const [row] = await rowsOf(dataDir);
-    assert.deepEqual({ state: row!.state, attempts: row!.attempts }, { state: 'done', attempts: 2 }, 'the killed run counts as one interruption');
+    assert.deepEqual(
+      { state: row!.state, attempts: row!.attempts },
+      { state: 'done', attempts: 2 },
+      'the killed run counts as one interruption',
+    );
     // Whichever process swept first (serve sweeps too, though it runs no audit) says so.
     assert.match(standby.stderr() + s.stderr(), /"msg":"audits put back: their worker stopped renewing its lease"/);
     assert.equal((await auditList(c)).length, 1, 'resumed, not duplicated');
@@ -108,7 +118,12 @@ test('the per-account limit holds across two worker processes racing for one acc
     // Three: two waiting behind a running one whichever worker holds it (four took 16 s more per engine in CI).
     for (let i = 0; i < 3; i++) ids.push(await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' }));
     // Both start together, each free to run three at once: only the account's limit holds them back.
-    workers.push(...(await Promise.all([startWorker(dataDir, ['--audit-workers', '3'], env), startWorker(dataDir, ['--audit-workers', '3'], env)])));
+    workers.push(
+      ...(await Promise.all([
+        startWorker(dataDir, ['--audit-workers', '3'], env),
+        startWorker(dataDir, ['--audit-workers', '3'], env),
+      ])),
+    );
     let most = 0;
     let samples = 0;
     await eventually(
@@ -148,22 +163,36 @@ test('a worker paused past its lease loses the audit: another takes it over, and
     const c = s.client();
     await c.login(key, 'wl3', PASSWORD);
     const scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' });
-    await eventually(async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running', 'running');
+    await eventually(
+      async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running',
+      'running',
+    );
     // SIGSTOP: alive (its pid exists) but silent, as in a long GC pause or a frozen VM.
     await pauseOutsideWrite(paused, dataDir);
     other = await startWorker(dataDir, ['--audit-workers', '1'], LEASE);
-    await eventually(async () => new RegExp(`/${other!.proc.pid}/`).test((await rowsOf(dataDir))[0]!.lease_owner ?? ''), 'taken over by the other worker').catch(async (err) => {
+    await eventually(
+      async () => new RegExp(`/${other!.proc.pid}/`).test((await rowsOf(dataDir))[0]!.lease_owner ?? ''),
+      'taken over by the other worker',
+    ).catch(async (err) => {
       // What each side saw, for a failure on a loaded CI machine.
       const tail = (t: string) => t.split('\n').slice(-8).join('\n');
-      throw new Error(`${err.message}; row ${JSON.stringify((await rowsOf(dataDir))[0])}; other: ${tail(other!.stderr())}; serve: ${tail(s.stderr())}`);
+      throw new Error(
+        `${err.message}; row ${JSON.stringify((await rowsOf(dataDir))[0])}; other: ${tail(other!.stderr())}; serve: ${tail(s.stderr())}`,
+      );
     });
     paused.proc.kill('SIGCONT');
     const info = await finished(c, scanuid);
     assert.equal(info.basic.reporttype, 'complete');
     // The resumed one finds at its next renewal that the lease is gone and stops its run (or, had
     // its run ended first, finds it at the write: the result is dropped).
-    await eventually(async () => /"msg":"audit (interrupted|result dropped: lease lost)"/.test(paused.stderr()), 'the resumed worker stops its run');
-    await eventually(async () => /"msg":"audit finished"/.test(other!.stderr()), 'the other worker logs the finished audit');
+    await eventually(
+      async () => /"msg":"audit (interrupted|result dropped: lease lost)"/.test(paused.stderr()),
+      'the resumed worker stops its run',
+    );
+    await eventually(
+      async () => /"msg":"audit finished"/.test(other!.stderr()),
+      'the other worker logs the finished audit',
+    );
     assert.doesNotMatch(paused.stderr(), /"msg":"audit finished"/);
     const [row] = await rowsOf(dataDir);
     assert.deepEqual({ state: row!.state, attempts: row!.attempts }, { state: 'done', attempts: 2 });

@@ -16,7 +16,11 @@ const PASSWORD = 'correct horse 7';
 async function auditRow(dataDir: string, id: string) {
   const db = await openStore(buildConfig({ dataDir, db: await testDb(dataDir) }));
   try {
-    return await db.selectFrom('audits').select(['state', 'attempts', 'lease_owner']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    return await db
+      .selectFrom('audits')
+      .select(['state', 'attempts', 'lease_owner'])
+      .where('id', '=', Number(id))
+      .executeTakeFirstOrThrow();
   } finally {
     await db.destroy();
   }
@@ -41,7 +45,10 @@ test('serve --audit-workers 0 runs no audit; a `vigil worker` runs it to done an
     assert.match(w.readyLine, /^vigil worker ready store=(postgresql|sqlite) audit-workers=1 /);
     const info = await finished(c, scanuid);
     assert.equal(info.basic.reporttype, 'complete');
-    assert.ok(info.ports.some((p: any) => p.portend === port), 'the tarpit port was found');
+    assert.ok(
+      info.ports.some((p: any) => p.portend === port),
+      'the tarpit port was found',
+    );
     // Logged just after the result is written: it may reach the pipe a moment after the list shows done.
     await eventually(async () => /"msg":"audit finished"/.test(w!.stderr()), 'the worker logs the finished audit');
     assert.doesNotMatch(s.stderr(), /audit started/);
@@ -65,7 +72,10 @@ test('SIGTERM: the worker hands its running audit back at once (attempt not coun
     const c = s.client();
     await c.login(key, 'wk2', PASSWORD);
     const scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' });
-    await eventually(async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running', `running; worker: ${first.stderr()}`);
+    await eventually(
+      async () => (await auditList(c)).find((a) => a.scanuid === scanuid)?.folder === 'running',
+      `running; worker: ${first.stderr()}`,
+    );
     assert.equal(await first.stop('SIGTERM'), 0);
     assert.match(first.stderr(), /"msg":"audit interrupted"/);
     assert.match(first.stderr(), /"msg":"worker stopped"/);

@@ -7,7 +7,10 @@ import type { CallReply, ErrorCode, ScriptName } from '../src/client/types.ts';
 export type Fields = Record<string, string | undefined>;
 
 export class ApiCallError extends Error {
-  constructor(readonly code: ErrorCode | string, readonly script: string) {
+  constructor(
+    readonly code: ErrorCode | string,
+    readonly script: string,
+  ) {
     super(code);
   }
 }
@@ -69,13 +72,17 @@ export function whenSessionEnds(f: (code: string) => void): void {
   onSessionEnd = f;
 }
 
-export async function call<S extends ScriptName>(script: S, fields: Fields = {}): Promise<CallReply<S> & Record<string, any>> {
+export async function call<S extends ScriptName>(
+  script: S,
+  fields: Fields = {},
+): Promise<CallReply<S> & Record<string, any>> {
   const s = loadSession();
   if (!s) throw new ApiCallError('sessionAuthenticationFailure', script);
   try {
     return await post(script, { ...fields, apikey: s.apikey, sessionToken: s.sessionToken });
   } catch (err) {
-    if (err instanceof ApiCallError && (err.code === 'sessionTimeout' || err.code === 'sessionAuthenticationFailure')) onSessionEnd(err.code);
+    if (err instanceof ApiCallError && (err.code === 'sessionTimeout' || err.code === 'sessionAuthenticationFailure'))
+      onSessionEnd(err.code);
     throw err;
   }
 }

@@ -47,8 +47,12 @@ function Login({ onIn, notice }: { onIn: (s: Session) => void; notice: string })
         <input id="userid" name="userid" autocomplete="username" required />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
-        <button type="submit" disabled={busy}>Log in</button>
-        <p id="login-error" class="error" role="alert">{error}</p>
+        <button type="submit" disabled={busy}>
+          Log in
+        </button>
+        <p id="login-error" class="error" role="alert">
+          {error}
+        </p>
       </form>
     </main>
   );
@@ -65,7 +69,17 @@ function App() {
       setNotice(words(code));
     });
   }, []);
-  if (!session) return <Login onIn={(s) => { setNotice(''); setSession(s); if (!location.hash) location.hash = '#/domains'; }} notice={notice} />;
+  if (!session)
+    return (
+      <Login
+        onIn={(s) => {
+          setNotice('');
+          setSession(s);
+          if (!location.hash) location.hash = '#/domains';
+        }}
+        notice={notice}
+      />
+    );
   const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const page = parts[0] || 'domains';
   const logout = () => {
@@ -80,7 +94,9 @@ function App() {
   else if (page === 'account') body = <AccountPage userid={session.userid} />;
   else body = <DomainsPage />;
   const link = (name: string, label: string) => (
-    <a href={`#/${name}`} aria-current={page === name ? 'page' : undefined}>{label}</a>
+    <a href={`#/${name}`} aria-current={page === name ? 'page' : undefined}>
+      {label}
+    </a>
   );
   return (
     <>
@@ -92,7 +108,9 @@ function App() {
           {link('account', 'Account')}
         </nav>
         <span class="who">{session.userid}</span>
-        <button type="button" class="quiet" onClick={logout}>Log out</button>
+        <button type="button" class="quiet" onClick={logout}>
+          Log out
+        </button>
       </header>
       <main>{body}</main>
     </>

@@ -15,24 +15,56 @@ export interface RecordForm {
 }
 
 const TTL: FieldSpec = { name: 'ttl', label: 'TTL (seconds)', optional: true };
-const NAME: FieldSpec = { name: 'name', label: 'Name', hint: 'blank for the domain itself, * for a wildcard', optional: true };
+const NAME: FieldSpec = {
+  name: 'name',
+  label: 'Name',
+  hint: 'blank for the domain itself, * for a wildcard',
+  optional: true,
+};
 
 export const RECORD_FORMS: RecordForm[] = [
   { type: 'A', script: 'dnsAddA.php', fields: [NAME, { name: 'ip', label: 'IPv4 address' }, TTL] },
   { type: 'AAAA', script: 'dnsAddAAAA.php', fields: [NAME, { name: 'ip', label: 'IPv6 address' }, TTL] },
-  { type: 'CNAME', script: 'dnsAddCNAME.php', fields: [{ name: 'alias', label: 'Alias' }, { name: 'name', label: 'Points to host' }, TTL] },
+  {
+    type: 'CNAME',
+    script: 'dnsAddCNAME.php',
+    fields: [{ name: 'alias', label: 'Alias' }, { name: 'name', label: 'Points to host' }, TTL],
+  },
   {
     type: 'MX',
     script: 'dnsAddMX.php',
-    fields: [{ ...NAME, hint: 'usually blank' }, { name: 'mxname', label: 'Mail server', hint: 'end with . if outside this domain' }, { name: 'priority', label: 'Priority (0-99)' }, TTL],
+    fields: [
+      { ...NAME, hint: 'usually blank' },
+      { name: 'mxname', label: 'Mail server', hint: 'end with . if outside this domain' },
+      { name: 'priority', label: 'Priority (0-99)' },
+      TTL,
+    ],
   },
-  { type: 'TXT', script: 'dnsAddTXT.php', fields: [{ ...NAME, hint: 'blank for SPF' }, { name: 'txtdata', label: 'Text' }, TTL] },
+  {
+    type: 'TXT',
+    script: 'dnsAddTXT.php',
+    fields: [{ ...NAME, hint: 'blank for SPF' }, { name: 'txtdata', label: 'Text' }, TTL],
+  },
   {
     type: 'CAA',
     script: 'dnsAddCAA.php',
-    fields: [{ name: 'subdomain', label: 'Subdomain', optional: true, hint: 'usually blank' }, { name: 'flag', label: 'Flag (0-255)' }, { name: 'tag', label: 'Tag (issue, issuewild, iodef)' }, { name: 'value', label: 'Value' }, TTL],
+    fields: [
+      { name: 'subdomain', label: 'Subdomain', optional: true, hint: 'usually blank' },
+      { name: 'flag', label: 'Flag (0-255)' },
+      { name: 'tag', label: 'Tag (issue, issuewild, iodef)' },
+      { name: 'value', label: 'Value' },
+      TTL,
+    ],
   },
-  { type: 'NS', script: 'dnsAddNS.php', fields: [{ name: 'subdomain', label: 'Subdomain', optional: true }, { name: 'nameserver', label: 'Name server (fully qualified)' }, TTL] },
+  {
+    type: 'NS',
+    script: 'dnsAddNS.php',
+    fields: [
+      { name: 'subdomain', label: 'Subdomain', optional: true },
+      { name: 'nameserver', label: 'Name server (fully qualified)' },
+      TTL,
+    ],
+  },
   {
     type: 'SRV',
     script: 'dnsAddSRV.php',
@@ -50,7 +82,12 @@ export const RECORD_FORMS: RecordForm[] = [
   {
     type: 'Web forwarding',
     script: 'dnsAddWebForwarding.php',
-    fields: [{ name: 'host', label: 'Host', optional: true, hint: 'blank for the domain itself' }, { name: 'target', label: 'Forward to URL' }, { name: 'cloak', label: 'Cloak (1 keeps the address shown)', optional: true }, TTL],
+    fields: [
+      { name: 'host', label: 'Host', optional: true, hint: 'blank for the domain itself' },
+      { name: 'target', label: 'Forward to URL' },
+      { name: 'cloak', label: 'Cloak (1 keeps the address shown)', optional: true },
+      TTL,
+    ],
   },
   {
     // Zone options are read back as records of type Options (spec 4.1, behaviour 4).

@@ -6,7 +6,19 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiCallError, call } from './api.ts';
 import { words } from './words.ts';
 import { renderReport } from '../src/audit/render/index.ts';
-import { baselineOf, CVE_ID, gridOf, headLines, isFinding, isWebUrl, nvdUrl, orderedEntries, RISK_LABEL, RISKS, type EntryView } from '../src/audit/render/model.ts';
+import {
+  baselineOf,
+  CVE_ID,
+  gridOf,
+  headLines,
+  isFinding,
+  isWebUrl,
+  nvdUrl,
+  orderedEntries,
+  RISK_LABEL,
+  RISKS,
+  type EntryView,
+} from '../src/audit/render/model.ts';
 import type { ScanInfo } from '../src/audit/report.ts';
 
 function download(name: string, type: string, text: string) {
@@ -28,7 +40,9 @@ function RiskChart({ info }: { info: ScanInfo }) {
         {counts.map(([r, n]) => (
           <li key={r}>
             <span class="bar-label">{RISK_LABEL[r]}</span>
-            <span class="bar-track">{n > 0 && <span class={`bar risk-${r}`} style={{ width: `${(n / max) * 100}%` }} />}</span>
+            <span class="bar-track">
+              {n > 0 && <span class={`bar risk-${r}`} style={{ width: `${(n / max) * 100}%` }} />}
+            </span>
             <span class="bar-value">{n}</span>
           </li>
         ))}
@@ -45,14 +59,29 @@ function HeatMap({ info }: { info: ScanInfo }) {
     <div class="scroll">
       <table class="heat">
         <caption>Findings by category and risk</caption>
-        <thead><tr><th scope="col">Category</th>{RISKS.map((r) => <th scope="col">{RISK_LABEL[r]}</th>)}</tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Category</th>
+            {RISKS.map((r) => (
+              <th scope="col">{RISK_LABEL[r]}</th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
           {cats.map((c) => (
             <tr key={c}>
               <th scope="row">{c}</th>
               {RISKS.map((r) => {
                 const n = cell(c, r);
-                return <td class={`heat-${r}`} style={{ opacity: n ? 0.35 + 0.65 * (n / max) : 1 }} data-zero={n ? undefined : 'true'}>{n}</td>;
+                return (
+                  <td
+                    class={`heat-${r}`}
+                    style={{ opacity: n ? 0.35 + 0.65 * (n / max) : 1 }}
+                    data-zero={n ? undefined : 'true'}
+                  >
+                    {n}
+                  </td>
+                );
               })}
             </tr>
           ))}
@@ -68,16 +97,49 @@ function Finding({ v }: { v: EntryView }) {
     <details class={`finding risk-border-${e.risk}`}>
       <summary>
         <span class={`badge risk-${e.risk}`}>{RISK_LABEL[e.risk as keyof typeof RISK_LABEL] ?? e.risk}</span>{' '}
-        {v.score !== null && <span class="score">{v.score.toFixed(1)}</span>} {e.title} <span class="muted">port {e.port}</span>
+        {v.score !== null && <span class="score">{v.score.toFixed(1)}</span>} {e.title}{' '}
+        <span class="muted">port {e.port}</span>
         {e.baseline && <span class="muted"> · {e.baseline}</span>}
       </summary>
       <pre class="desc">{v.body.join('\n')}</pre>
       {v.vector && <p class="mono">{v.vector}</p>}
-      {v.solution && <p><strong>Solution:</strong> {v.solution}</p>}
-      {v.cves.length > 0 && (
-        <p>CVE: {v.cves.map((c, i) => <>{i > 0 && ', '}{CVE_ID.test(c) ? <a href={nvdUrl(c)} rel="noreferrer noopener" target="_blank">{c}</a> : c}</>)}</p>
+      {v.solution && (
+        <p>
+          <strong>Solution:</strong> {v.solution}
+        </p>
       )}
-      {v.references.length > 0 && <ul class="refs">{v.references.map((u) => <li>{isWebUrl(u) ? <a href={u} rel="noreferrer noopener" target="_blank">{u}</a> : u}</li>)}</ul>}
+      {v.cves.length > 0 && (
+        <p>
+          CVE:{' '}
+          {v.cves.map((c, i) => (
+            <>
+              {i > 0 && ', '}
+              {CVE_ID.test(c) ? (
+                <a href={nvdUrl(c)} rel="noreferrer noopener" target="_blank">
+                  {c}
+                </a>
+              ) : (
+                c
+              )}
+            </>
+          ))}
+        </p>
+      )}
+      {v.references.length > 0 && (
+        <ul class="refs">
+          {v.references.map((u) => (
+            <li>
+              {isWebUrl(u) ? (
+                <a href={u} rel="noreferrer noopener" target="_blank">
+                  {u}
+                </a>
+              ) : (
+                u
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       {v.qod && <p class="muted">Quality of detection: {v.qod}</p>}
     </details>
   );
@@ -91,7 +153,10 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
   const [text, setText] = useState('');
   const [sort, setSort] = useState('risk');
   useEffect(() => {
-    call('saGetAuditReport.php', { scanuid }).then((r: any) => setInfo(r.scaninfo), (e) => setError(e instanceof ApiCallError ? words(e.code) : String(e)));
+    call('saGetAuditReport.php', { scanuid }).then(
+      (r: any) => setInfo(r.scaninfo),
+      (e) => setError(e instanceof ApiCallError ? words(e.code) : String(e)),
+    );
   }, [scanuid]);
   const all = useMemo(() => (info ? orderedEntries(info) : []), [info]);
   // Print shows every finding open (browsers without ::details-content too); closed again after.
@@ -109,52 +174,148 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
       removeEventListener('afterprint', afterPrint);
     };
   }, []);
-  if (error) return <p class="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p class="error" role="alert">
+        {error}
+      </p>
+    );
   if (!info) return <p>Loading the report…</p>;
   const findings = all.filter(isFinding);
-  const ports = [...new Set(findings.map((v) => v.entry.port))].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  const ports = [...new Set(findings.map((v) => v.entry.port))].sort(
+    (a, b) => Number(a) - Number(b) || a.localeCompare(b),
+  );
   const t = text.toLowerCase();
-  let shown = findings.filter((v) => (!risk || v.entry.risk === risk) && (!port || v.entry.port === port) && (!t || `${v.entry.title}\n${v.entry.description}\n${v.entry.cve}`.toLowerCase().includes(t)));
+  let shown = findings.filter(
+    (v) =>
+      (!risk || v.entry.risk === risk) &&
+      (!port || v.entry.port === port) &&
+      (!t || `${v.entry.title}\n${v.entry.description}\n${v.entry.cve}`.toLowerCase().includes(t)),
+  );
   if (sort === 'score') shown = [...shown].sort((a, b) => (b.score ?? -1) - (a.score ?? -1));
   if (sort === 'port') shown = [...shown].sort((a, b) => Number(a.entry.port) - Number(b.entry.port));
   const base = baselineOf(all);
   const name = `vigil-audit-${info.basic.scanuid}`;
   return (
     <section class="report">
-      <p class="no-print"><a href="#/audits">← All audits</a></p>
+      <p class="no-print">
+        <a href="#/audits">← All audits</a>
+      </p>
       <h1>Audit report {info.basic.scanuid}</h1>
       <div class="actions no-print">
-        <button type="button" onClick={() => download(`${name}.csv`, 'text/csv', renderReport(info, 'csv'))}>Export CSV</button>
-        <button type="button" onClick={() => download(`${name}.html`, 'text/html', renderReport(info, 'html'))}>Export HTML</button>
-        <button type="button" onClick={() => print()}>Print</button>
+        <button type="button" onClick={() => download(`${name}.csv`, 'text/csv', renderReport(info, 'csv'))}>
+          Export CSV
+        </button>
+        <button type="button" onClick={() => download(`${name}.html`, 'text/html', renderReport(info, 'html'))}>
+          Export HTML
+        </button>
+        <button type="button" onClick={() => print()}>
+          Print
+        </button>
       </div>
-      <dl class="figures">{headLines(info).map(([k, v]) => <div><dt>{k}</dt><dd>{v}</dd></div>)}</dl>
+      <dl class="figures">
+        {headLines(info).map(([k, v]) => (
+          <div>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
       <div class="two">
         <RiskChart info={info} />
         <HeatMap info={info} />
       </div>
       {base.counts.length > 0 && (
-        <p>Baseline: {base.counts.map(([k, n]) => `${n} ${k}`).join(', ')}{base.resolved.length ? `; ${base.resolved.length} resolved since the previous audit` : ''}.</p>
+        <p>
+          Baseline: {base.counts.map(([k, n]) => `${n} ${k}`).join(', ')}
+          {base.resolved.length ? `; ${base.resolved.length} resolved since the previous audit` : ''}.
+        </p>
       )}
       <h2>Open ports</h2>
       <div class="scroll">
         <table>
-          <thead><tr><th scope="col">Address</th><th scope="col">Port</th><th scope="col">Protocol</th><th scope="col">Service</th></tr></thead>
-          <tbody>{info.ports.map((p) => <tr><td class="mono">{p.hostip}</td><td>{p.portend}</td><td>{p.portprot}</td><td>{p.portservice}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">Address</th>
+              <th scope="col">Port</th>
+              <th scope="col">Protocol</th>
+              <th scope="col">Service</th>
+            </tr>
+          </thead>
+          <tbody>
+            {info.ports.map((p) => (
+              <tr>
+                <td class="mono">{p.hostip}</td>
+                <td>{p.portend}</td>
+                <td>{p.portprot}</td>
+                <td>{p.portservice}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       </div>
-      <h2>Findings ({shown.length} of {findings.length})</h2>
+      <h2>
+        Findings ({shown.length} of {findings.length})
+      </h2>
       <form class="inline no-print" onSubmit={(e) => e.preventDefault()} aria-label="Filter findings">
-        <label>Risk <select aria-label="Risk" value={risk} onChange={(e) => setRisk((e.currentTarget as HTMLSelectElement).value)}><option value="">all</option>{RISKS.map((r) => <option value={r}>{RISK_LABEL[r]}</option>)}</select></label>
-        <label>Port <select aria-label="Port" value={port} onChange={(e) => setPort((e.currentTarget as HTMLSelectElement).value)}><option value="">all</option>{ports.map((p) => <option value={p}>{p}</option>)}</select></label>
-        <label>Text <input type="search" value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} /></label>
-        <label>Sort by <select aria-label="Sort by" value={sort} onChange={(e) => setSort((e.currentTarget as HTMLSelectElement).value)}><option value="risk">risk</option><option value="score">score</option><option value="port">port</option></select></label>
+        <label>
+          Risk{' '}
+          <select
+            aria-label="Risk"
+            value={risk}
+            onChange={(e) => setRisk((e.currentTarget as HTMLSelectElement).value)}
+          >
+            <option value="">all</option>
+            {RISKS.map((r) => (
+              <option value={r}>{RISK_LABEL[r]}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Port{' '}
+          <select
+            aria-label="Port"
+            value={port}
+            onChange={(e) => setPort((e.currentTarget as HTMLSelectElement).value)}
+          >
+            <option value="">all</option>
+            {ports.map((p) => (
+              <option value={p}>{p}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Text{' '}
+          <input type="search" value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} />
+        </label>
+        <label>
+          Sort by{' '}
+          <select
+            aria-label="Sort by"
+            value={sort}
+            onChange={(e) => setSort((e.currentTarget as HTMLSelectElement).value)}
+          >
+            <option value="risk">risk</option>
+            <option value="score">score</option>
+            <option value="port">port</option>
+          </select>
+        </label>
       </form>
-      <div class="findings">{shown.map((v) => <Finding key={v.entry.entrykey} v={v} />)}</div>
+      <div class="findings">
+        {shown.map((v) => (
+          <Finding key={v.entry.entrykey} v={v} />
+        ))}
+      </div>
       {base.resolved.length > 0 && (
         <>
           <h2>Resolved since the previous audit</h2>
-          <ul>{base.resolved.map((v) => <li>{v.entry.title} (port {v.entry.port})</li>)}</ul>
+          <ul>
+            {base.resolved.map((v) => (
+              <li>
+                {v.entry.title} (port {v.entry.port})
+              </li>
+            ))}
+          </ul>
         </>
       )}
     </section>

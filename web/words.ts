@@ -62,7 +62,9 @@ export function fieldOf(code: string, fields: readonly string[], script = ''): s
   const f = WORDS[code]?.[1];
   // The host name check is about a different field in each script.
   if (code === 'syntaxInvalidHostname') {
-    const cand = ['mxname', 'nameserver', 'host', 'name'].find((n) => fields.includes(n) && (n !== 'host' || script.includes('SRV')));
+    const cand = ['mxname', 'nameserver', 'host', 'name'].find(
+      (n) => fields.includes(n) && (n !== 'host' || script.includes('SRV')),
+    );
     return cand;
   }
   return f && fields.includes(f) ? f : undefined;

@@ -15,7 +15,12 @@ export function ZoneTools({ domain, onChanged }: { domain: string; onChanged: ()
     try {
       const r: any = await call('dnsImportZone.php' as any, { domain, zone });
       const errors: string[] = r.errors ?? [];
-      setImp({ text: errors.length ? 'Nothing was imported.' : `Imported ${r.imported} records.`, errors, warnings: r.warnings ?? [], bad: errors.length > 0 });
+      setImp({
+        text: errors.length ? 'Nothing was imported.' : `Imported ${r.imported} records.`,
+        errors,
+        warnings: r.warnings ?? [],
+        bad: errors.length > 0,
+      });
       if (!errors.length) form.reset();
       onChanged();
     } catch (x) {
@@ -53,23 +58,63 @@ export function ZoneTools({ domain, onChanged }: { domain: string; onChanged: ()
     <>
       <h2>SOA</h2>
       <form class="inline" onSubmit={setSOA} aria-label="Set SOA">
-        <label>Admin e-mail <input name="admin" type="email" aria-invalid={soa?.field === 'admin' ? 'true' : undefined} aria-describedby="soa-msg" /></label>
-        <label>Minimum TTL (seconds) <input name="ttl" inputMode="numeric" aria-invalid={soa?.field === 'ttl' ? 'true' : undefined} aria-describedby="soa-msg" /></label>
+        <label>
+          Admin e-mail{' '}
+          <input
+            name="admin"
+            type="email"
+            aria-invalid={soa?.field === 'admin' ? 'true' : undefined}
+            aria-describedby="soa-msg"
+          />
+        </label>
+        <label>
+          Minimum TTL (seconds){' '}
+          <input
+            name="ttl"
+            inputMode="numeric"
+            aria-invalid={soa?.field === 'ttl' ? 'true' : undefined}
+            aria-describedby="soa-msg"
+          />
+        </label>
         <button type="submit">Save SOA</button>
-        <p id="soa-msg" class={soa?.bad ? 'error' : ''} role="status">{soa?.text}</p>
+        <p id="soa-msg" class={soa?.bad ? 'error' : ''} role="status">
+          {soa?.text}
+        </p>
       </form>
       <h2>Master file</h2>
-      <div class="actions"><button type="button" onClick={exportZone}>Export zone file</button></div>
+      <div class="actions">
+        <button type="button" onClick={exportZone}>
+          Export zone file
+        </button>
+      </div>
       <form onSubmit={doImport} aria-label="Import zone file" class="import">
-        <label>Records to import (master-file text)<textarea name="zone" rows={6} required spellcheck={false} /></label>
+        <label>
+          Records to import (master-file text)
+          <textarea name="zone" rows={6} required spellcheck={false} />
+        </label>
         <button type="submit">Import</button>
       </form>
       <div aria-live="polite">
         {imp && (
           <div class={`panel ${imp.bad ? 'bad' : 'good'}`}>
             <p>{imp.text}</p>
-            {imp.errors.length > 0 && <ul>{imp.errors.map((x) => <li>{x}</li>)}</ul>}
-            {imp.warnings.length > 0 && <><p>Warnings:</p><ul>{imp.warnings.map((x) => <li>{x}</li>)}</ul></>}
+            {imp.errors.length > 0 && (
+              <ul>
+                {imp.errors.map((x) => (
+                  <li>{x}</li>
+                ))}
+              </ul>
+            )}
+            {imp.warnings.length > 0 && (
+              <>
+                <p>Warnings:</p>
+                <ul>
+                  {imp.warnings.map((x) => (
+                    <li>{x}</li>
+                  ))}
+                </ul>
+              </>
+            )}
           </div>
         )}
       </div>

@@ -15,13 +15,22 @@ const DAY = 86_400_000;
 let ca: { key: string; cert: string } | null = null;
 
 async function benchCa() {
-  ca ??= await generate([{ name: 'commonName', value: 'Vigil Bench CA' }, { name: 'organizationName', value: 'Vigil Bench' }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    notBeforeDate: new Date(Date.now() - 30 * DAY),
-    notAfterDate: new Date(Date.now() + 3650 * DAY),
-    extensions: [{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true }],
-  }).then((p) => ({ key: p.private, cert: p.cert }));
+  ca ??= await generate(
+    [
+      { name: 'commonName', value: 'Vigil Bench CA' },
+      { name: 'organizationName', value: 'Vigil Bench' },
+    ],
+    {
+      keySize: 2048,
+      algorithm: 'sha256',
+      notBeforeDate: new Date(Date.now() - 30 * DAY),
+      notAfterDate: new Date(Date.now() + 3650 * DAY),
+      extensions: [
+        { name: 'basicConstraints', cA: true },
+        { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true },
+      ],
+    },
+  ).then((p) => ({ key: p.private, cert: p.cert }));
   return ca;
 }
 

@@ -33,7 +33,17 @@ export interface Score {
 const cut = (s: string, n = 180) => (s.length > n ? `${s.slice(0, n)}…` : s).replace(/\s+/g, ' ');
 
 export function judgeVigil(result: AuditResult, wildcard: Set<number>, ms: number): Score {
-  const score: Score & { raw: object[] } = { ms, found: {}, falsePositives: [], wrongAttributions: [], otherOnTargets: [], ignoredWildcard: 0, ports: result.ports.length, checksRun: result.checksRun, raw: [] };
+  const score: Score & { raw: object[] } = {
+    ms,
+    found: {},
+    falsePositives: [],
+    wrongAttributions: [],
+    otherOnTargets: [],
+    ignoredWildcard: 0,
+    ports: result.ports.length,
+    checksRun: result.checksRun,
+    raw: [],
+  };
   const hostAt = (a: string) => result.hosts.find((h) => h.address === a);
   const hits = (w: Weakness) => {
     const host = hostAt(w.address);
@@ -42,7 +52,11 @@ export function judgeVigil(result: AuditResult, wildcard: Set<number>, ms: numbe
       const s = host.services.find((x) => x.port === w.port);
       return s && w.vigil.service.test(s.name) ? `service ${s.name}${s.product ? ` (${s.product})` : ''}` : null;
     }
-    const hit = host.findings.find(({ check, finding }) => finding.port === w.port && matches(w, check.id, `${check.id}\n${finding.title ?? check.title}\n${finding.detail}`));
+    const hit = host.findings.find(
+      ({ check, finding }) =>
+        finding.port === w.port &&
+        matches(w, check.id, `${check.id}\n${finding.title ?? check.title}\n${finding.detail}`),
+    );
     return hit ? `${hit.check.id} [${settle(hit.check, hit.finding).type}]: ${cut(hit.finding.detail)}` : null;
   };
   for (const w of WEAKNESSES) score.found[w.id] = hits(w);
@@ -54,16 +68,36 @@ export function judgeVigil(result: AuditResult, wildcard: Set<number>, ms: numbe
       const { type, qod } = settle(check, finding);
       const where = `${check.id} [${type}, QoD ${qod}] @${host.address}:${finding.port} (${daemon?.kind ?? '?'}): ${cut(`${finding.title ?? check.title} — ${finding.detail}`)}`;
       const cves = finding.cves ?? check.cves;
-      if (daemon?.wrongCves?.(cves, `${finding.title ?? check.title} ${finding.detail}`)) score.wrongAttributions.push(`${where} — CVEs ${cves.join(', ')}`);
-      score.raw.push({ address: host.address, port: finding.port, id: check.id, type, qod, cves, detail: cut(finding.detail, 400) });
+      if (daemon?.wrongCves?.(cves, `${finding.title ?? check.title} ${finding.detail}`))
+        score.wrongAttributions.push(`${where} — CVEs ${cves.join(', ')}`);
+      score.raw.push({
+        address: host.address,
+        port: finding.port,
+        id: check.id,
+        type,
+        qod,
+        cves,
+        detail: cut(finding.detail, 400),
+      });
       // Only the ports the address's daemon kind serves: anything else is another program's (0.0.0.0 listeners, started mid-run).
-      if (wildcard.has(finding.port) || (daemon && ![...daemon.ports.tcp, ...daemon.ports.udp].includes(finding.port))) {
+      if (
+        wildcard.has(finding.port) ||
+        (daemon && ![...daemon.ports.tcp, ...daemon.ports.udp].includes(finding.port))
+      ) {
         score.ignoredWildcard++;
         continue;
       }
       if (type === 'LOG') continue;
       if (TWIN_ADDRESSES.has(host.address)) score.falsePositives.push(where);
-      else if (!planted.some((w) => w.port === finding.port && !w.vigil.service && matches(w, check.id, `${check.id}\n${finding.title ?? check.title}\n${finding.detail}`))) score.otherOnTargets.push(where);
+      else if (
+        !planted.some(
+          (w) =>
+            w.port === finding.port &&
+            !w.vigil.service &&
+            matches(w, check.id, `${check.id}\n${finding.title ?? check.title}\n${finding.detail}`),
+        )
+      )
+        score.otherOnTargets.push(where);
     }
   }
   return score;
@@ -76,8 +110,18 @@ function matches(w: Weakness, id: string, text: string): boolean {
 
 /** nmap: a script's or -sV's positive statement on the weakness's port; on twins, any script stating VULNERABLE, or a weakness matcher of the same daemon kind firing. */
 export function judgeNmap(run: NmapRun, wildcard: Set<number>): Score {
-  const score: Score = { ms: run.ms, found: {}, falsePositives: [], wrongAttributions: [], otherOnTargets: [], ignoredWildcard: 0, args: `nmap ${run.args.join(' ')}`, timedOut: run.timedOut };
-  const portOf = (address: string, port: number, proto: string) => run.hosts.get(address)?.find((p) => p.port === port && (p.proto ?? 'tcp') === proto);
+  const score: Score = {
+    ms: run.ms,
+    found: {},
+    falsePositives: [],
+    wrongAttributions: [],
+    otherOnTargets: [],
+    ignoredWildcard: 0,
+    args: `nmap ${run.args.join(' ')}`,
+    timedOut: run.timedOut,
+  };
+  const portOf = (address: string, port: number, proto: string) =>
+    run.hosts.get(address)?.find((p) => p.port === port && (p.proto ?? 'tcp') === proto);
   for (const w of WEAKNESSES) {
     const p = portOf(w.address, w.port, w.proto);
     score.found[w.id] = p ? w.nmap(p) : null;
@@ -87,13 +131,18 @@ export function judgeNmap(run: NmapRun, wildcard: Set<number>): Score {
       const ports = run.hosts.get(twin.address) ?? [];
       for (const p of ports) {
         if (wildcard.has(p.port)) continue;
-        for (const w of d.weaknesses.filter((x) => x.port === p.port && x.proto === (p.proto ?? 'tcp') && !x.vigil.service)) {
+        for (const w of d.weaknesses.filter(
+          (x) => x.port === p.port && x.proto === (p.proto ?? 'tcp') && !x.vigil.service,
+        )) {
           const fp = w.nmap(p);
           if (fp) score.falsePositives.push(`${w.id} matcher @${twin.address}:${p.port}: ${cut(fp)}`);
         }
         for (const s of p.scripts) {
           const m = /State: (LIKELY )?VULNERABLE[^\n]*/.exec(s.output);
-          if (m) score.falsePositives.push(`${s.id} @${twin.address}:${p.port}: ${m[0]} (${cut(s.output.trim().split('\n')[0]!, 100)})`);
+          if (m)
+            score.falsePositives.push(
+              `${s.id} @${twin.address}:${p.port}: ${m[0]} (${cut(s.output.trim().split('\n')[0]!, 100)})`,
+            );
         }
       }
     }

@@ -27,8 +27,10 @@ export interface NmapRun {
 
 const decode = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|quot|apos|lt|gt|amp);/gi, (_, e: string) =>
-    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
-    : ({ quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' } as Record<string, string>)[e.toLowerCase()]!);
+    e[0] === '#'
+      ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+      : ({ quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' } as Record<string, string>)[e.toLowerCase()]!,
+  );
 
 const attr = (tag: string, name: string) => {
   const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
@@ -45,10 +47,20 @@ export function parseNmapXml(xml: string): Map<string, NmapPort[]> {
       if (attr(/<state [^>]*>/.exec(p)?.[0] ?? '', 'state') !== 'open') continue;
       const svc = /<service [^>]*>/.exec(p)?.[0] ?? '';
       const extra = attr(svc, 'extrainfo');
-      const service = [attr(svc, 'name'), attr(svc, 'product'), attr(svc, 'version'), extra && `(${extra})`].filter(Boolean).join(' ');
-      const scripts = [...p.matchAll(/<script [^>]*>/g)].map((s) => ({ id: attr(s[0], 'id'), output: attr(s[0], 'output') }));
+      const service = [attr(svc, 'name'), attr(svc, 'product'), attr(svc, 'version'), extra && `(${extra})`]
+        .filter(Boolean)
+        .join(' ');
+      const scripts = [...p.matchAll(/<script [^>]*>/g)].map((s) => ({
+        id: attr(s[0], 'id'),
+        output: attr(s[0], 'output'),
+      }));
       const tag = /<port [^>]*>/.exec(p)![0];
-      ports.push({ port: Number(attr(tag, 'portid')), proto: attr(tag, 'protocol') === 'udp' ? 'udp' : 'tcp', service, scripts });
+      ports.push({
+        port: Number(attr(tag, 'portid')),
+        proto: attr(tag, 'protocol') === 'udp' ? 'udp' : 'tcp',
+        service,
+        scripts,
+      });
     }
     if (address) hosts.set(address, ports);
   }
@@ -88,7 +100,12 @@ export async function runNmap(args: string[], limitMs: number): Promise<NmapRun>
  * host whose scripts hang costs its own result, not everyone's. Same
  * parallelism as Vigil's audits (four addresses at a time).
  */
-export async function runNmapPerHost(args: (address: string) => string[], addresses: readonly string[], limitMs: number, parallel = 4): Promise<NmapRun> {
+export async function runNmapPerHost(
+  args: (address: string) => string[],
+  addresses: readonly string[],
+  limitMs: number,
+  parallel = 4,
+): Promise<NmapRun> {
   const t0 = performance.now();
   const runs: NmapRun[] = [];
   let next = 0;
@@ -105,7 +122,9 @@ export async function runNmapPerHost(args: (address: string) => string[], addres
     ms: performance.now() - t0,
     timedOut: runs.some((r) => r.timedOut),
     exitCode: failed.length ? failed[0]!.exitCode : 0,
-    stderr: failed.map((r) => `${r.args.at(-3)}: ${r.timedOut ? 'killed at the time limit' : r.stderr.trim().slice(-200)}`).join('\n'),
+    stderr: failed
+      .map((r) => `${r.args.at(-3)}: ${r.timedOut ? 'killed at the time limit' : r.stderr.trim().slice(-200)}`)
+      .join('\n'),
     hosts: new Map(runs.flatMap((r) => [...r.hosts])),
   };
 }
@@ -114,8 +133,9 @@ const running = new Set<ChildProcess>();
 /** Kills the nmap this module started, if one still runs (the bench's early exit). */
 export const killNmap = () => running.forEach((c) => c.kill('SIGKILL'));
 
-export const nmapAvailable = () => new Promise<boolean>((resolve) => {
-  const c = spawn('nmap', ['--version'], { stdio: 'ignore' });
-  c.once('exit', (code) => resolve(code === 0));
-  c.once('error', () => resolve(false));
-});
+export const nmapAvailable = () =>
+  new Promise<boolean>((resolve) => {
+    const c = spawn('nmap', ['--version'], { stdio: 'ignore' });
+    c.once('exit', (code) => resolve(code === 0));
+    c.once('error', () => resolve(false));
+  });

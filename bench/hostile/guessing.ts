@@ -67,11 +67,18 @@ async function burst(callers: LoginCaller[], apikey: string, userid: string, cou
   const started = performance.now();
   const replies = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      deadline.aborted ? null : callers[i % callers.length]!.post({ apikey, userid, password: `guess ${i}` }).catch(() => null),
+      deadline.aborted
+        ? null
+        : callers[i % callers.length]!.post({ apikey, userid, password: `guess ${i}` }).catch(() => null),
     ),
   );
   const answered = replies.filter((r): r is LoginReply => r !== null);
-  return { sent: count, answered: answered.length, seconds: +((performance.now() - started) / 1000).toFixed(2), ...tally(answered) };
+  return {
+    sent: count,
+    answered: answered.length,
+    seconds: +((performance.now() - started) / 1000).toFixed(2),
+    ...tally(answered),
+  };
 }
 
 const s = await serve({ logFile: join(tempDir('vigil-bench-'), 'vigil.log'), env: { VIGIL_LOG_LEVEL: 'warn' } });
@@ -87,9 +94,11 @@ try {
   const neighbour = await addAccount(s.dataDir, 'neighbour', PASSWORD);
   const newcomer = await addAccount(s.dataDir, 'newcomer', PASSWORD);
   const home = caller('127.0.0.1');
-  const ok = async (c: LoginCaller, key: string, userid: string) => (await c.post({ apikey: key, userid, password: PASSWORD })).body?.status === '0';
+  const ok = async (c: LoginCaller, key: string, userid: string) =>
+    (await c.post({ apikey: key, userid, password: PASSWORD })).body?.status === '0';
   // Usual addresses: the victims log in from home, the neighbour from the attacker's address.
-  if (!(await ok(home, victim, 'victim')) || !(await ok(home, victim2, 'victim2'))) throw new Error('set-up login failed');
+  if (!(await ok(home, victim, 'victim')) || !(await ok(home, victim2, 'victim2')))
+    throw new Error('set-up login failed');
   // The real user's login on a quiet server, to compare with (scrypt makes it ~100 ms).
   const quiet: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -107,10 +116,14 @@ try {
   const user1 = realUser(home, victim, 'victim', attack);
   const away1 = (async () => {
     await new Promise((res) => setTimeout(res, 200));
-    return (await caller('127.0.0.3').post({ apikey: victim, userid: 'victim', password: PASSWORD })).body?.status === '0';
+    return (
+      (await caller('127.0.0.3').post({ apikey: victim, userid: 'victim', password: PASSWORD })).body?.status === '0'
+    );
   })();
   const phase1 = { attack: await attack, realUserAtHome: await user1, realUserFromNewAddressGotIn: await away1 };
-  const pair = (await adminJson(s.dataDir, 'throttle', 'list')).find((e: any) => e.scope === 'pair' && e.userid === 'victim');
+  const pair = (await adminJson(s.dataDir, 'throttle', 'list')).find(
+    (e: any) => e.scope === 'pair' && e.userid === 'victim',
+  );
 
   // 2. Ten addresses, one userid.
   const many = Array.from({ length: 10 }, (_, i) => caller(`127.0.0.${20 + i}`, 10));
@@ -129,11 +142,18 @@ try {
 
   const report = { guesses: GUESSES, quietLoginMs, phase1, pairFailuresRecorded: pair?.failures ?? 0, phase2, phase3 };
   console.log(JSON.stringify(report, null, 2));
-  console.log('\n| phase | guesses sent | checked | 429 | other | seconds | real user at home: ok/tries, p50/max ms |\n|---|---|---|---|---|---|---|');
-  for (const [name, p] of [['1 address', phase1], ['10 addresses', phase2]] as const) {
+  console.log(
+    '\n| phase | guesses sent | checked | 429 | other | seconds | real user at home: ok/tries, p50/max ms |\n|---|---|---|---|---|---|---|',
+  );
+  for (const [name, p] of [
+    ['1 address', phase1],
+    ['10 addresses', phase2],
+  ] as const) {
     const a = p.attack;
     const u = p.realUserAtHome;
-    console.log(`| ${name} | ${a.sent} | ${a.checked} | ${a.throttled} | ${a.other} | ${a.seconds} | ${u.succeeded}/${u.attempts}, ${u.p50ms}/${u.maxMs} |`);
+    console.log(
+      `| ${name} | ${a.sent} | ${a.checked} | ${a.throttled} | ${a.other} | ${a.seconds} | ${u.succeeded}/${u.attempts}, ${u.p50ms}/${u.maxMs} |`,
+    );
   }
   console.log(`\nreal user's login on a quiet server: ${quietLoginMs} ms (median of 5)`);
 } finally {

@@ -43,9 +43,24 @@ const TRICKLE_MS = 5_000;
 async function startServer() {
   const dataDir = tempDir('vigil-bench-');
   const [https, http, dnsPort] = [await freePort(), await freePort(), await freePort()];
-  const args = ['serve', '--data', dataDir, '--https-port', String(https), '--http-port', String(http), '--dns-port', String(dnsPort), '--forward-port', '0'];
+  const args = [
+    'serve',
+    '--data',
+    dataDir,
+    '--https-port',
+    String(https),
+    '--http-port',
+    String(http),
+    '--dns-port',
+    String(dnsPort),
+    '--forward-port',
+    '0',
+  ];
   const [cmd, argv] = fdLimit ? ['prlimit', [`--nofile=${fdLimit}:${fdLimit}`, VIGIL, ...args]] : [VIGIL, args];
-  const proc = spawn(cmd, argv as string[], { env: { ...process.env, VIGIL_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const proc = spawn(cmd, argv as string[], {
+    env: { ...process.env, VIGIL_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   while (!out.includes('vigil ready')) {
@@ -58,7 +73,12 @@ async function startServer() {
       await once(proc, 'exit');
     }
   };
-  return { pid: proc.pid!, stop, tls: { port: https, ca: readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8') }, dns: { port: dnsPort } };
+  return {
+    pid: proc.pid!,
+    stop,
+    tls: { port: https, ca: readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8') },
+    dns: { port: dnsPort },
+  };
 }
 
 const s = await startServer();
@@ -69,7 +89,9 @@ const slow: RawConnection[] = [];
 const timers: NodeJS.Timeout[] = [];
 
 function percentile(sorted: number[], p: number): number | null {
-  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10 : null;
+  return sorted.length
+    ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10
+    : null;
 }
 
 /** One normal API call on a fresh connection (handshake included): ms, or null when refused or unanswered. */
@@ -111,7 +133,14 @@ async function probe(ms: number) {
   }
   const sum = (xs: (number | null)[], firstMs: number | null) => {
     const ok = xs.filter((x): x is number => x !== null).sort((a, b) => a - b);
-    return { calls: xs.length, served: ok.length, firstServedAfterMs: firstMs, p50ms: percentile(ok, 50), p99ms: percentile(ok, 99), maxMs: percentile(ok, 100) };
+    return {
+      calls: xs.length,
+      served: ok.length,
+      firstServedAfterMs: firstMs,
+      p50ms: percentile(ok, 50),
+      p99ms: percentile(ok, 99),
+      maxMs: percentile(ok, 100),
+    };
   };
   return { api: sum(api, first.api), dns: sum(dnsTimes, first.dns) };
 }
@@ -120,7 +149,9 @@ async function probe(ms: number) {
 async function flood(target: Target, bytes: Buffer) {
   const started = slow.length;
   const opened = await Promise.all(
-    Array.from({ length: connections }, (_, i) => open({ ...target, localAddress: `127.0.0.${1 + (i % addresses)}` }).catch(() => null)),
+    Array.from({ length: connections }, (_, i) =>
+      open({ ...target, localAddress: `127.0.0.${1 + (i % addresses)}` }).catch(() => null),
+    ),
   );
   for (const conn of opened) {
     if (!conn) continue;
@@ -146,7 +177,12 @@ try {
   console.log(
     JSON.stringify(
       {
-        settings: { connectionsPerProtocol: connections, attackerAddresses: addresses, seconds, serverFdLimit: fdLimit ?? 'inherited' },
+        settings: {
+          connectionsPerProtocol: connections,
+          attackerAddresses: addresses,
+          seconds,
+          serverFdLimit: fdLimit ?? 'inherited',
+        },
         slow: { api, dns: dnsFlood },
         serverFds: { idle: fdsIdle, underAttack: fdsUnderAttack },
         normalClient: { before, during },

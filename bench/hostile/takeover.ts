@@ -28,7 +28,13 @@ try {
   };
   const [a, b] = [await login('holder'), await login('attacker')];
   const add = async (c: VigilClient, domain: string, domaintype = 'master') => {
-    const r = await c.post('dnsAddDomain.php', { apikey: c.apikey, sessionToken: c.sessionToken, domain, domaintype, aup: 'YES' });
+    const r = await c.post('dnsAddDomain.php', {
+      apikey: c.apikey,
+      sessionToken: c.sessionToken,
+      domain,
+      domaintype,
+      aup: 'YES',
+    });
     return r.body.status === '0' ? 'ok' : String(r.body.error);
   };
   const owned = Array.from({ length: DOMAINS }, (_, i) => `victim${i}.example`);
@@ -41,7 +47,17 @@ try {
       attempts.push([name, 'master'], [name, 'slave']);
     }
   }
-  for (const name of ['example', 'ns.vigil.test', 'ns1.ns.vigil.test', 'vigil.test', 'co.uk', 'github.io', 'in-addr.arpa', '1.0.0.127.in-addr.arpa']) attempts.push([name, 'master']);
+  for (const name of [
+    'example',
+    'ns.vigil.test',
+    'ns1.ns.vigil.test',
+    'vigil.test',
+    'co.uk',
+    'github.io',
+    'in-addr.arpa',
+    '1.0.0.127.in-addr.arpa',
+  ])
+    attempts.push([name, 'master']);
   const outcomes = new Map<string, number>();
   let next = 0;
   const started = performance.now();

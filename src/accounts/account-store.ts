@@ -122,6 +122,9 @@ export async function sessionAccount(db: Executor, tokenHash: string): Promise<S
 const sessionCache = perStoreCache<string, SessionAccount | null>();
 
 /** Who an account is, for the mail and log lines of its audits. */
-export async function accountContact(db: Executor, id: number): Promise<{ userid: string; email: string | null } | undefined> {
+export async function accountContact(
+  db: Executor,
+  id: number,
+): Promise<{ userid: string; email: string | null } | undefined> {
   return db.selectFrom('accounts').select(['userid', 'email']).where('id', '=', id).executeTakeFirst();
 }

@@ -36,15 +36,23 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function normalizeAuditTypes(text: string): string {
   if (text.trim() === 'all') return AUDIT_TYPES.join(',');
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = items.filter((t) => !isAuditType(t));
-  if (bad.length) throw new AccountInputError(`unknown audit type(s): ${bad.join(', ')} (use all or ${AUDIT_TYPES.join(',')})`);
+  if (bad.length)
+    throw new AccountInputError(`unknown audit type(s): ${bad.join(', ')} (use all or ${AUDIT_TYPES.join(',')})`);
   return [...new Set(items)].join(',');
 }
 
 function normalizeAllowIp(text: string): string {
   if (parsePatternList(text) === null) throw new AccountInputError(`invalid --allow-ip pattern list: ${text}`);
-  return text.split(',').map((s) => s.trim()).filter(Boolean).join(',');
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(',');
 }
 
 /** Turns settings into column values, checking each. */
@@ -62,7 +70,8 @@ async function columns(s: AccountSettings, clock: Clock, current?: AccountRow): 
   }
   if (s.enabled !== undefined) out.enabled = s.enabled ? 1 : 0;
   if (s.dnsCredits !== undefined) {
-    if (!Number.isInteger(s.dnsCredits) || s.dnsCredits < 0) throw new AccountInputError('--dns-credits must be a whole number >= 0');
+    if (!Number.isInteger(s.dnsCredits) || s.dnsCredits < 0)
+      throw new AccountInputError('--dns-credits must be a whole number >= 0');
     out.dns_credits = s.dnsCredits;
     if (s.dnsExpiry === undefined && current?.dns_expiry == null) out.dns_expiry = clock.now() + YEAR_MS;
   }
@@ -88,17 +97,17 @@ export async function createAccount(
   return db.transaction().execute(async (trx) => {
     if (await useridTaken(trx, userid)) throw new AccountInputError(`account ${userid} already exists`);
     const account = await insertAccount(trx, {
-        userid,
-        password_hash: values.password_hash!,
-        apikey_hash: secretHash(apikey),
-        email: values.email ?? null,
-        enabled: values.enabled ?? 1,
-        audit_types: values.audit_types ?? '',
-        allow_ip: values.allow_ip ?? '',
-        dns_credits: values.dns_credits ?? null,
-        dns_expiry: values.dns_expiry ?? null,
-        created_at: clock.now(),
-      });
+      userid,
+      password_hash: values.password_hash!,
+      apikey_hash: secretHash(apikey),
+      email: values.email ?? null,
+      enabled: values.enabled ?? 1,
+      audit_types: values.audit_types ?? '',
+      allow_ip: values.allow_ip ?? '',
+      dns_credits: values.dns_credits ?? null,
+      dns_expiry: values.dns_expiry ?? null,
+      created_at: clock.now(),
+    });
     return { account, apikey };
   });
 }
@@ -109,7 +118,12 @@ export async function findAccount(db: Db, userid: string): Promise<AccountRow> {
   return row;
 }
 
-export async function updateAccount(db: Db, clock: Clock, userid: string, settings: AccountSettings): Promise<AccountRow> {
+export async function updateAccount(
+  db: Db,
+  clock: Clock,
+  userid: string,
+  settings: AccountSettings,
+): Promise<AccountRow> {
   const current = await findAccount(db, userid);
   const values = await columns(settings, clock, current);
   return db.transaction().execute(async (trx) => {

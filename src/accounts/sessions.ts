@@ -61,7 +61,11 @@ export class Sessions {
   readonly throttle: LoginThrottle;
   private readonly unknownChecks = new Gate(UNKNOWN_CHECKS_AT_ONCE);
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly ttlMs: number) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+  ) {
     this.throttle = new LoginThrottle(db, clock);
   }
 

@@ -81,7 +81,11 @@ export function throttleAddress(ip: string): string {
   if (addr.kind() === 'ipv4') return addr.toString();
   const v6 = addr as import('ipaddr.js').IPv6;
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  const groups = v6.toNormalizedString().split(':').slice(0, 4).map((g) => g.replace(/^0+(?=.)/, ''));
+  const groups = v6
+    .toNormalizedString()
+    .split(':')
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''));
   return `${groups.join(':')}::/64`;
 }
 
@@ -132,7 +136,10 @@ function refusal(rows: Row[], now: number): Reservation | null {
 export class LoginThrottle {
   private lastPrune = 0;
 
-  constructor(private readonly db: Db, private readonly clock: Clock) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Takes a slot for one login attempt of `userid` from `ip`, or says how
@@ -194,7 +201,10 @@ export class LoginThrottle {
     await this.db.transaction().execute(async (trx) => {
       await pairSucceeded(trx, userid, address, now);
       if (reservation.known) return;
-      for (const key of [{ scope: 'user', userid, address: '' }, { scope: 'address', userid: '', address }] as const) {
+      for (const key of [
+        { scope: 'user', userid, address: '' },
+        { scope: 'address', userid: '', address },
+      ] as const) {
         // The lock this slot set (if any) goes too, unless others' failures
         // since still call for one (then it is kept: a longer wait is safe).
         await giveBackFailure(trx, key, POLICY[key.scope].free);

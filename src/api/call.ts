@@ -59,7 +59,9 @@ export type Params = Readonly<Record<string, ParamSpec>>;
  */
 export function params(required: readonly string[], optional: readonly string[] = []): Params {
   const spec = (req: boolean): ParamSpec => ({ required: req, kind: 'text', checkedBy: 'domain', doc: '' });
-  return Object.freeze(Object.fromEntries([...required.map((n) => [n, spec(true)]), ...optional.map((n) => [n, spec(false)])]));
+  return Object.freeze(
+    Object.fromEntries([...required.map((n) => [n, spec(true)]), ...optional.map((n) => [n, spec(false)])]),
+  );
 }
 
 /**

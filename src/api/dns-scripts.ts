@@ -10,10 +10,13 @@ import type { Form } from './form.ts';
 const fieldsOf = (form: Form): Fields => Object.fromEntries(form);
 
 /** A DNS script: its contract (subscription, `domain` and the codes) and the domain call. */
-const dnsCall = (name: ScriptName, run: (call: Call, fields: Fields) => Promise<Record<string, unknown> | void>): SessionScript =>
-  sessionScript(name, async (call) => (await run(call, fieldsOf(call.form))) ?? {});
+const dnsCall = (
+  name: ScriptName,
+  run: (call: Call, fields: Fields) => Promise<Record<string, unknown> | void>,
+): SessionScript => sessionScript(name, async (call) => (await run(call, fieldsOf(call.form))) ?? {});
 
-const addRecord = (name: ScriptName, type: AddableType) => dnsCall(name, ({ account, services }, f) => services.dns.edits.add(account, type, f));
+const addRecord = (name: ScriptName, type: AddableType) =>
+  dnsCall(name, ({ account, services }, f) => services.dns.edits.add(account, type, f));
 
 // Spec 4 lists no `domain` for SRV; Vigil takes one when sent, else finds it from `host`.
 const addSrv = dnsCall('dnsAddSRV.php', async ({ account, services }, f) => {
@@ -25,16 +28,27 @@ const addNs = addRecord('dnsAddNS.php', 'NS');
 const addTxt = addRecord('dnsAddTXT.php', 'TXT');
 const setSoa = dnsCall('dnsSetSOA.php', ({ account, services }, f) => services.dns.edits.setSoa(account, f));
 // `masters` is "not marked optional" (spec 4.1), though only slave domains need it.
-const setOptions = dnsCall('dnsSetOptions.php', ({ account, services }, f) => services.dns.edits.setOptions(account, f));
+const setOptions = dnsCall('dnsSetOptions.php', ({ account, services }, f) =>
+  services.dns.edits.setOptions(account, f),
+);
 const publish = dnsCall('dnsPublish.php', async ({ account, services }, f) => {
   const out = await services.dns.publisher.publish(account, f.domain);
   const errors = out.reply.errors?.length ?? 0;
   services.logger.info(
-    { userid: account.userid, domain: out.domain, serial: out.serial, outcome: errors ? 'errors' : 'ok', errors, warnings: out.reply.warnings?.length ?? 0 },
+    {
+      userid: account.userid,
+      domain: out.domain,
+      serial: out.serial,
+      outcome: errors ? 'errors' : 'ok',
+      errors,
+      warnings: out.reply.warnings?.length ?? 0,
+    },
     'publish',
   );
   // Extension field (issue 18): when the version waiting now goes live. Only when one waits.
-  return out.serial === null ? { ...out.reply } : { ...out.reply, nextDistribution: readableTime(services.dns.schedule.nextAt()) };
+  return out.serial === null
+    ? { ...out.reply }
+    : { ...out.reply, nextDistribution: readableTime(services.dns.schedule.nextAt()) };
 });
 
 const shared = (name: SharedName, by: Partial<Record<ScriptName, SessionScript>>): AliasScript => ({
@@ -57,23 +71,42 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
         domains.map((d) => [
           String(d.seq),
           // servedSerial (issue 18): the version the name servers answer with; null while not served.
-          { domain: d.domain, seq: d.seq, weight: d.weight, state: d.state, stateText: stateText(d.state), hold: d.hold, servedSerial: d.servedSerial },
+          {
+            domain: d.domain,
+            seq: d.seq,
+            weight: d.weight,
+            state: d.state,
+            stateText: stateText(d.state),
+            hold: d.hold,
+            servedSerial: d.servedSerial,
+          },
         ]),
       );
     }
     return reply;
   }),
-  'dnsGetDomainRecords.php': sessionScript('dnsGetDomainRecords.php', ({ account, services, form }) => services.dns.edits.records(account, form.get('domain'))),
+  'dnsGetDomainRecords.php': sessionScript('dnsGetDomainRecords.php', ({ account, services, form }) =>
+    services.dns.edits.records(account, form.get('domain')),
+  ),
   'dnsAddDomain.php': dnsCall('dnsAddDomain.php', ({ account, services }, f) => services.dns.domains.add(account, f)),
-  'dnsDeleteDomain.php': dnsCall('dnsDeleteDomain.php', ({ account, services }, f) => services.dns.domains.delete(account, f.domain)),
-  'dnsDeleteRecord.php': dnsCall('dnsDeleteRecord.php', ({ account, services }, f) => services.dns.edits.deleteRecord(account, f.seq)),
+  'dnsDeleteDomain.php': dnsCall('dnsDeleteDomain.php', ({ account, services }, f) =>
+    services.dns.domains.delete(account, f.domain),
+  ),
+  'dnsDeleteRecord.php': dnsCall('dnsDeleteRecord.php', ({ account, services }, f) =>
+    services.dns.edits.deleteRecord(account, f.seq),
+  ),
   'dnsAddA.php': addRecord('dnsAddA.php', 'A'),
   'dnsAddAAAA.php': addRecord('dnsAddAAAA.php', 'AAAA'),
   'dnsAddCNAME.php': addRecord('dnsAddCNAME.php', 'CNAME'),
   'dnsAddMX.php': addRecord('dnsAddMX.php', 'MX'),
   'dnsAddCAA.php': addCaa,
   // Shared names (spec note on 14, 18-20): the operation by the fields sent (src/api/contract/shared.ts).
-  'dnsAddTXT.php': shared('dnsAddTXT.php', { 'dnsAddTXT.php': addTxt, 'dnsSetSOA.php': setSoa, 'dnsSetOptions.php': setOptions, 'dnsPublish.php': publish }),
+  'dnsAddTXT.php': shared('dnsAddTXT.php', {
+    'dnsAddTXT.php': addTxt,
+    'dnsSetSOA.php': setSoa,
+    'dnsSetOptions.php': setOptions,
+    'dnsPublish.php': publish,
+  }),
   'dnsAddNS.php': shared('dnsAddNS.php', { 'dnsAddNS.php': addNs, 'dnsAddCAA.php': addCaa }),
   'dnsAddSRV.php': addSrv,
   'dnsSetSOA.php': setSoa,

@@ -10,7 +10,8 @@ import type { Contract } from './contract/schema.ts';
 
 /** dnsApplyChanges.php: several adds and deletes, all or none (docs/dns.md, "Several changes at once"). */
 export const applyChangesContract = {
-  summary: 'extension: several record adds and deletes on one domain, checked against the zone they leave; all applied or none',
+  summary:
+    'extension: several record adds and deletes on one domain, checked against the zone they leave; all applied or none',
   requires: ['session', 'dnsSubscription'],
   storeDownError: 'dbConnectionFailure',
   systemError: 'unspecifiedError',
@@ -28,13 +29,23 @@ export const applyChangesContract = {
   reply: {
     applied: {
       type: 'array',
-      items: { type: 'object', fields: { index: { type: 'number' }, action: { type: 'string', enum: ['add', 'delete'] }, seq: { type: 'number' } } },
+      items: {
+        type: 'object',
+        fields: {
+          index: { type: 'number' },
+          action: { type: 'string', enum: ['add', 'delete'] },
+          seq: { type: 'number' },
+        },
+      },
       doc: 'one per change, in order: the seq the add got or the seq deleted; empty when there are errors',
     },
     warnings: { type: 'array', items: { type: 'string' }, doc: 'what a publish would newly warn of' },
     errors: {
       type: 'array',
-      items: { type: 'object', fields: { index: { type: 'number', nullable: true }, code: { type: 'string' }, message: { type: 'string' } } },
+      items: {
+        type: 'object',
+        fields: { index: { type: 'number', nullable: true }, code: { type: 'string' }, message: { type: 'string' } },
+      },
       doc: 'why nothing was applied: the index of the failing change (null: the final zone as a whole) and the code its add or delete script would answer',
     },
   },

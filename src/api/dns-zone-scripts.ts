@@ -12,7 +12,6 @@ import type { AddableType } from '../dns/zone-edits.ts';
  * a contract and its `run`, like every other script's.
  */
 
-
 const fieldsOf = (form: Iterable<[string, string]>): Fields => Object.fromEntries(form);
 
 /** The add script of each type a change may add: its declared params are the fields a change may carry. */
@@ -27,13 +26,18 @@ const ADD_SCRIPT: Record<AddableType, ScriptName> = {
   CAA: 'dnsAddCAA.php',
   WebForwarding: 'dnsAddWebForwarding.php',
 };
-const addFields = (type: AddableType): readonly string[] => Object.keys(CONTRACTS[ADD_SCRIPT[type]].params).filter((n) => n !== 'domain');
+const addFields = (type: AddableType): readonly string[] =>
+  Object.keys(CONTRACTS[ADD_SCRIPT[type]].params).filter((n) => n !== 'domain');
 
 export const dnsZoneScripts: Record<string, SessionScript> = {
-  'dnsImportZone.php': sessionScript('dnsImportZone.php', async ({ account, services, form }) => ({ ...(await importZone(services.dns.domains, account, fieldsOf(form))) })),
+  'dnsImportZone.php': sessionScript('dnsImportZone.php', async ({ account, services, form }) => ({
+    ...(await importZone(services.dns.domains, account, fieldsOf(form))),
+  })),
   'dnsApplyChanges.php': Object.freeze({
     ...applyChangesContract,
     session: true as const,
-    run: async ({ account, services, form }: Call) => ({ ...(await applyChanges(services.dns.domains, account, fieldsOf(form), addFields)) }),
+    run: async ({ account, services, form }: Call) => ({
+      ...(await applyChanges(services.dns.domains, account, fieldsOf(form), addFields)),
+    }),
   }),
 };

@@ -4,7 +4,16 @@ import { MALFORMED, parseForm } from './form.ts';
 
 test('reads form fields, + as space, UTF-8 escapes', () => {
   const f = parseForm('a=1&b=x+y&c=%C3%BC&d=&e');
-  assert.deepEqual([...f], [['a', '1'], ['b', 'x y'], ['c', 'ü'], ['d', ''], ['e', '']]);
+  assert.deepEqual(
+    [...f],
+    [
+      ['a', '1'],
+      ['b', 'x y'],
+      ['c', 'ü'],
+      ['d', ''],
+      ['e', ''],
+    ],
+  );
 });
 
 test('repeated keys, NUL, bad escapes and invalid UTF-8 become MALFORMED', () => {

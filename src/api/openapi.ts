@@ -41,7 +41,12 @@ function jsonSchema(s: JsonSchema): Schema {
 }
 
 function objectSchema(fields: Readonly<Record<string, JsonSchema>>, extra: Record<string, Schema> = {}): Schema {
-  const required = [...Object.keys(extra), ...Object.entries(fields).filter(([, f]) => !f.optional).map(([k]) => k)];
+  const required = [
+    ...Object.keys(extra),
+    ...Object.entries(fields)
+      .filter(([, f]) => !f.optional)
+      .map(([k]) => k),
+  ];
   const properties = { ...extra, ...Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, jsonSchema(f)])) };
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
@@ -61,7 +66,9 @@ function paramSchema(p: ParamSpec): Schema {
 }
 
 function requestSchema(c: Contract & { session: boolean }): Schema {
-  const auth: Record<string, Schema> = { apikey: { type: 'string', description: "the account's API key (32 lowercase hex characters)" } };
+  const auth: Record<string, Schema> = {
+    apikey: { type: 'string', description: "the account's API key (32 lowercase hex characters)" },
+  };
   if (c.session) auth.sessionToken = { type: 'string', description: 'from auth.php' };
   const params = Object.entries(c.params);
   return {
@@ -80,9 +87,19 @@ function errorSchema(codes: readonly string[]): Schema {
   const fixed = codes.filter((c) => !c.includes('['));
   const variable = [...new Set(codes.filter((c) => c.includes('[')).map((c) => c.slice(0, c.indexOf('['))))];
   const error: Schema = variable.length
-    ? { anyOf: [{ type: 'string', enum: fixed }, ...variable.map((v) => ({ type: 'string', pattern: `^${v}\\[[^\\]]*\\]$` }))] }
+    ? {
+        anyOf: [
+          { type: 'string', enum: fixed },
+          ...variable.map((v) => ({ type: 'string', pattern: `^${v}\\[[^\\]]*\\]$` })),
+        ],
+      }
     : { type: 'string', enum: fixed };
-  return { type: 'object', properties: { status: { type: 'string', const: '-1' }, error }, required: ['status', 'error'], additionalProperties: false };
+  return {
+    type: 'object',
+    properties: { status: { type: 'string', const: '-1' }, error },
+    required: ['status', 'error'],
+    additionalProperties: false,
+  };
 }
 
 const TRANSPORT_RESPONSES = Object.fromEntries(
@@ -100,27 +117,51 @@ function operation(name: string, ops: readonly (SessionScript | LoginScript)[]):
   const responses: Record<string, unknown> = {
     '200': {
       description: 'status "0" and the reply fields, or status "-1" and one of the codes',
-      content: { 'application/json': { schema: { anyOf: [...new Set(success.map((s) => JSON.stringify(s)))].map((s) => JSON.parse(s)).concat([errorSchema(codes)]) } } },
+      content: {
+        'application/json': {
+          schema: {
+            anyOf: [...new Set(success.map((s) => JSON.stringify(s)))]
+              .map((s) => JSON.parse(s))
+              .concat([errorSchema(codes)]),
+          },
+        },
+      },
     },
     ...TRANSPORT_RESPONSES,
   };
-  if (name === 'auth.php') responses['429'] = { description: 'login throttled (Retry-After)', content: { 'application/json': { schema: errorSchema(['invalidLogin']) } } };
+  if (name === 'auth.php')
+    responses['429'] = {
+      description: 'login throttled (Retry-After)',
+      content: { 'application/json': { schema: errorSchema(['invalidLogin']) } },
+    };
   return {
     operationId: name.replace(/\.php$/, ''),
     summary: ops.map((o) => o.summary).join('; or '),
-    ...(ops.length > 1 ? { description: `Shared name: serves ${ops.length} operations, told apart by the fields sent.` } : {}),
-    requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: one(ops.map(requestSchema)) } } },
+    ...(ops.length > 1
+      ? { description: `Shared name: serves ${ops.length} operations, told apart by the fields sent.` }
+      : {}),
+    requestBody: {
+      required: true,
+      content: { 'application/x-www-form-urlencoded': { schema: one(ops.map(requestSchema)) } },
+    },
     responses,
   };
 }
 
 export function openApiDocument(): Schema {
   const paths = Object.fromEntries(
-    Object.entries(SCRIPTS).map(([name, s]) => [`/api/${name}`, { post: operation(name, 'alias' in s ? s.operations : [s]) }]),
+    Object.entries(SCRIPTS).map(([name, s]) => [
+      `/api/${name}`,
+      { post: operation(name, 'alias' in s ? s.operations : [s]) },
+    ]),
   );
   return {
     openapi: '3.1.0',
-    info: { title: 'Vigil API', version: '1', description: 'Security audits and DNS hosting: POST a form, JSON back. Generated from the script table.' },
+    info: {
+      title: 'Vigil API',
+      version: '1',
+      description: 'Security audits and DNS hosting: POST a form, JSON back. Generated from the script table.',
+    },
     paths,
   };
 }

@@ -15,5 +15,9 @@ test('docs/api-reference.md holds the script table as served (VIGIL_WRITE_DOCS=1
     writeFileSync(DOC, doc.slice(0, start) + fresh + doc.slice(end + END.length));
     return;
   }
-  assert.equal(doc.slice(start, end + END.length), fresh, 'the doc disagrees with the table: VIGIL_WRITE_DOCS=1 node --import tsx --test src/api/reference-doc.test.ts');
+  assert.equal(
+    doc.slice(start, end + END.length),
+    fresh,
+    'the doc disagrees with the table: VIGIL_WRITE_DOCS=1 node --import tsx --test src/api/reference-doc.test.ts',
+  );
 });

@@ -11,7 +11,14 @@ const deepFreeze = <T>(o: T): T => {
 };
 
 test('the reply text is what JSON.stringify gives: key order, undefined left out, nested values', () => {
-  const fields = { domain: 'example.org', state: 1, hold: false, skipped: undefined, records: { '10': { seq: '10', data: { name: '', ip: '192.0.2.1' } }, '2': { seq: '2' } }, list: [1, 'two', null] };
+  const fields = {
+    domain: 'example.org',
+    state: 1,
+    hold: false,
+    skipped: undefined,
+    records: { '10': { seq: '10', data: { name: '', ip: '192.0.2.1' } }, '2': { seq: '2' } },
+    list: [1, 'two', null],
+  };
   assert.equal(successText(fields), JSON.stringify(success(fields)));
   assert.equal(successText({}), '{"status":"0"}');
   assert.equal(successText({ skipped: undefined }), '{"status":"0"}');

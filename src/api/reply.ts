@@ -43,7 +43,10 @@ export function successText(fields: Record<string, unknown>): string {
   // Most replies hold nothing frozen: one JSON.stringify, with `status` put
   // in front as text. Spreading the fields into a new object first cost more
   // than the stringify itself under load (a profile of the cheap call).
-  if (!('status' in fields) && !Object.values(fields).some((v) => v !== null && typeof v === 'object' && Object.isFrozen(v))) {
+  if (
+    !('status' in fields) &&
+    !Object.values(fields).some((v) => v !== null && typeof v === 'object' && Object.isFrozen(v))
+  ) {
     const text = JSON.stringify(fields);
     return text === '{}' ? '{"status":"0"}' : `{"status":"0",${text.slice(1)}`;
   }

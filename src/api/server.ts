@@ -38,7 +38,12 @@ const DEFAULT_LIMITS: TransportLimits = { requestTimeoutMs: 30_000, maxConnectio
  * see transport.ts), one log line per request, no 5xx, and the slow-client
  * limits: one time budget per request and per-address connection caps.
  */
-function baseServer(logger: Logger, https: { key: string; cert: string } | null, limits: TransportLimits, metrics?: Metrics): FastifyInstance {
+function baseServer(
+  logger: Logger,
+  https: { key: string; cert: string } | null,
+  limits: TransportLimits,
+  metrics?: Metrics,
+): FastifyInstance {
   const options = serverOptions(limits);
   const app = (Fastify as any)({
     loggerInstance: logger,
@@ -81,7 +86,14 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null,
   // a promise and a trip through the microtask queue each.
   app.addHook('onResponse', (req, reply, done) => {
     req.log.info(
-      { script: req.script, userid: req.userid ?? undefined, http: reply.statusCode, error: req.apiCode ?? undefined, client: req.ip, ms: Math.round(reply.elapsedTime) },
+      {
+        script: req.script,
+        userid: req.userid ?? undefined,
+        http: reply.statusCode,
+        error: req.apiCode ?? undefined,
+        client: req.ip,
+        ms: Math.round(reply.elapsedTime),
+      },
       'api',
     );
     // The console's page and assets (src/console/) are not API calls: not counted as one.
@@ -107,7 +119,12 @@ function baseServer(logger: Logger, https: { key: string; cert: string } | null,
 }
 
 /** The HTTPS API: the script table behind the transport rules of spec section 1. */
-export function apiServer(services: Services, logger: Logger, tls: { key: string; cert: string }, metrics?: Metrics): FastifyInstance {
+export function apiServer(
+  services: Services,
+  logger: Logger,
+  tls: { key: string; cert: string },
+  metrics?: Metrics,
+): FastifyInstance {
   const app = baseServer(logger, tls, services.config ?? DEFAULT_LIMITS, metrics);
   // A wildcard, not a `:script` parameter: Fastify caps parameter length
   // with an error of its own shape; here any name is just looked up.
@@ -126,7 +143,8 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
     if (!script) return transportFailure(reply, 'unknownScript');
     // Names only, never values (issue 16: `ip=` for `ipaddr=` used to pass unseen).
     const unknown = unknownFields(script, form);
-    if (unknown.length) req.log.warn({ script: name, fields: unknown.slice(0, 10).map((f) => f.slice(0, 40)) }, 'unknown fields');
+    if (unknown.length)
+      req.log.warn({ script: name, fields: unknown.slice(0, 10).map((f) => f.slice(0, 40)) }, 'unknown fields');
     try {
       const clientAddress = req.ip;
       let fields;
@@ -153,7 +171,15 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
         metrics?.login('throttled');
       } else if (!script.session) {
         // The throttled line above is the only one for a throttled attempt; this one is for a refused one.
-        req.log.warn({ script: name, error: code ?? script.systemError, client: req.ip, ...(err instanceof ApiError ? err.logFields : {}) }, 'login failed');
+        req.log.warn(
+          {
+            script: name,
+            error: code ?? script.systemError,
+            client: req.ip,
+            ...(err instanceof ApiError ? err.logFields : {}),
+          },
+          'login failed',
+        );
         metrics?.login('failed');
       }
       req.apiCode = code ?? script.systemError;
@@ -164,7 +190,11 @@ export function apiServer(services: Services, logger: Logger, tls: { key: string
 }
 
 /** Plain HTTP: every API call is answered `notSSL`, whatever it holds. */
-export function plainServer(logger: Logger, limits: TransportLimits = DEFAULT_LIMITS, metrics?: Metrics): FastifyInstance {
+export function plainServer(
+  logger: Logger,
+  limits: TransportLimits = DEFAULT_LIMITS,
+  metrics?: Metrics,
+): FastifyInstance {
   const app = baseServer(logger, null, limits, metrics);
   app.all('/api/*', async (req) => {
     req.script = (req.params as { '*': string })['*'];

@@ -15,7 +15,12 @@ export interface TlsFiles {
  * self-signed one made on first start in DATA/tls/ and reused after, so
  * that clients can pin it.
  */
-export async function loadCertificate(dataDir: string, listen: string, cert: string | null, key: string | null): Promise<TlsFiles> {
+export async function loadCertificate(
+  dataDir: string,
+  listen: string,
+  cert: string | null,
+  key: string | null,
+): Promise<TlsFiles> {
   if (cert && key) return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8'), generated: null };
   if (cert || key) throw new Error('--tls-cert and --tls-key go together');
   const dir = join(dataDir, 'tls');

@@ -24,13 +24,20 @@ function outcome(name: string, fields: Record<string, string>, account: AccountR
 }
 
 test('the table checks in the spec order: subscription, then fields in declared order', () => {
-  assert.equal(outcome('dnsAddDomain.php', { aup: 'no', domain: '-bad-', domaintype: 'x' }, expired), 'dnsEntitlementsOrCreditsMissing');
+  assert.equal(
+    outcome('dnsAddDomain.php', { aup: 'no', domain: '-bad-', domaintype: 'x' }, expired),
+    'dnsEntitlementsOrCreditsMissing',
+  );
   assert.equal(outcome('dnsAddDomain.php', { aup: 'no', domain: '-bad-', domaintype: 'x' }), 'mustAcceptAUP');
   assert.equal(outcome('dnsAddDomain.php', { aup: 'YES', domain: '-bad-', domaintype: 'x' }), 'syntaxInvalidDomain');
-  assert.equal(outcome('dnsAddDomain.php', { aup: 'YES', domain: 'Example.ORG.', domaintype: 'x' }), 'syntaxInvalidDomainType');
+  assert.equal(
+    outcome('dnsAddDomain.php', { aup: 'YES', domain: 'Example.ORG.', domaintype: 'x' }),
+    'syntaxInvalidDomainType',
+  );
   assert.equal(outcome('dnsAddDomain.php', { aup: 'YES', domain: 'example.org', domaintype: 'slave' }), 'run');
   assert.equal(outcome('dnsGetDomainRecords.php', {}), 'syntaxInvalidDomain');
-  for (const seq of ['', '0', '01', '-1', '1e3', MALFORMED]) assert.equal(outcome('dnsDeleteRecord.php', { seq }), 'syntaxInvalidSeq', seq);
+  for (const seq of ['', '0', '01', '-1', '1e3', MALFORMED])
+    assert.equal(outcome('dnsDeleteRecord.php', { seq }), 'syntaxInvalidSeq', seq);
   assert.equal(outcome('dnsDeleteRecord.php', { seq: '42' }), 'run');
 });
 
@@ -47,7 +54,11 @@ test('saRunAudit: missing, then invalid type, then entitlement', () => {
   assert.equal(outcome('saRunAudit.php', { audittype: '' }), 'missingAuditType');
   assert.equal(outcome('saRunAudit.php', { audittype: 'quick' }), 'invalidAuditType');
   assert.equal(outcome('saRunAudit.php', { audittype: 'advanced' }), 'notEntitled');
-  assert.equal(outcome('saRunAudit.php', { audittype: 'basic', ip: '127.0.0.1' }), 'run', 'a spec script only logs an unknown field');
+  assert.equal(
+    outcome('saRunAudit.php', { audittype: 'basic', ip: '127.0.0.1' }),
+    'run',
+    'a spec script only logs an unknown field',
+  );
 });
 
 test('unknown fields: named on every script, refused on extension scripts after the subscription', () => {

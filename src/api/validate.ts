@@ -38,7 +38,8 @@ function checkParam(p: ParamSpec, value: string | undefined): void {
 }
 
 /** The standing fields: every call's key, and the token of a session script. */
-const standing = (script: SessionScript | LoginScript, name: string) => name === 'apikey' || (script.session && name === 'sessionToken');
+const standing = (script: SessionScript | LoginScript, name: string) =>
+  name === 'apikey' || (script.session && name === 'sessionToken');
 
 /** Fields the script does not take: their names only (a value may be a secret typed in the wrong box). */
 export function unknownFields(script: SessionScript | LoginScript, form: Form): string[] {
@@ -51,14 +52,22 @@ export function unknownFields(script: SessionScript | LoginScript, form: Form): 
 const checkedByTable = new WeakMap<object, readonly (readonly [string, ParamSpec])[]>();
 function tableChecked(script: SessionScript | LoginScript) {
   let list = checkedByTable.get(script);
-  if (!list) checkedByTable.set(script, (list = Object.entries(script.params).filter(([, p]) => p.checkedBy === 'table')));
+  if (!list)
+    checkedByTable.set(script, (list = Object.entries(script.params).filter(([, p]) => p.checkedBy === 'table')));
   return list;
 }
 
-export function checkBeforeRun(script: SessionScript | LoginScript, form: Form, account: AccountRow | null, now: number, unknown: readonly string[]): void {
+export function checkBeforeRun(
+  script: SessionScript | LoginScript,
+  form: Form,
+  account: AccountRow | null,
+  now: number,
+  unknown: readonly string[],
+): void {
   if (script.requires.includes('dnsSubscription')) requireSubscription(account!, now);
   // The spec's scripts only log an unknown field (a spec client may send extras); Vigil's own refuse it.
   if (script.extension && unknown.length) fail('unknownParameter');
   for (const [name, p] of tableChecked(script)) checkParam(p, form.get(name));
-  if (script.requires.includes('auditEntitlement') && !account!.audit_types.split(',').includes(form.get('audittype')!)) fail('notEntitled');
+  if (script.requires.includes('auditEntitlement') && !account!.audit_types.split(',').includes(form.get('audittype')!))
+    fail('notEntitled');
 }

@@ -14,8 +14,14 @@ export interface AuditCoverage {
 }
 
 export function coverageOf(result: AuditResult): AuditCoverage {
-  const failed = Object.fromEntries(result.hosts.filter((h) => h.checksFailed.length).map((h) => [h.address, h.checksFailed]));
-  return { ports: portRanges(result.ports), checks: result.checkIds, ...(Object.keys(failed).length ? { failed } : {}) };
+  const failed = Object.fromEntries(
+    result.hosts.filter((h) => h.checksFailed.length).map((h) => [h.address, h.checksFailed]),
+  );
+  return {
+    ports: portRanges(result.ports),
+    checks: result.checkIds,
+    ...(Object.keys(failed).length ? { failed } : {}),
+  };
 }
 
 /** One finding as the baseline sees it: which check, which port of the address. */
@@ -47,7 +53,10 @@ class Ranges {
   private readonly hi: number[] = [];
 
   constructor(text: string) {
-    const spans = text.split(',').filter(Boolean).map((part) => part.split('-').map(Number) as [number, number?]);
+    const spans = text
+      .split(',')
+      .filter(Boolean)
+      .map((part) => part.split('-').map(Number) as [number, number?]);
     for (const [a, b] of spans.sort((x, y) => x[0] - y[0])) {
       this.lo.push(a);
       this.hi.push(b ?? a);
@@ -114,7 +123,11 @@ export interface Comparison {
  * check for is neither: a `basic` audit after a `standard` one resolves
  * nothing that only `standard` checks.
  */
-export function compare(address: string, now: { coverage: AuditCoverage; found: Seen[] }, earlier: readonly Earlier[]): Comparison {
+export function compare(
+  address: string,
+  now: { coverage: AuditCoverage; found: Seen[] },
+  earlier: readonly Earlier[],
+): Comparison {
   const current = new View(now.coverage, '', address, now.found);
   const views = earlier.map((e) => new View(e.coverage, e.scannedPorts, address, e.found));
   const status = new Map<string, 'unchanged' | 'new'>();

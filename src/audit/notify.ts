@@ -33,14 +33,18 @@ export function completionMail(to: string, info: ScanInfo, addresses: readonly s
   const b = info.basic;
   const failed = b.reporttype === 'failed';
   const counts = RISKS.map((r) => `${r}: ${info.risk[r] ?? 0}`).join(', ');
-  const shown = addresses.length > 20 ? `${addresses.slice(0, 20).join(', ')} and ${addresses.length - 20} more` : addresses.join(', ');
+  const shown =
+    addresses.length > 20
+      ? `${addresses.slice(0, 20).join(', ')} and ${addresses.length - 20} more`
+      : addresses.join(', ');
   const findings = orderedEntries(info).filter(isFinding);
   const top = findings.slice(0, MAIL_TOP).map((v) => {
     const score = v.score !== null ? ` CVSS ${v.score.toFixed(1)}` : '';
     // wrap() also replaces control characters a banner may have put in a title.
     return para(`  [${RISK_LABEL[v.entry.risk]}${score}] ${v.entry.ip} port ${v.entry.port}: ${v.entry.title}`, '    ');
   });
-  const more = findings.length > MAIL_TOP ? [`  ... and ${findings.length - MAIL_TOP} more in the attached report.`] : [];
+  const more =
+    findings.length > MAIL_TOP ? [`  ... and ${findings.length - MAIL_TOP} more in the attached report.`] : [];
   const text = [
     `Your ${b.scantype} audit ${b.scanuid} of ${b.hostip} has ${failed ? 'failed' : 'finished'}.`,
     '',
@@ -48,7 +52,9 @@ export function completionMail(to: string, info: ScanInfo, addresses: readonly s
     `Findings by risk: ${counts}`,
     `Open ports found: ${info.ports.length}`,
     '',
-    findings.length ? `Most serious findings (${Math.min(MAIL_TOP, findings.length)} of ${findings.length}):` : 'No findings to report.',
+    findings.length
+      ? `Most serious findings (${Math.min(MAIL_TOP, findings.length)} of ${findings.length}):`
+      : 'No findings to report.',
     ...top.flat(),
     ...more,
     '',
@@ -63,6 +69,12 @@ export function completionMail(to: string, info: ScanInfo, addresses: readonly s
     to,
     subject: `Vigil audit ${b.scanuid} (${b.scantype}) of ${b.hostip}: ${failed ? 'failed' : counts}`,
     text,
-    attachments: [{ filename: attachmentName(b.scanuid), contentType: 'text/html; charset=utf-8', content: renderReport(info, 'html') }],
+    attachments: [
+      {
+        filename: attachmentName(b.scanuid),
+        contentType: 'text/html; charset=utf-8',
+        content: renderReport(info, 'html'),
+      },
+    ],
   };
 }

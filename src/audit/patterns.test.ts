@@ -12,13 +12,33 @@ test('octet patterns: *, ranges, plain numbers', () => {
 });
 
 test('leading zeros, reversed and out-of-range octets are rejected', () => {
-  for (const bad of ['10.0.0.01', '010.0.0.1', '10.0.0.20-1', '10.0.0.256', '10.0.0', '10.0.0.1-2-3', '1.2.3.4.5', 'x', '', '10.0.0.-1']) {
+  for (const bad of [
+    '10.0.0.01',
+    '010.0.0.1',
+    '10.0.0.20-1',
+    '10.0.0.256',
+    '10.0.0',
+    '10.0.0.1-2-3',
+    '1.2.3.4.5',
+    'x',
+    '',
+    '10.0.0.-1',
+  ]) {
     assert.equal(parsePattern(bad), null, bad);
   }
 });
 
 test('CIDRs: only dotted decimal or IPv6 before the slash, a plain prefix length after', () => {
-  for (const bad of ['0x7f.0.0.1/32', '127.1/8', '0177.0.0.1/32', '127.0.0.1/032', '127.0.0.1/33', '127.0.0.1/8/8', '/8', '127.0.0.1/']) {
+  for (const bad of [
+    '0x7f.0.0.1/32',
+    '127.1/8',
+    '0177.0.0.1/32',
+    '127.0.0.1/032',
+    '127.0.0.1/33',
+    '127.0.0.1/8/8',
+    '/8',
+    '127.0.0.1/',
+  ]) {
     assert.equal(parsePattern(bad), null, bad);
   }
   assert.ok(parsePattern('::ffff:127.0.0.1/128'));

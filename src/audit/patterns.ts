@@ -39,7 +39,10 @@ export function parsePattern(text: string): Pattern | null {
 
 /** A comma list of patterns; null when any of them is malformed. */
 export function parsePatternList(text: string): Pattern[] | null {
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const parsed = items.map(parsePattern);
   return parsed.every((p) => p !== null) ? (parsed as Pattern[]) : null;
 }

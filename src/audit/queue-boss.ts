@@ -66,10 +66,22 @@ async function startingTogether<T>(step: () => Promise<T>): Promise<T> {
 export class BossQueue extends LeasedQueue {
   private readonly boss: PgBoss;
 
-  constructor(db: Db, clock: Clock, url: string, options: QueueOptions, private readonly logger: Logger) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    url: string,
+    options: QueueOptions,
+    private readonly logger: Logger,
+  ) {
     super(db, clock, options);
     // Its own two connections: its maintenance must not wait behind the API's queries.
-    this.boss = new PgBoss({ connectionString: url, max: 2, schema: BOSS_SCHEMA, schedule: false, application_name: 'vigil-pg-boss' });
+    this.boss = new PgBoss({
+      connectionString: url,
+      max: 2,
+      schema: BOSS_SCHEMA,
+      schedule: false,
+      application_name: 'vigil-pg-boss',
+    });
     this.boss.on('error', (err) => this.logger.warn({ err }, 'audit queue (pg-boss) error'));
   }
 
@@ -88,7 +100,9 @@ export class BossQueue extends LeasedQueue {
   override async start(handler: Parameters<LeasedQueue['start']>[0]): Promise<void> {
     await startingTogether(() => this.boss.start());
     // Idempotent; two processes starting together: the second finds the queue made.
-    await startingTogether(() => this.boss.createQueue(AUDIT_QUEUE, { name: AUDIT_QUEUE, policy: 'short', retryLimit: 0 }));
+    await startingTogether(() =>
+      this.boss.createQueue(AUDIT_QUEUE, { name: AUDIT_QUEUE, policy: 'short', retryLimit: 0 }),
+    );
     // Audits queued before their store was served through pg-boss (an older
     // Vigil, `admin store copy`) get their job; the policy drops duplicates.
     for (const id of await this.store.queuedIds()) await this.db.transaction().execute((trx) => this.enqueue(trx, id));
@@ -108,7 +122,9 @@ export class BossQueue extends LeasedQueue {
         await this.boss.complete(AUDIT_QUEUE, job.id, {}, { db: ex });
         if (out.kind === 'busy') await this.enqueue(trx, job.data.audit, BUSY_RETRY_SECONDS);
         // 'nothing': already running under a live lease, ended, or deleted with its account.
-        return out.kind === 'claimed' ? { id: job.data.audit, attempt: out.attempt, owner: lease.owner } : ('next' as const);
+        return out.kind === 'claimed'
+          ? { id: job.data.audit, attempt: out.attempt, owner: lease.owner }
+          : ('next' as const);
       });
       if (got === 'empty') return null;
       if (got !== 'next') return got;
@@ -119,6 +135,8 @@ export class BossQueue extends LeasedQueue {
   override async stop(): Promise<void> {
     await super.stop();
     // Nothing of ours is active in pg-boss (jobs are completed when claimed): no grace period to wait for.
-    await this.boss.stop({ graceful: false, wait: true }).catch((err) => this.logger.warn({ err }, 'audit queue (pg-boss) stop'));
+    await this.boss
+      .stop({ graceful: false, wait: true })
+      .catch((err) => this.logger.warn({ err }, 'audit queue (pg-boss) stop'));
   }
 }

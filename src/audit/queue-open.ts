@@ -21,17 +21,27 @@ export interface AuditWork {
 
 /** The queue the store calls for: pg-boss on PostgreSQL, the table itself on SQLite. */
 export function openAuditQueue(db: Db, clock: Clock, config: Config, logger: Logger): AuditQueue {
-  const options = { concurrency: config.auditWorkers, perAccount: config.auditAccountLimit, leaseMs: config.auditLeaseMs };
-  return isPostgres(db) && config.db ? new BossQueue(db, clock, config.db, options, logger) : new StoreQueue(db, clock, options);
+  const options = {
+    concurrency: config.auditWorkers,
+    perAccount: config.auditAccountLimit,
+    leaseMs: config.auditLeaseMs,
+  };
+  return isPostgres(db) && config.db
+    ? new BossQueue(db, clock, config.db, options, logger)
+    : new StoreQueue(db, clock, options);
 }
 
 export function auditWork(db: Db, clock: Clock, config: Config, logger: Logger, engine?: Engine): AuditWork {
   const queue = openAuditQueue(db, clock, config, logger);
   const outbox = outboxMailer(join(config.dataDir, 'outbox'), config.mailFrom);
-  const mailers: { primary: Mailer; outbox: Mailer } = { primary: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outbox, outbox };
+  const mailers: { primary: Mailer; outbox: Mailer } = {
+    primary: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outbox,
+    outbox,
+  };
   const runner = new AuditRunner(db, clock, config.scanAllow, mailers, logger, engine);
   if (queue instanceof StoreQueue || queue instanceof BossQueue) {
-    queue.onRequeued = (ids) => logger.warn({ scanuids: ids }, 'audits put back: their worker stopped renewing its lease');
+    queue.onRequeued = (ids) =>
+      logger.warn({ scanuids: ids }, 'audits put back: their worker stopped renewing its lease');
   }
   return {
     queue,

@@ -95,7 +95,11 @@ export abstract class LeasedQueue implements AuditQueue {
   private again = false;
   protected stopped = false;
 
-  constructor(protected readonly db: Db, protected readonly clock: Clock, protected readonly options: QueueOptions) {
+  constructor(
+    protected readonly db: Db,
+    protected readonly clock: Clock,
+    protected readonly options: QueueOptions,
+  ) {
     this.store = new AuditStore(db);
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   }
@@ -125,12 +129,24 @@ export abstract class LeasedQueue implements AuditQueue {
     };
     every(this.options.pollMs ?? 2000, () => this.wake());
     // Half a lease: an abandoned audit waits at most a lease and a half.
-    every(Math.max(500, this.leaseMs / 2), () => void this.sweep().then(() => this.wake(), () => {}));
+    every(
+      Math.max(500, this.leaseMs / 2),
+      () =>
+        void this.sweep().then(
+          () => this.wake(),
+          () => {},
+        ),
+    );
     this.wake();
   }
 
   private async sweep(): Promise<void> {
-    const back = await this.store.requeueAbandoned(this.clock.now(), this.owner, (o) => this.dead(o), (trx, id) => this.requeued(trx, id));
+    const back = await this.store.requeueAbandoned(
+      this.clock.now(),
+      this.owner,
+      (o) => this.dead(o),
+      (trx, id) => this.requeued(trx, id),
+    );
     if (back.length) this.onRequeued?.(back);
   }
 
@@ -164,17 +180,20 @@ export abstract class LeasedQueue implements AuditQueue {
   private launch(job: AuditJob): void {
     const abort = new AbortController();
     let lost = false;
-    const renew = setInterval(() => {
-      void this.store.renew(job.id, this.lease()).then(
-        (held) => {
-          if (held || abort.signal.aborted) return;
-          lost = true;
-          abort.abort(new Error('lease lost'));
-        },
-        // The database did not answer: keep running; the next renewal may get through before the lease runs out.
-        () => {},
-      );
-    }, Math.max(200, this.leaseMs / 3));
+    const renew = setInterval(
+      () => {
+        void this.store.renew(job.id, this.lease()).then(
+          (held) => {
+            if (held || abort.signal.aborted) return;
+            lost = true;
+            abort.abort(new Error('lease lost'));
+          },
+          // The database did not answer: keep running; the next renewal may get through before the lease runs out.
+          () => {},
+        );
+      },
+      Math.max(200, this.leaseMs / 3),
+    );
     renew.unref();
     const done = this.handler!(job, abort.signal)
       .catch(async () => {

@@ -4,7 +4,10 @@ import type { Check, Finding, Risk, Service } from './engine/types.ts';
 import type { ReportEntry } from './report.ts';
 
 /** An entry before numbering, with the score it sorts by (not a report field). */
-export type Draft = Omit<ReportEntry, 'repid' | 'entrykey' | 'shortkey' | 'baseline'> & { baseline?: string; score: number | null };
+export type Draft = Omit<ReportEntry, 'repid' | 'entrykey' | 'shortkey' | 'baseline'> & {
+  baseline?: string;
+  score: number | null;
+};
 
 const DETECTION_TEXT = 'A service answers on this port; this is what it said about itself.';
 
@@ -18,23 +21,42 @@ const DETECTION_TEXT = 'A service answers on this port; this is what it said abo
 export function findingDraft(address: string, check: Check, finding: Finding): Draft {
   const facts = findingFacts(check, finding);
   const lines = [check.description, finding.detail];
-  if (facts.score !== null) lines.push(`Score: CVSS ${facts.score.toFixed(1)}${facts.vector ? ` (${facts.vector})` : ''}`);
+  if (facts.score !== null)
+    lines.push(`Score: CVSS ${facts.score.toFixed(1)}${facts.vector ? ` (${facts.vector})` : ''}`);
   if (facts.solution) lines.push(`Solution: ${facts.solution}`);
   if (facts.references.length) lines.push(`References: ${facts.references.join(' ')}`);
   if (finding.qod !== undefined) lines.push(`Quality of detection: ${finding.qod}%`);
   return {
-    id: check.id, shortid: check.shortid, ip: address, port: String(finding.port), cat: check.category,
-    cve: facts.cves.join(','), risk: facts.risk, type: finding.type ?? check.type, title: finding.title ?? check.title,
-    static_description: check.description, description: lines.filter(Boolean).join('\n'), score: facts.score,
+    id: check.id,
+    shortid: check.shortid,
+    ip: address,
+    port: String(finding.port),
+    cat: check.category,
+    cve: facts.cves.join(','),
+    risk: facts.risk,
+    type: finding.type ?? check.type,
+    title: finding.title ?? check.title,
+    static_description: check.description,
+    description: lines.filter(Boolean).join('\n'),
+    score: facts.score,
   };
 }
 
 /** The LOG entry every open port gets: what answers there. */
 export function detectionDraft(address: string, s: Service): Draft {
   return {
-    id: 'vigil.service.detection', shortid: 'SVC-DETECT', ip: address, port: String(s.port), cat: 'General', cve: '',
-    risk: 'other', type: 'LOG', title: 'Service detected', static_description: DETECTION_TEXT,
-    description: `${DETECTION_TEXT}\n${serviceLine(s)}`, score: null,
+    id: 'vigil.service.detection',
+    shortid: 'SVC-DETECT',
+    ip: address,
+    port: String(s.port),
+    cat: 'General',
+    cve: '',
+    risk: 'other',
+    type: 'LOG',
+    title: 'Service detected',
+    static_description: DETECTION_TEXT,
+    description: `${DETECTION_TEXT}\n${serviceLine(s)}`,
+    score: null,
   };
 }
 
@@ -58,7 +80,10 @@ function shownBanner(s: Service): string {
 
 /** The drafts of one address, detection entries first, in the engine's order. */
 export function hostDrafts(host: HostResult): Draft[] {
-  return [...host.services.map((s) => detectionDraft(host.address, s)), ...host.findings.map(({ check, finding }) => findingDraft(host.address, check, finding))];
+  return [
+    ...host.services.map((s) => detectionDraft(host.address, s)),
+    ...host.findings.map(({ check, finding }) => findingDraft(host.address, check, finding)),
+  ];
 }
 
 const RESOLVED_TEXT = 'Findings of earlier audits of this address that this audit checked for and no longer sees.';
@@ -67,9 +92,19 @@ const RESOLVED_TEXT = 'Findings of earlier audits of this address that this audi
 export function resolvedDraft(ip: string, gone: readonly { id: string; port: number }[]): Draft {
   const list = gone.map((g) => `${g.id} on port ${g.port}`).join('\n');
   return {
-    id: 'vigil.baseline.resolved', shortid: 'BASELINE-RESOLVED', ip, port: '0', cat: 'General', cve: '', risk: 'other', type: 'LOG',
-    title: 'Resolved since the previous audit', static_description: RESOLVED_TEXT, description: `${RESOLVED_TEXT}\n${list}`,
-    baseline: 'resolved', score: null,
+    id: 'vigil.baseline.resolved',
+    shortid: 'BASELINE-RESOLVED',
+    ip,
+    port: '0',
+    cat: 'General',
+    cve: '',
+    risk: 'other',
+    type: 'LOG',
+    title: 'Resolved since the previous audit',
+    static_description: RESOLVED_TEXT,
+    description: `${RESOLVED_TEXT}\n${list}`,
+    baseline: 'resolved',
+    score: null,
   };
 }
 
@@ -79,7 +114,8 @@ export const RISK_ORDER: readonly Risk[] = ['high', 'medium', 'low', 'other'];
 function compareAddress(a: string, b: string): number {
   const parts = (x: string) => x.split(/[.:]/).map((p) => parseInt(p || '0', x.includes(':') ? 16 : 10));
   const [pa, pb] = [parts(a), parts(b)];
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? -1) !== (pb[i] ?? -1)) return (pa[i] ?? -1) - (pb[i] ?? -1);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++)
+    if ((pa[i] ?? -1) !== (pb[i] ?? -1)) return (pa[i] ?? -1) - (pb[i] ?? -1);
   return 0;
 }
 

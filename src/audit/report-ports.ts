@@ -21,6 +21,8 @@ export function portRanges(ports: readonly number[]): string {
  */
 export function portService(service: Service | undefined, usual: string): string {
   const name = service && service.name !== 'unknown' ? service.name : null;
-  const parts = [name, service?.product ?? null, service?.product ? service.version : null].filter((x): x is string => !!x);
+  const parts = [name, service?.product ?? null, service?.product ? service.version : null].filter(
+    (x): x is string => !!x,
+  );
   return parts.length ? parts.join(' ') : usual;
 }

@@ -18,13 +18,22 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function whatRan(a: AuditFacts, result: AuditResult, drafts: readonly Draft[], resolved: number): WhatRan {
   const open = result.hosts.reduce((n, h) => n + h.openPorts.length, 0);
   const addresses = result.hosts.length;
-  const nse = result.nse.ran ? `nmap${result.nse.version ? ` ${result.nse.version}` : ''} NSE scripts run` : "nmap's NSE scripts not run";
+  const nse = result.nse.ran
+    ? `nmap${result.nse.version ? ` ${result.nse.version}` : ''} NSE scripts run`
+    : "nmap's NSE scripts not run";
   const ran = `${a.type} audit of ${a.hostip}: ${plural(result.ports.length, 'TCP port')} scanned on ${plural(addresses, 'address', 'addresses')} (${open ? `${open} open` : 'none open'}), ${plural(result.checksRun, 'check')} run per address, ${nse}`;
   const findings = drafts.filter((d) => d.id !== DETECTION_ID && d.baseline !== 'resolved');
   const byRisk = RISK_ORDER.map((r) => [r, findings.filter((d) => d.risk === r).length] as const)
     .filter(([, n]) => n > 0)
     .map(([r, n]) => `${n} ${r === 'other' ? 'for information' : r}`);
-  const found = findings.length ? `${plural(findings.length, 'finding')}: ${byRisk.join(', ')}` : 'found nothing to report';
+  const found = findings.length
+    ? `${plural(findings.length, 'finding')}: ${byRisk.join(', ')}`
+    : 'found nothing to report';
   const gone = resolved ? `; ${plural(resolved, 'earlier finding')} resolved` : '';
-  return { portsScanned: result.ports.length, checksRun: result.checksRun, nse: result.nse, summary: `${ran}; ${found}${gone}.` };
+  return {
+    portsScanned: result.ports.length,
+    checksRun: result.checksRun,
+    nse: result.nse,
+    summary: `${ran}; ${found}${gone}.`,
+  };
 }

@@ -116,7 +116,13 @@ function assemble(a: AuditFacts, drafts: Draft[], head: ScanInfo['basic'], ports
   [...drafts].sort(byReportOrder).forEach(({ score: _score, baseline, ...d }, i) => {
     const shortkey = i + 1;
     const entrykey = `${a.scanuid}_${shortkey}`;
-    (entries[d.risk] ??= {})[entrykey] = { repid: String(a.scanuid), ...d, entrykey, shortkey, baseline: baseline ?? 'new' };
+    (entries[d.risk] ??= {})[entrykey] = {
+      repid: String(a.scanuid),
+      ...d,
+      entrykey,
+      shortkey,
+      baseline: baseline ?? 'new',
+    };
     info.risk[d.risk] = (info.risk[d.risk] ?? 0) + 1;
     const cell = `${d.cat}:${d.risk}`;
     info.riskcatgrid[cell] = (info.riskcatgrid[cell] ?? 0) + 1;
@@ -132,7 +138,12 @@ function assemble(a: AuditFacts, drafts: Draft[], head: ScanInfo['basic'], ports
  * earlier audits of each address (baseline.ts: `earlier`, newest first);
  * the ports as detection named them; what ran, under `basic`.
  */
-export function buildReport(a: AuditFacts, result: AuditResult, earlier: ReadonlyMap<string, readonly Earlier[]>, usualService: (port: number) => string): ScanInfo {
+export function buildReport(
+  a: AuditFacts,
+  result: AuditResult,
+  earlier: ReadonlyMap<string, readonly Earlier[]>,
+  usualService: (port: number) => string,
+): ScanInfo {
   const drafts: Draft[] = [];
   const ports: ReportPort[] = [];
   const coverage = coverageOf(result);
@@ -145,8 +156,18 @@ export function buildReport(a: AuditFacts, result: AuditResult, earlier: Readonl
     if (cmp.resolved.length) drafts.push(resolvedDraft(host.address, cmp.resolved));
     resolvedCount += cmp.resolved.length;
     for (const port of host.openPorts) {
-      const service = portService(host.services.find((s) => s.port === port), usualService(port));
-      ports.push({ repid: String(a.scanuid), hostip: host.address, portend: port, portnum: '-1', portprot: 'TCP', portservice: service });
+      const service = portService(
+        host.services.find((s) => s.port === port),
+        usualService(port),
+      );
+      ports.push({
+        repid: String(a.scanuid),
+        hostip: host.address,
+        portend: port,
+        portnum: '-1',
+        portprot: 'TCP',
+        portservice: service,
+      });
     }
   }
   const ran = whatRan(a, result, drafts, resolvedCount);
@@ -157,9 +178,25 @@ export function buildReport(a: AuditFacts, result: AuditResult, earlier: Readonl
 export function failedReport(a: AuditFacts, reason: string): ScanInfo {
   const text = 'The audit could not be completed; no findings are reported for it.';
   const entry: Draft = {
-    id: 'vigil.audit.failed', shortid: 'AUDIT-FAILED', ip: a.hostip, port: '0', cat: 'General', cve: '', risk: 'other',
-    type: 'LOG', title: 'Audit failed', static_description: text, description: `${text}\nReason: ${reason}`, baseline: 'new', score: null,
+    id: 'vigil.audit.failed',
+    shortid: 'AUDIT-FAILED',
+    ip: a.hostip,
+    port: '0',
+    cat: 'General',
+    cve: '',
+    risk: 'other',
+    type: 'LOG',
+    title: 'Audit failed',
+    static_description: text,
+    description: `${text}\nReason: ${reason}`,
+    baseline: 'new',
+    score: null,
   };
-  const ran: WhatRan = { portsScanned: 0, checksRun: 0, nse: { ran: false }, summary: `The ${a.type} audit of ${a.hostip} could not be completed (${reason}); it reports nothing.` };
+  const ran: WhatRan = {
+    portsScanned: 0,
+    checksRun: 0,
+    nse: { ran: false },
+    summary: `The ${a.type} audit of ${a.hostip} could not be completed (${reason}); it reports nothing.`,
+  };
   return assemble(a, [entry], basic(a, '', 0, true, ran), []);
 }

@@ -34,7 +34,10 @@ export const MAX_ATTEMPTS = 3;
 export type Engine = typeof runAudit;
 
 /** An earlier audit's coverage and its findings by address (the resolved lists are not findings). */
-function indexed(coverage: string | null, report: string | null): Omit<Earlier, 'found'> & { found: Map<string, Earlier['found']> } {
+function indexed(
+  coverage: string | null,
+  report: string | null,
+): Omit<Earlier, 'found'> & { found: Map<string, Earlier['found']> } {
   const info = JSON.parse(report ?? '{}') as Partial<ScanInfo>;
   const found = new Map<string, Earlier['found']>();
   for (const group of Object.values(info.entries ?? {}))
@@ -43,7 +46,11 @@ function indexed(coverage: string | null, report: string | null): Omit<Earlier, 
       const list = found.get(e.ip) ?? found.set(e.ip, []).get(e.ip)!;
       list.push({ id: e.id, port: Number(e.port) });
     }
-  return { coverage: coverage ? (JSON.parse(coverage) as AuditCoverage) : null, scannedPorts: info.basic?.scanportstcp ?? '', found };
+  return {
+    coverage: coverage ? (JSON.parse(coverage) as AuditCoverage) : null,
+    scannedPorts: info.basic?.scanportstcp ?? '',
+    found,
+  };
 }
 
 /** Earlier audits of an address the baseline looks at, newest first. */
@@ -80,7 +87,9 @@ export class AuditRunner {
     this.logger.info({ ...facts, attempt: job.attempt }, 'audit started');
     let result: AuditResult;
     // Progress goes to the store: the list may be read by another process than the one running the audit.
-    const progress = new ProgressWriter(this.clock, (p) => this.store.setProgress(audit.id, job.owner, JSON.stringify(p)));
+    const progress = new ProgressWriter(this.clock, (p) =>
+      this.store.setProgress(audit.id, job.owner, JSON.stringify(p)),
+    );
     let last: AuditProgress | null = null;
     const tell = (p: AuditProgress) => progress.report((last = p));
     try {
@@ -107,10 +116,23 @@ export class AuditRunner {
   /** The facts every audit line carries; userid, not the internal account id, is what an operator knows. */
   private async logFacts(audit: AuditRow, addresses: string[]): Promise<LogFacts> {
     const account = await accountContact(this.db, audit.account_id);
-    return { scanuid: audit.id, userid: account?.userid ?? null, type: audit.type, hostip: audit.hostip, targets: addresses.length };
+    return {
+      scanuid: audit.id,
+      userid: account?.userid ?? null,
+      type: audit.type,
+      hostip: audit.hostip,
+      targets: addresses.length,
+    };
   }
 
-  private async finish(audit: AuditRow, owner: string, addresses: string[], result: AuditResult | null, reason: string | null, log: LogFacts): Promise<void> {
+  private async finish(
+    audit: AuditRow,
+    owner: string,
+    addresses: string[],
+    result: AuditResult | null,
+    reason: string | null,
+    log: LogFacts,
+  ): Promise<void> {
     const facts: AuditFacts = {
       scanuid: audit.id,
       type: audit.type,
@@ -121,9 +143,17 @@ export class AuditRunner {
       startedAt: audit.started_at,
       endedAt: this.clock.now(),
     };
-    const report = result ? buildReport(facts, result, await this.earlier(audit, addresses), usualService) : failedReport(facts, reason!);
+    const report = result
+      ? buildReport(facts, result, await this.earlier(audit, addresses), usualService)
+      : failedReport(facts, reason!);
     const coverage = result ? JSON.stringify(coverageOf(result)) : null;
-    const written = await this.store.finish(audit.id, owner, { state: result ? 'done' : 'failed', reason, ended_at: facts.endedAt, report: JSON.stringify(report), coverage });
+    const written = await this.store.finish(audit.id, owner, {
+      state: result ? 'done' : 'failed',
+      reason,
+      ended_at: facts.endedAt,
+      report: JSON.stringify(report),
+      coverage,
+    });
     if (!written) {
       // Another worker took the audit over (this one stopped renewing its lease in time): its run's result counts.
       this.logger.warn({ ...log, attempt: audit.attempts }, 'audit result dropped: lease lost');

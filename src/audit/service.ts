@@ -42,7 +42,13 @@ export interface ListedAudit {
 
 /** A queued audit's progress: nothing done, the totals it will run (known from its type and addresses). */
 function queuedProgress(type: AuditType, excludedos: boolean, addresses: number): AuditProgress {
-  return { phase: 'queued', portsScanned: 0, portsTotal: portsFor(type).length * addresses, checksDone: 0, checksTotal: checksFor(type, excludedos).length * addresses };
+  return {
+    phase: 'queued',
+    portsScanned: 0,
+    portsTotal: portsFor(type).length * addresses,
+    checksDone: 0,
+    checksTotal: checksFor(type, excludedos).length * addresses,
+  };
 }
 
 /**
@@ -56,7 +62,9 @@ function listedProgress(state: 'queued' | 'running', stored: string | null): Aud
   const p: Partial<AuditProgress> = stored ? JSON.parse(stored) : {};
   const totals = { portsTotal: p.portsTotal ?? 0, checksTotal: p.checksTotal ?? 0 };
   if (state === 'queued' || p.phase === 'queued') {
-    return state === 'queued' ? { phase: 'queued', portsScanned: 0, checksDone: 0, ...totals } : { phase: 'scanning', portsScanned: 0, checksDone: 0, ...totals };
+    return state === 'queued'
+      ? { phase: 'queued', portsScanned: 0, checksDone: 0, ...totals }
+      : { phase: 'scanning', portsScanned: 0, checksDone: 0, ...totals };
   }
   return { phase: p.phase ?? 'scanning', portsScanned: p.portsScanned ?? 0, checksDone: p.checksDone ?? 0, ...totals };
 }
@@ -65,7 +73,8 @@ function listedProgress(state: 'queued' | 'running', stored: string | null): Aud
 export const NORISK_WINDOW_MS = 30 * 86_400_000;
 
 /** List times: UTC `YYYY-MM-DD HH:MM:SS`, empty until reached (ARCHITECTURE.md). */
-export const listTime = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().slice(0, 19).replace('T', ' '));
+export const listTime = (ms: number | null) =>
+  ms === null ? '' : new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 /**
  * Audits of an account: the request checks of saRunAudit (in the spec's

@@ -90,7 +90,10 @@ export class AuditLeaseStore {
    * account under its limit and both start (other accounts' claims go on).
    */
   async claim(trx: Db, id: number, lease: Lease, perAccount: number, now: number): Promise<ClaimOutcome> {
-    const audit = await forUpdate(trx, trx.selectFrom('audits').select(['state', 'account_id', 'attempts']).where('id', '=', id)).executeTakeFirst();
+    const audit = await forUpdate(
+      trx,
+      trx.selectFrom('audits').select(['state', 'account_id', 'attempts']).where('id', '=', id),
+    ).executeTakeFirst();
     if (!audit || audit.state !== 'queued') return { kind: 'nothing' };
     await lockAccount(trx, audit.account_id);
     const running = await trx
@@ -107,7 +110,13 @@ export class AuditLeaseStore {
   private async markRunning(trx: Db, id: number, attempts: number, lease: Lease, now: number): Promise<void> {
     await trx
       .updateTable('audits')
-      .set({ state: 'running', attempts, lease_owner: lease.owner, lease_until: lease.until, started_at: sql`coalesce(started_at, ${now})` })
+      .set({
+        state: 'running',
+        attempts,
+        lease_owner: lease.owner,
+        lease_until: lease.until,
+        started_at: sql`coalesce(started_at, ${now})`,
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -152,15 +161,30 @@ export class AuditLeaseStore {
    * `self` (this process's own holder) is never taken. `inside` runs in the
    * same transaction for each audit put back.
    */
-  requeueAbandoned(now: number, self: string, dead: (owner: string) => boolean, inside?: (trx: Db, id: number) => Promise<void>): Promise<number[]> {
+  requeueAbandoned(
+    now: number,
+    self: string,
+    dead: (owner: string) => boolean,
+    inside?: (trx: Db, id: number) => Promise<void>,
+  ): Promise<number[]> {
     return this.db.transaction().execute(async (trx) => {
       const rows = await forUpdate(
         trx,
-        trx.selectFrom('audits').select(['id', 'lease_owner', 'lease_until']).where('state', '=', 'running').where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '!=', self)])),
+        trx
+          .selectFrom('audits')
+          .select(['id', 'lease_owner', 'lease_until'])
+          .where('state', '=', 'running')
+          .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '!=', self)])),
       ).execute();
-      const gone = rows.filter((r) => r.lease_owner === null || r.lease_until === null || r.lease_until < now || dead(r.lease_owner));
+      const gone = rows.filter(
+        (r) => r.lease_owner === null || r.lease_until === null || r.lease_until < now || dead(r.lease_owner),
+      );
       for (const r of gone) {
-        await trx.updateTable('audits').set({ state: 'queued', lease_owner: null, lease_until: null }).where('id', '=', r.id).execute();
+        await trx
+          .updateTable('audits')
+          .set({ state: 'queued', lease_owner: null, lease_until: null })
+          .where('id', '=', r.id)
+          .execute();
         await inside?.(trx, r.id);
       }
       return gone.map((r) => r.id);

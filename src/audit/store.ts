@@ -34,7 +34,12 @@ export class AuditStore extends AuditLeaseStore {
    * `inside` runs in the same transaction (the pg-boss job is sent there,
    * so no audit exists without its job and no job without its audit).
    */
-  async add(audit: NewAudit, addresses: string[], noriskSince: number | null, inside?: (trx: Db, id: number) => Promise<void>): Promise<number | 'norisk'> {
+  async add(
+    audit: NewAudit,
+    addresses: string[],
+    noriskSince: number | null,
+    inside?: (trx: Db, id: number) => Promise<void>,
+  ): Promise<number | 'norisk'> {
     return this.db.transaction().execute(async (trx) => {
       if (noriskSince !== null) {
         // PostgreSQL: two norisk requests for one address must not both pass the check.
@@ -78,7 +83,12 @@ export class AuditStore extends AuditLeaseStore {
 
   /** Someone else's audit reads exactly like one that does not exist (undefined). */
   reportOf(accountId: number, id: number) {
-    return this.db.selectFrom('audits').select(['state', 'report']).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    return this.db
+      .selectFrom('audits')
+      .select(['state', 'report'])
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
   }
 
   get(id: number): Promise<AuditRow> {
@@ -86,7 +96,12 @@ export class AuditStore extends AuditLeaseStore {
   }
 
   async addresses(id: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('audit_targets').select('address').where('audit_id', '=', id).orderBy('position').execute();
+    const rows = await this.db
+      .selectFrom('audit_targets')
+      .select('address')
+      .where('audit_id', '=', id)
+      .orderBy('position')
+      .execute();
     return rows.map((r) => r.address);
   }
 
@@ -117,7 +132,13 @@ export class AuditStore extends AuditLeaseStore {
 
   /** Progress of a running audit, written only while `owner` holds it (a run that lost its lease must not write over its successor's). */
   async setProgress(id: number, owner: string, progress: string): Promise<void> {
-    await this.db.updateTable('audits').set({ progress }).where('id', '=', id).where('state', '=', 'running').where('lease_owner', '=', owner).execute();
+    await this.db
+      .updateTable('audits')
+      .set({ progress })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 
   /**
@@ -125,7 +146,17 @@ export class AuditStore extends AuditLeaseStore {
    * that lost it (paused past the lease, then taken over) must not write
    * over the run that replaced it. false: not written.
    */
-  async finish(id: number, owner: string, result: { state: 'done' | 'failed'; reason: string | null; ended_at: number; report: string; coverage?: string | null }): Promise<boolean> {
+  async finish(
+    id: number,
+    owner: string,
+    result: {
+      state: 'done' | 'failed';
+      reason: string | null;
+      ended_at: number;
+      report: string;
+      coverage?: string | null;
+    },
+  ): Promise<boolean> {
     const r = await this.db
       .updateTable('audits')
       // The progress has served its purpose: the list shows none once an audit ended.

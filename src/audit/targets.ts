@@ -10,7 +10,8 @@ export const MAX_TARGETS = 256;
 export function canonicalAddress(text: string): string | null {
   let addr = parseIP(text); // not ipaddr.parse: it reads `::127.0.0.5` as mapped 127.0.0.5 (src/ip.ts)
   if (addr === null) return null;
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress())
+    addr = (addr as ipaddr.IPv6).toIPv4Address();
   // ipaddr.js prints IPv6 in RFC 5952 form (lower case, longest zero run compressed).
   return addr.toString();
 }
@@ -51,7 +52,10 @@ function* addresses(p: Pattern): Generator<string> {
  * more than MAX_TARGETS addresses answers IPPermissionsProblem: the caller
  * holds no permission for what cannot be named (docs/audits.md).
  */
-export function expandTargets(ipaddrField: string | undefined, clientAddress: string): { hostip: string; addresses: string[] } {
+export function expandTargets(
+  ipaddrField: string | undefined,
+  clientAddress: string,
+): { hostip: string; addresses: string[] } {
   const text = ipaddrField?.trim() ? ipaddrField : clientAddress;
   const items = text.split(',').map((s) => s.trim());
   if (items.some((s) => s === '')) fail('IPPermissionsProblem');

@@ -3,7 +3,8 @@ import { buildConfig } from '../config.ts';
 import { dataOption, dbOption } from './options.ts';
 import { adminEvent } from './admin-log.ts';
 
-const PG_HINT = 'the store is PostgreSQL (--db): back it up with pg_dump and restore with pg_restore, and copy DATA/tls/ beside it; see docs/operations.md, "Backup and restore"';
+const PG_HINT =
+  'the store is PostgreSQL (--db): back it up with pg_dump and restore with pg_restore, and copy DATA/tls/ beside it; see docs/operations.md, "Backup and restore"';
 
 /**
  * `admin backup FILE` and `admin restore FILE`: the SQLite store and the
@@ -22,7 +23,9 @@ export function backupCommands(): Command[] {
         if (config.db) throw new (await import('../store/backup.ts')).BackupError(`not backed up: ${PG_HINT}`);
         const { backupDataDir } = await import('../store/archive.ts');
         const r = await backupDataDir(config.dataDir, file);
-        const tls = r.files.some((f) => f.startsWith('tls/')) ? '' : ' (no DATA/tls/: with --tls-cert/--tls-key, keep those files yourself)';
+        const tls = r.files.some((f) => f.startsWith('tls/'))
+          ? ''
+          : ' (no DATA/tls/: with --tls-cert/--tls-key, keep those files yourself)';
         process.stdout.write(`backed up ${config.dataDir} to ${r.file}: ${r.files.join(', ')}${tls}\n`);
         await adminEvent('admin: backup', { data: config.dataDir, file: r.file, files: r.files });
       }),
@@ -38,7 +41,9 @@ export function backupCommands(): Command[] {
         const config = buildConfig({ dataDir: o.data });
         const { restoreDataDir } = await import('../store/archive.ts');
         const r = await restoreDataDir(file, config.dataDir);
-        process.stdout.write(`restored ${r.file} into ${config.dataDir}: ${r.files.join(', ')}; start it with: vigil serve --data ${config.dataDir}\n`);
+        process.stdout.write(
+          `restored ${r.file} into ${config.dataDir}: ${r.files.join(', ')}; start it with: vigil serve --data ${config.dataDir}\n`,
+        );
         await adminEvent('admin: restore', { data: config.dataDir, file: r.file, files: r.files });
       }),
     );

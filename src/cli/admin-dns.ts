@@ -28,11 +28,23 @@ export function domainCommand(): Command {
         const d = await domains.summary(name);
         if (!d) throw new AccountInputError(`no domain ${name}`);
         // Once published, a nested zone answers for (or hides) names of the other account.
-        for (const n of d.nestedWith) process.stderr.write(`warning: ${d.name} (account ${d.userid}) nests with ${n.name} of account ${n.userid}\n`);
-        if (d.nestedWith.length && !o.force) throw new AccountInputError(`not released: ${d.name} nests with another account's domain; check it, then release with --force`);
+        for (const n of d.nestedWith)
+          process.stderr.write(
+            `warning: ${d.name} (account ${d.userid}) nests with ${n.name} of account ${n.userid}\n`,
+          );
+        if (d.nestedWith.length && !o.force)
+          throw new AccountInputError(
+            `not released: ${d.name} nests with another account's domain; check it, then release with --force`,
+          );
         await domains.release(d.name);
         process.stdout.write(`released ${d.name} (${d.type}, account ${d.userid})\n`);
-        await adminEvent('admin: domain released', { domain: d.name, type: d.type, userid: d.userid, force: o.force === true, nestedWith: d.nestedWith.map((n) => n.name) });
+        await adminEvent('admin: domain released', {
+          domain: d.name,
+          type: d.type,
+          userid: d.userid,
+          force: o.force === true,
+          nestedWith: d.nestedWith.map((n) => n.name),
+        });
       }),
     );
   domain
@@ -46,13 +58,22 @@ export function domainCommand(): Command {
       withStore(o, async (db) => {
         const { Domains } = await import('../dns/domains.ts');
         const { stateText } = await import('../dns/states.ts');
-        const rows = await new Domains(db, systemClock, buildConfig({ dataDir: o.data })).list({ held: o.held === true });
+        const rows = await new Domains(db, systemClock, buildConfig({ dataDir: o.data })).list({
+          held: o.held === true,
+        });
         if (o.json) {
           process.stdout.write(`${JSON.stringify(rows.map((r) => ({ ...r, stateText: stateText(r.state) })))}\n`);
           return;
         }
         const lines = rows.map((r) =>
-          [r.domain, `account ${r.account}`, r.type, stateText(r.state), r.hold ? 'on hold' : 'released', `served ${r.servedSerial ?? '-'}`].join('  '),
+          [
+            r.domain,
+            `account ${r.account}`,
+            r.type,
+            stateText(r.state),
+            r.hold ? 'on hold' : 'released',
+            `served ${r.servedSerial ?? '-'}`,
+          ].join('  '),
         );
         process.stdout.write(`${lines.join('\n') || (o.held ? 'no domains on hold' : 'no domains')}\n`);
       }),
@@ -66,7 +87,12 @@ export function distributeCommand(): Command {
     .addOption(dataOption())
     .addOption(dbOption())
     .addOption(dnssecKeyOption())
-    .addOption(new Option('--forward-address <ip>', 'what web-forwarded hosts resolve to in signed zones: serve\'s --forward-address').env('VIGIL_FORWARD_ADDRESS'))
+    .addOption(
+      new Option(
+        '--forward-address <ip>',
+        "what web-forwarded hosts resolve to in signed zones: serve's --forward-address",
+      ).env('VIGIL_FORWARD_ADDRESS'),
+    )
     .option('--json', 'print JSON')
     .action((o) =>
       withStore(o, async (db) => {
@@ -86,9 +112,17 @@ export function distributeCommand(): Command {
         if (o.json) process.stdout.write(`${JSON.stringify({ ...r, ms })}\n`);
         else {
           const list = (zones: string[]) => (zones.length ? `: ${zones.join(', ')}` : '');
-          process.stdout.write(`distributed ${r.distributed.length}${list(r.distributed)}; removed ${r.removed.length}${list(r.removed)} (${ms} ms)\n`);
+          process.stdout.write(
+            `distributed ${r.distributed.length}${list(r.distributed)}; removed ${r.removed.length}${list(r.removed)} (${ms} ms)\n`,
+          );
         }
-        await adminEvent('admin: distribution cycle', { zones: r.distributed.length, removedZones: r.removed.length, distributed: r.distributed.slice(0, 20), removed: r.removed.slice(0, 20), ms });
+        await adminEvent('admin: distribution cycle', {
+          zones: r.distributed.length,
+          removedZones: r.removed.length,
+          distributed: r.distributed.slice(0, 20),
+          removed: r.removed.slice(0, 20),
+          ms,
+        });
       }),
     );
 }

@@ -24,8 +24,13 @@ export function storeCommand(): Command {
   const store = new Command('store').description('the store as a whole');
   store
     .command('copy')
-    .description("copy every account, domain, record, publication and audit of the data directory's SQLite store into an empty PostgreSQL database; stop serve first")
-    .requiredOption('--to <url>', 'postgres://USER[:PASS]@HOST[:PORT]/DB of an empty database (migrations run on it first)')
+    .description(
+      "copy every account, domain, record, publication and audit of the data directory's SQLite store into an empty PostgreSQL database; stop serve first",
+    )
+    .requiredOption(
+      '--to <url>',
+      'postgres://USER[:PASS]@HOST[:PORT]/DB of an empty database (migrations run on it first)',
+    )
     .addOption(dataOption())
     .option('--json', 'print JSON')
     .action(async (o) => {
@@ -34,7 +39,8 @@ export function storeCommand(): Command {
       const { copyStore, CopyError } = await import('../store/copy.ts');
       const config = buildConfig({ dataDir: o.data, db: null });
       try {
-        if (!isPostgresUrl(o.to)) throw new CopyError('copyTargetNotPostgres', `--to must be a postgres:// URL, not '${shown(o.to)}'`);
+        if (!isPostgresUrl(o.to))
+          throw new CopyError('copyTargetNotPostgres', `--to must be a postgres:// URL, not '${shown(o.to)}'`);
         const source = await openStore(config, { create: false });
         try {
           const target = await openPostgres(o.to);

@@ -22,7 +22,12 @@ async function withThrottle(o: Record<string, any>, work: (t: LoginThrottle) => 
 }
 
 function describe(e: ThrottleEntry): string {
-  const who = e.scope === 'pair' ? `${e.userid} from ${e.address}` : e.scope === 'user' ? `${e.userid} (all addresses)` : `${e.address} (all userids)`;
+  const who =
+    e.scope === 'pair'
+      ? `${e.userid} from ${e.address}`
+      : e.scope === 'user'
+        ? `${e.userid} (all addresses)`
+        : `${e.address} (all userids)`;
   const state = e.lockedUntil ? `locked ${e.retryAfterSeconds}s (until ${e.lockedUntil})` : 'not locked';
   return `${e.scope.padEnd(7)} ${who}: ${e.failures} failures, last ${e.lastFailure}, ${state}`;
 }
@@ -38,7 +43,9 @@ export function throttleCommand(): Command {
     .action((o) =>
       withThrottle(o, async (t) => {
         const entries = await t.list();
-        process.stdout.write(o.json ? `${JSON.stringify(entries)}\n` : `${entries.map(describe).join('\n') || 'no failed logins'}\n`);
+        process.stdout.write(
+          o.json ? `${JSON.stringify(entries)}\n` : `${entries.map(describe).join('\n') || 'no failed logins'}\n`,
+        );
       }),
     );
   throttle
@@ -58,8 +65,15 @@ export function throttleCommand(): Command {
       }
       return withThrottle(o, async (t) => {
         const cleared = await t.clear({ userid: o.userid, address: o.address, all: o.all === true });
-        process.stdout.write(o.json ? `${JSON.stringify({ cleared })}\n` : `cleared ${cleared} ${cleared === 1 ? 'entry' : 'entries'}\n`);
-        await adminEvent('admin: throttle cleared', { userid: o.userid, address: o.address, all: o.all === true, cleared });
+        process.stdout.write(
+          o.json ? `${JSON.stringify({ cleared })}\n` : `cleared ${cleared} ${cleared === 1 ? 'entry' : 'entries'}\n`,
+        );
+        await adminEvent('admin: throttle cleared', {
+          userid: o.userid,
+          address: o.address,
+          all: o.all === true,
+          cleared,
+        });
       });
     });
   return throttle;

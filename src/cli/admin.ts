@@ -36,12 +36,24 @@ function withSettings(cmd: Command): Command {
     .addOption(dataOption())
     .addOption(dbOption())
     .requiredOption('--userid <userid>', 'the account')
-    .option('--password <password>', 'login password (8+ characters); other users see it in ps: prefer --password-stdin')
-    .option('--password-stdin', 'read the password from the first line of standard input (a terminal asks, without echo)')
-    .option('--audit-types <list>', "all | comma list of basic,standard,norisk,desktop,advanced")
+    .option(
+      '--password <password>',
+      'login password (8+ characters); other users see it in ps: prefer --password-stdin',
+    )
+    .option(
+      '--password-stdin',
+      'read the password from the first line of standard input (a terminal asks, without echo)',
+    )
+    .option('--audit-types <list>', 'all | comma list of basic,standard,norisk,desktop,advanced')
     .option('--allow-ip <patterns>', "addresses this account may audit: 'CIDR-or-pattern,…'")
-    .addOption(new Option('--dns-credits <n>', 'DNS subscription: number of domain credits').argParser(checked(parseCount)))
-    .addOption(new Option('--dns-expiry <date>', 'DNS subscription expiry, YYYY-MM-DD (default: one year)').argParser(checked(parseDate)))
+    .addOption(
+      new Option('--dns-credits <n>', 'DNS subscription: number of domain credits').argParser(checked(parseCount)),
+    )
+    .addOption(
+      new Option('--dns-expiry <date>', 'DNS subscription expiry, YYYY-MM-DD (default: one year)').argParser(
+        checked(parseDate),
+      ),
+    )
     .option('--email <addr>', 'address for audit notifications')
     .option('--json', 'print JSON');
 }
@@ -84,7 +96,14 @@ export function adminCommand(): Command {
       const { account: row, apikey } = await createAccount(db, systemClock, o.userid, settings);
       const d = describeAccount(row);
       print(o.json, { ...d, apikey }, `${describeText(d)}\n  apikey: ${apikey}`);
-      await adminEvent('admin: account added', { userid: d.userid, auditTypes: d.auditTypes, allowIp: d.allowIp, dnsCredits: d.dnsCredits, dnsExpiry: d.dnsExpiry, enabled: d.enabled });
+      await adminEvent('admin: account added', {
+        userid: d.userid,
+        auditTypes: d.auditTypes,
+        allowIp: d.allowIp,
+        dnsCredits: d.dnsCredits,
+        dnsExpiry: d.dnsExpiry,
+        enabled: d.enabled,
+      });
     }),
   );
 
@@ -110,7 +129,11 @@ export function adminCommand(): Command {
         const settings = await settingsOf(o, false);
         const d = describeAccount(await updateAccount(db, systemClock, o.userid, settings));
         print(o.json, d, describeText(d));
-        const msg = o.disable ? 'admin: account disabled' : o.enable ? 'admin: account enabled' : 'admin: account updated';
+        const msg = o.disable
+          ? 'admin: account disabled'
+          : o.enable
+            ? 'admin: account enabled'
+            : 'admin: account updated';
         await adminEvent(msg, { userid: d.userid, changed: changedSettings(settings), enabled: d.enabled });
       }),
     );

@@ -25,7 +25,9 @@ export function applyConfigFile(cmd: Command, file: string): void {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`config file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new Error(
+      `config file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   const byKey = new Map<string, Option>();
   for (const o of cmd.options) if (o.long && o.long !== '--config') byKey.set(o.long.slice(2), o);
@@ -39,7 +41,8 @@ export function applyConfigFile(cmd: Command, file: string): void {
     const key = line.slice(0, eq).trim();
     const value = line.slice(eq + 1).trim();
     const option = byKey.get(key);
-    if (!option) throw new Error(`${where}: unknown key '${key}' (the keys are the serve flags without --, e.g. https-port)`);
+    if (!option)
+      throw new Error(`${where}: unknown key '${key}' (the keys are the serve flags without --, e.g. https-port)`);
     if (value === '') throw new Error(`${where}: ${key}: no value (leave the line out for the default)`);
     if (seen.has(key)) throw new Error(`${where}: '${key}' again (first on line ${seen.get(key)})`);
     seen.set(key, i + 1);

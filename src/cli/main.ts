@@ -2,7 +2,6 @@ import { Command } from 'commander';
 import { userCommands } from './user/index.ts';
 import { version } from './version.ts';
 
-
 /** The user commands (src/cli/user/): clients of a running server. */
 const USER_COMMANDS = new Set(['login', 'dns', 'audit']);
 
@@ -15,7 +14,11 @@ export async function main(argv: string[]): Promise<void> {
     for (const c of userCommands()) program.addCommand(c);
     return parse(program, argv);
   }
-  const [{ adminCommand }, { serveCommand }, { workerCommand }] = await Promise.all([import('./admin.ts'), import('./serve.ts'), import('./worker.ts')]);
+  const [{ adminCommand }, { serveCommand }, { workerCommand }] = await Promise.all([
+    import('./admin.ts'),
+    import('./serve.ts'),
+    import('./worker.ts'),
+  ]);
   const program = new Command('vigil')
     .description('Vigil: security audits and DNS hosting behind one HTTPS API')
     .version(version(), '--version', 'print the version')
@@ -25,16 +28,15 @@ export async function main(argv: string[]): Promise<void> {
     .addCommand(workerCommand());
   // The user commands (login, dns, audit): clients of a running server.
   for (const c of userCommands()) program.addCommand(c);
-  program
-    .addCommand(
-      // Internal: a name-server worker that `serve --dns-workers N` starts.
-      new Command('dns-worker').action(async () => {
-        const { serverLogger } = await import('../log-format.ts');
-        const { runDnsWorker } = await import('../dns/server/workers.ts');
-        await runDnsWorker(await serverLogger(process.env.VIGIL_LOG_LEVEL ?? 'info'));
-      }),
-      { hidden: true },
-    );
+  program.addCommand(
+    // Internal: a name-server worker that `serve --dns-workers N` starts.
+    new Command('dns-worker').action(async () => {
+      const { serverLogger } = await import('../log-format.ts');
+      const { runDnsWorker } = await import('../dns/server/workers.ts');
+      await runDnsWorker(await serverLogger(process.env.VIGIL_LOG_LEVEL ?? 'info'));
+    }),
+    { hidden: true },
+  );
   return parse(program, argv);
 }
 

@@ -7,11 +7,16 @@ export const dataOption = () =>
   new Option('--data <dir>', 'data directory').env('VIGIL_DATA').default(DEFAULTS.dataDir);
 
 export const dbOption = () =>
-  new Option('--db <url>', 'postgres://… for a shared PostgreSQL (default: SQLite file in the data directory)').env('VIGIL_DB');
+  new Option('--db <url>', 'postgres://… for a shared PostgreSQL (default: SQLite file in the data directory)').env(
+    'VIGIL_DB',
+  );
 
 /** `--dnssec-key-file`: serve and the admin commands that sign must read the same file (src/dns/dnssec/kek.ts). */
 export const dnssecKeyOption = () =>
-  new Option('--dnssec-key-file <file>', 'key-encryption key of the zones\' DNSSEC keys (default: DATA/dnssec/kek, made on first use)').env('VIGIL_DNSSEC_KEY_FILE');
+  new Option(
+    '--dnssec-key-file <file>',
+    "key-encryption key of the zones' DNSSEC keys (default: DATA/dnssec/kek, made on first use)",
+  ).env('VIGIL_DNSSEC_KEY_FILE');
 
 export function parsePort(text: string): number {
   const n = Number(text);

@@ -62,119 +62,314 @@ export function firstAccountHint(dataDir: string, db: string | null): string {
 }
 
 export function serveCommand(): Command {
-  return new Command('serve')
-    .description('run the whole service in one process: API, plain-HTTP notSSL listener, name server, forwarder')
-    .addOption(opt('--config <file>', 'file of these settings as key = value lines (flags and env override it)', 'VIGIL_SERVE_CONFIG'))
-    .addOption(dataOption())
-    .addOption(dbOption())
-    .addOption(opt('--listen <host>', 'address of every listener', 'VIGIL_LISTEN', undefined, DEFAULTS.listen))
-    .addOption(opt('--https-port <n>', 'the API over TLS (0: off)', 'VIGIL_HTTPS_PORT', parsePort, String(DEFAULTS.httpsPort)))
-    .addOption(opt('--http-port <n>', 'plain HTTP, answers notSSL (0: off)', 'VIGIL_HTTP_PORT', parsePort, String(DEFAULTS.httpPort)))
-    .addOption(opt('--dns-port <n>', 'authoritative name server, UDP and TCP (0: off)', 'VIGIL_DNS_PORT', parsePort, String(DEFAULTS.dnsPort)))
-    .addOption(opt('--dns-workers <n>', 'name-server processes sharing the DNS port (1: in the main process)', 'VIGIL_DNS_WORKERS', (t) => {
-      if (!/^([1-9]|1[0-6])$/.test(t)) throw new Error('must be 1 to 16');
-      return Number(t);
-    }, '1'))
-    .addOption(opt('--forward-port <n>', 'web-forwarding HTTP server (0: off)', 'VIGIL_FORWARD_PORT', parsePort, String(DEFAULTS.forwardPort)))
-    .addOption(opt('--metrics-port <n>', 'Prometheus /metrics and /healthz over plain HTTP (0: off)', 'VIGIL_METRICS_PORT', parsePort, String(DEFAULTS.metricsPort)))
-    .addOption(opt('--publish-interval <dur>', 'distribution cycle of published zones', 'VIGIL_PUBLISH_INTERVAL', parseDuration, DEFAULTS.publishInterval))
-    .addOption(opt('--session-ttl <dur>', 'session token lifetime', 'VIGIL_SESSION_TTL', parseDuration, DEFAULTS.sessionTtl))
-    .addOption(opt('--tls-cert <file>', 'certificate for the API (default: generated in DATA/tls/)', 'VIGIL_TLS_CERT'))
-    .addOption(opt('--tls-key <file>', 'key of --tls-cert', 'VIGIL_TLS_KEY'))
-    .addOption(opt('--domain-hold <mode>', 'manual | none', 'VIGIL_DOMAIN_HOLD', (t) => {
-      if (t !== 'manual' && t !== 'none') throw new Error("must be 'manual' or 'none'");
-      return t;
-    }, DEFAULTS.domainHold))
-    .addOption(opt('--ns-domain <name>', 'default NS records are ns1..ns4 under it', 'VIGIL_NS_DOMAIN', undefined, DEFAULTS.nsDomain))
-    .addOption(opt('--secondaries <list>', 'ADDR[:PORT],… stock secondaries', 'VIGIL_SECONDARIES', commaList))
-    .addOption(opt('--catalog-zone <name>', 'RFC 9432 catalog of served zones', 'VIGIL_CATALOG_ZONE', undefined, DEFAULTS.catalogZone))
-    .addOption(opt('--forward-address <ip>', 'address web-forwarded hosts resolve to (default: the listen address)', 'VIGIL_FORWARD_ADDRESS'))
-    .addOption(dnssecKeyOption())
-    .addOption(opt('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)', 'VIGIL_SMTP_URL'))
-    .addOption(opt('--scan-allow <cidrs>', 'server-wide fence around every audit target', 'VIGIL_SCAN_ALLOW', cidrList, DEFAULTS.scanAllow))
-    .addOption(opt('--audit-workers <n>', 'audits running at once in this process (0: none; `vigil worker` runs them)', 'VIGIL_AUDIT_WORKERS', auditWorkers(0), String(DEFAULTS.auditWorkers)))
-    .addOption(opt('--audit-account-limit <n>', 'audits of one account running at once (more wait)', 'VIGIL_AUDIT_ACCOUNT_LIMIT', count, String(DEFAULTS.auditAccountLimit)))
-    .addOption(opt('--mail-from <addr>', 'sender of audit mail', 'VIGIL_MAIL_FROM', undefined, DEFAULTS.mailFrom))
-    .addOption(opt('--dns-peers-allow <cidrs>', 'the only addresses DNS traffic goes to on a tenant\'s behalf (masters, NOTIFY); --secondaries always', 'VIGIL_DNS_PEERS_ALLOW', cidrList, DEFAULTS.dnsPeersAllow))
-    .addOption(opt('--allow-domains <list>', `let tenants add what is refused by default: ${ALLOW_DOMAINS.join(',')}`, 'VIGIL_ALLOW_DOMAINS', allowDomains))
-    .addOption(opt('--max-zone-records <n>', 'records one domain may hold', 'VIGIL_MAX_ZONE_RECORDS', positive(10_000_000), String(DEFAULTS.maxZoneRecords)))
-    .addOption(opt('--max-zone-bytes <n>', 'bytes of one domain\'s zone text', 'VIGIL_MAX_ZONE_BYTES', positive(1 << 30), String(DEFAULTS.maxZoneBytes)))
-    .addOption(opt('--max-connections-per-ip <n>', 'open connections per client address, API and DNS over TCP each', 'VIGIL_MAX_CONNECTIONS_PER_IP', positive(100_000), String(DEFAULTS.maxConnectionsPerIp)))
-    .addOption(opt('--request-timeout <dur>', 'longest time an API request may take to arrive', 'VIGIL_REQUEST_TIMEOUT', parseDuration, DEFAULTS.requestTimeout))
-    .addOption(opt('--dns-tcp-lifetime <dur>', 'longest life of one DNS-over-TCP connection', 'VIGIL_DNS_TCP_LIFETIME', parseDuration, DEFAULTS.dnsTcpLifetime))
-    .addOption(opt('--log-level <level>', 'fatal|error|warn|info|debug|silent; logs go to stderr', 'VIGIL_LOG_LEVEL', undefined, DEFAULTS.logLevel))
-    .addOption(opt('--log-format <fmt>', 'json | pretty | auto (pretty when stderr is a terminal)', 'VIGIL_LOG_FORMAT', (t) => logFormat(t), 'auto'))
-    // After the command line and the environment are parsed, so that the file fills in only defaults.
-    .hook('preAction', (cmd) => {
-      const file = cmd.opts().config;
-      if (file) applyConfigFile(cmd, file);
-    })
-    .action(async (o) => {
-      const config = buildConfig({
-        dataDir: o.data,
-        db: o.db ?? null,
-        listen: o.listen,
-        httpsPort: o.httpsPort,
-        httpPort: o.httpPort,
-        dnsPort: o.dnsPort,
-        dnsWorkers: o.dnsWorkers,
-        forwardPort: o.forwardPort,
-        metricsPort: o.metricsPort,
-        publishIntervalMs: o.publishInterval,
-        sessionTtlMs: o.sessionTtl,
-        tlsCert: o.tlsCert ?? null,
-        tlsKey: o.tlsKey ?? null,
-        domainHold: o.domainHold,
-        nsDomain: o.nsDomain,
-        secondaries: o.secondaries,
-        catalogZone: o.catalogZone,
-        forwardAddress: o.forwardAddress,
-        dnssecKeyFile: o.dnssecKeyFile,
-        smtpUrl: o.smtpUrl ?? null,
-        scanAllow: o.scanAllow,
-        auditWorkers: o.auditWorkers,
-        auditLeaseMs: auditLeaseMs(),
-        auditAccountLimit: o.auditAccountLimit,
-        mailFrom: o.mailFrom,
-        logLevel: o.logLevel,
-        dnsPeersAllow: o.dnsPeersAllow,
-        allowDomains: o.allowDomains,
-        maxZoneRecords: o.maxZoneRecords,
-        maxZoneBytes: o.maxZoneBytes,
-        maxConnectionsPerIp: o.maxConnectionsPerIp,
-        requestTimeoutMs: o.requestTimeout,
-        dnsTcpLifetimeMs: o.dnsTcpLifetime,
-      });
-      // Loaded here, not at the top: it pulls in every dependency, and `--help` needs none.
-      const { startApp } = await import('../app.ts');
-      // DNS worker processes inherit the environment: the same format as this one.
-      process.env.VIGIL_LOG_FORMAT = o.logFormat;
-      const logger = await serverLogger(config.logLevel, o.logFormat);
-      const app = await startApp(config, { logger });
-      // Notes first: the ready line is the last line of start-up output.
-      if (app.generatedCertificate) process.stdout.write(`self-signed API certificate created: ${app.generatedCertificate}\n`);
-      const { anyAccount } = await import('../accounts/account-store.ts'); // the accounts store owns the query
-      if (!(await anyAccount(app.services.db))) {
-        process.stdout.write(firstAccountHint(config.dataDir, config.db));
-      }
-      const line = Object.entries(app.listeners).map(([k, v]) => `${k}=${v}`).join(' ');
-      process.stdout.write(`vigil ready ${line}\n`);
-      logger.info({ listeners: app.listeners, version: version(), store: config.db ? 'postgresql' : 'sqlite' }, 'serve started');
-      let closing = false;
-      const stop = async (signal: NodeJS.Signals) => {
-        if (closing) return;
-        closing = true;
-        logger.info({ signal }, 'serve stopping');
-        const started = Date.now();
-        await app.close();
-        // Drain: in-flight requests answered, running audits put back, listeners and store closed.
-        logger.info({ signal, drainMs: Date.now() - started }, 'serve stopped');
-        logger.flush?.();
-        process.exit(0);
-      };
-      // Certificate renewal (e.g. certbot's deploy hook, systemd's ExecReload) without a restart.
-      process.on('SIGHUP', () => void app.reloadCertificate());
-      process.on('SIGTERM', stop);
-      process.on('SIGINT', stop);
-    });
+  return (
+    new Command('serve')
+      .description('run the whole service in one process: API, plain-HTTP notSSL listener, name server, forwarder')
+      .addOption(
+        opt(
+          '--config <file>',
+          'file of these settings as key = value lines (flags and env override it)',
+          'VIGIL_SERVE_CONFIG',
+        ),
+      )
+      .addOption(dataOption())
+      .addOption(dbOption())
+      .addOption(opt('--listen <host>', 'address of every listener', 'VIGIL_LISTEN', undefined, DEFAULTS.listen))
+      .addOption(
+        opt('--https-port <n>', 'the API over TLS (0: off)', 'VIGIL_HTTPS_PORT', parsePort, String(DEFAULTS.httpsPort)),
+      )
+      .addOption(
+        opt(
+          '--http-port <n>',
+          'plain HTTP, answers notSSL (0: off)',
+          'VIGIL_HTTP_PORT',
+          parsePort,
+          String(DEFAULTS.httpPort),
+        ),
+      )
+      .addOption(
+        opt(
+          '--dns-port <n>',
+          'authoritative name server, UDP and TCP (0: off)',
+          'VIGIL_DNS_PORT',
+          parsePort,
+          String(DEFAULTS.dnsPort),
+        ),
+      )
+      .addOption(
+        opt(
+          '--dns-workers <n>',
+          'name-server processes sharing the DNS port (1: in the main process)',
+          'VIGIL_DNS_WORKERS',
+          (t) => {
+            if (!/^([1-9]|1[0-6])$/.test(t)) throw new Error('must be 1 to 16');
+            return Number(t);
+          },
+          '1',
+        ),
+      )
+      .addOption(
+        opt(
+          '--forward-port <n>',
+          'web-forwarding HTTP server (0: off)',
+          'VIGIL_FORWARD_PORT',
+          parsePort,
+          String(DEFAULTS.forwardPort),
+        ),
+      )
+      .addOption(
+        opt(
+          '--metrics-port <n>',
+          'Prometheus /metrics and /healthz over plain HTTP (0: off)',
+          'VIGIL_METRICS_PORT',
+          parsePort,
+          String(DEFAULTS.metricsPort),
+        ),
+      )
+      .addOption(
+        opt(
+          '--publish-interval <dur>',
+          'distribution cycle of published zones',
+          'VIGIL_PUBLISH_INTERVAL',
+          parseDuration,
+          DEFAULTS.publishInterval,
+        ),
+      )
+      .addOption(
+        opt('--session-ttl <dur>', 'session token lifetime', 'VIGIL_SESSION_TTL', parseDuration, DEFAULTS.sessionTtl),
+      )
+      .addOption(
+        opt('--tls-cert <file>', 'certificate for the API (default: generated in DATA/tls/)', 'VIGIL_TLS_CERT'),
+      )
+      .addOption(opt('--tls-key <file>', 'key of --tls-cert', 'VIGIL_TLS_KEY'))
+      .addOption(
+        opt(
+          '--domain-hold <mode>',
+          'manual | none',
+          'VIGIL_DOMAIN_HOLD',
+          (t) => {
+            if (t !== 'manual' && t !== 'none') throw new Error("must be 'manual' or 'none'");
+            return t;
+          },
+          DEFAULTS.domainHold,
+        ),
+      )
+      .addOption(
+        opt(
+          '--ns-domain <name>',
+          'default NS records are ns1..ns4 under it',
+          'VIGIL_NS_DOMAIN',
+          undefined,
+          DEFAULTS.nsDomain,
+        ),
+      )
+      .addOption(opt('--secondaries <list>', 'ADDR[:PORT],… stock secondaries', 'VIGIL_SECONDARIES', commaList))
+      .addOption(
+        opt(
+          '--catalog-zone <name>',
+          'RFC 9432 catalog of served zones',
+          'VIGIL_CATALOG_ZONE',
+          undefined,
+          DEFAULTS.catalogZone,
+        ),
+      )
+      .addOption(
+        opt(
+          '--forward-address <ip>',
+          'address web-forwarded hosts resolve to (default: the listen address)',
+          'VIGIL_FORWARD_ADDRESS',
+        ),
+      )
+      .addOption(dnssecKeyOption())
+      .addOption(
+        opt('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)', 'VIGIL_SMTP_URL'),
+      )
+      .addOption(
+        opt(
+          '--scan-allow <cidrs>',
+          'server-wide fence around every audit target',
+          'VIGIL_SCAN_ALLOW',
+          cidrList,
+          DEFAULTS.scanAllow,
+        ),
+      )
+      .addOption(
+        opt(
+          '--audit-workers <n>',
+          'audits running at once in this process (0: none; `vigil worker` runs them)',
+          'VIGIL_AUDIT_WORKERS',
+          auditWorkers(0),
+          String(DEFAULTS.auditWorkers),
+        ),
+      )
+      .addOption(
+        opt(
+          '--audit-account-limit <n>',
+          'audits of one account running at once (more wait)',
+          'VIGIL_AUDIT_ACCOUNT_LIMIT',
+          count,
+          String(DEFAULTS.auditAccountLimit),
+        ),
+      )
+      .addOption(opt('--mail-from <addr>', 'sender of audit mail', 'VIGIL_MAIL_FROM', undefined, DEFAULTS.mailFrom))
+      .addOption(
+        opt(
+          '--dns-peers-allow <cidrs>',
+          "the only addresses DNS traffic goes to on a tenant's behalf (masters, NOTIFY); --secondaries always",
+          'VIGIL_DNS_PEERS_ALLOW',
+          cidrList,
+          DEFAULTS.dnsPeersAllow,
+        ),
+      )
+      .addOption(
+        opt(
+          '--allow-domains <list>',
+          `let tenants add what is refused by default: ${ALLOW_DOMAINS.join(',')}`,
+          'VIGIL_ALLOW_DOMAINS',
+          allowDomains,
+        ),
+      )
+      .addOption(
+        opt(
+          '--max-zone-records <n>',
+          'records one domain may hold',
+          'VIGIL_MAX_ZONE_RECORDS',
+          positive(10_000_000),
+          String(DEFAULTS.maxZoneRecords),
+        ),
+      )
+      .addOption(
+        opt(
+          '--max-zone-bytes <n>',
+          "bytes of one domain's zone text",
+          'VIGIL_MAX_ZONE_BYTES',
+          positive(1 << 30),
+          String(DEFAULTS.maxZoneBytes),
+        ),
+      )
+      .addOption(
+        opt(
+          '--max-connections-per-ip <n>',
+          'open connections per client address, API and DNS over TCP each',
+          'VIGIL_MAX_CONNECTIONS_PER_IP',
+          positive(100_000),
+          String(DEFAULTS.maxConnectionsPerIp),
+        ),
+      )
+      .addOption(
+        opt(
+          '--request-timeout <dur>',
+          'longest time an API request may take to arrive',
+          'VIGIL_REQUEST_TIMEOUT',
+          parseDuration,
+          DEFAULTS.requestTimeout,
+        ),
+      )
+      .addOption(
+        opt(
+          '--dns-tcp-lifetime <dur>',
+          'longest life of one DNS-over-TCP connection',
+          'VIGIL_DNS_TCP_LIFETIME',
+          parseDuration,
+          DEFAULTS.dnsTcpLifetime,
+        ),
+      )
+      .addOption(
+        opt(
+          '--log-level <level>',
+          'fatal|error|warn|info|debug|silent; logs go to stderr',
+          'VIGIL_LOG_LEVEL',
+          undefined,
+          DEFAULTS.logLevel,
+        ),
+      )
+      .addOption(
+        opt(
+          '--log-format <fmt>',
+          'json | pretty | auto (pretty when stderr is a terminal)',
+          'VIGIL_LOG_FORMAT',
+          (t) => logFormat(t),
+          'auto',
+        ),
+      )
+      // After the command line and the environment are parsed, so that the file fills in only defaults.
+      .hook('preAction', (cmd) => {
+        const file = cmd.opts().config;
+        if (file) applyConfigFile(cmd, file);
+      })
+      .action(async (o) => {
+        const config = buildConfig({
+          dataDir: o.data,
+          db: o.db ?? null,
+          listen: o.listen,
+          httpsPort: o.httpsPort,
+          httpPort: o.httpPort,
+          dnsPort: o.dnsPort,
+          dnsWorkers: o.dnsWorkers,
+          forwardPort: o.forwardPort,
+          metricsPort: o.metricsPort,
+          publishIntervalMs: o.publishInterval,
+          sessionTtlMs: o.sessionTtl,
+          tlsCert: o.tlsCert ?? null,
+          tlsKey: o.tlsKey ?? null,
+          domainHold: o.domainHold,
+          nsDomain: o.nsDomain,
+          secondaries: o.secondaries,
+          catalogZone: o.catalogZone,
+          forwardAddress: o.forwardAddress,
+          dnssecKeyFile: o.dnssecKeyFile,
+          smtpUrl: o.smtpUrl ?? null,
+          scanAllow: o.scanAllow,
+          auditWorkers: o.auditWorkers,
+          auditLeaseMs: auditLeaseMs(),
+          auditAccountLimit: o.auditAccountLimit,
+          mailFrom: o.mailFrom,
+          logLevel: o.logLevel,
+          dnsPeersAllow: o.dnsPeersAllow,
+          allowDomains: o.allowDomains,
+          maxZoneRecords: o.maxZoneRecords,
+          maxZoneBytes: o.maxZoneBytes,
+          maxConnectionsPerIp: o.maxConnectionsPerIp,
+          requestTimeoutMs: o.requestTimeout,
+          dnsTcpLifetimeMs: o.dnsTcpLifetime,
+        });
+        // Loaded here, not at the top: it pulls in every dependency, and `--help` needs none.
+        const { startApp } = await import('../app.ts');
+        // DNS worker processes inherit the environment: the same format as this one.
+        process.env.VIGIL_LOG_FORMAT = o.logFormat;
+        const logger = await serverLogger(config.logLevel, o.logFormat);
+        const app = await startApp(config, { logger });
+        // Notes first: the ready line is the last line of start-up output.
+        if (app.generatedCertificate)
+          process.stdout.write(`self-signed API certificate created: ${app.generatedCertificate}\n`);
+        const { anyAccount } = await import('../accounts/account-store.ts'); // the accounts store owns the query
+        if (!(await anyAccount(app.services.db))) {
+          process.stdout.write(firstAccountHint(config.dataDir, config.db));
+        }
+        const line = Object.entries(app.listeners)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ');
+        process.stdout.write(`vigil ready ${line}\n`);
+        logger.info(
+          { listeners: app.listeners, version: version(), store: config.db ? 'postgresql' : 'sqlite' },
+          'serve started',
+        );
+        let closing = false;
+        const stop = async (signal: NodeJS.Signals) => {
+          if (closing) return;
+          closing = true;
+          logger.info({ signal }, 'serve stopping');
+          const started = Date.now();
+          await app.close();
+          // Drain: in-flight requests answered, running audits put back, listeners and store closed.
+          logger.info({ signal, drainMs: Date.now() - started }, 'serve stopped');
+          logger.flush?.();
+          process.exit(0);
+        };
+        // Certificate renewal (e.g. certbot's deploy hook, systemd's ExecReload) without a restart.
+        process.on('SIGHUP', () => void app.reloadCertificate());
+        process.on('SIGTERM', stop);
+        process.on('SIGINT', stop);
+      })
+  );
 }

@@ -27,15 +27,28 @@ export function workerCommand(): Command {
         .argParser(checked(auditWorkers(1)))
         .default(DEFAULTS.auditWorkers),
     )
-    .addOption(new Option('--scan-allow <cidrs>', 'server-wide fence around every audit target').env('VIGIL_SCAN_ALLOW').argParser(checked(cidrList)).default(DEFAULTS.scanAllow.split(','), DEFAULTS.scanAllow))
-    .addOption(new Option('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)').env('VIGIL_SMTP_URL'))
-    .addOption(new Option('--mail-from <addr>', 'sender of audit mail').env('VIGIL_MAIL_FROM').default(DEFAULTS.mailFrom))
+    .addOption(
+      new Option('--scan-allow <cidrs>', 'server-wide fence around every audit target')
+        .env('VIGIL_SCAN_ALLOW')
+        .argParser(checked(cidrList))
+        .default(DEFAULTS.scanAllow.split(','), DEFAULTS.scanAllow),
+    )
+    .addOption(
+      new Option('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)').env(
+        'VIGIL_SMTP_URL',
+      ),
+    )
+    .addOption(
+      new Option('--mail-from <addr>', 'sender of audit mail').env('VIGIL_MAIL_FROM').default(DEFAULTS.mailFrom),
+    )
     .action(async (o) => {
       const config = buildConfig({
         dataDir: o.data,
         db: o.db ?? null,
         auditWorkers: o.auditWorkers,
-        auditAccountLimit: process.env.VIGIL_AUDIT_ACCOUNT_LIMIT ? accountLimit(process.env.VIGIL_AUDIT_ACCOUNT_LIMIT) : undefined,
+        auditAccountLimit: process.env.VIGIL_AUDIT_ACCOUNT_LIMIT
+          ? accountLimit(process.env.VIGIL_AUDIT_ACCOUNT_LIMIT)
+          : undefined,
         auditLeaseMs: auditLeaseMs(),
         scanAllow: o.scanAllow,
         smtpUrl: o.smtpUrl ?? null,
@@ -52,7 +65,10 @@ export function workerCommand(): Command {
       const logger = await serverLogger(config.logLevel);
       // A mistyped --data must not start a worker on a fresh store nobody serves.
       const db = await openStore(config, { create: false }).catch((err) => {
-        if (err instanceof NoStoreError) throw new Error(`no store at ${err.path}: a worker does not create one (check --data or --db; serve creates the store on its first start)`);
+        if (err instanceof NoStoreError)
+          throw new Error(
+            `no store at ${err.path}: a worker does not create one (check --data or --db; serve creates the store on its first start)`,
+          );
         throw err;
       });
       const work = auditWork(db, systemClock, config, logger);
@@ -60,8 +76,19 @@ export function workerCommand(): Command {
       // The queue's timers do not hold the process open (serve's listeners do); here nothing else would.
       setInterval(() => {}, 3_600_000);
       const store = config.db ? 'postgresql' : 'sqlite';
-      process.stdout.write(`vigil worker ready store=${store} audit-workers=${config.auditWorkers} lease=${config.auditLeaseMs % 1000 ? `${config.auditLeaseMs}ms` : `${config.auditLeaseMs / 1000}s`}\n`);
-      logger.info({ version: version(), store, auditWorkers: config.auditWorkers, accountLimit: config.auditAccountLimit, leaseMs: config.auditLeaseMs }, 'worker started');
+      process.stdout.write(
+        `vigil worker ready store=${store} audit-workers=${config.auditWorkers} lease=${config.auditLeaseMs % 1000 ? `${config.auditLeaseMs}ms` : `${config.auditLeaseMs / 1000}s`}\n`,
+      );
+      logger.info(
+        {
+          version: version(),
+          store,
+          auditWorkers: config.auditWorkers,
+          accountLimit: config.auditAccountLimit,
+          leaseMs: config.auditLeaseMs,
+        },
+        'worker started',
+      );
       let closing = false;
       const stop = async (signal: NodeJS.Signals) => {
         if (closing) return;

@@ -37,7 +37,10 @@ export interface ClientOptions {
 /** A reply with status other than "0": its code is the spec's error code. */
 export class VigilApiError extends Error {
   /** The spec's code; `http <status>` when the reply was not the API's JSON at all. */
-  constructor(readonly code: ErrorCode | `http ${number}`, readonly reply: RawReply) {
+  constructor(
+    readonly code: ErrorCode | `http ${number}`,
+    readonly reply: RawReply,
+  ) {
     super(code);
   }
 }
@@ -51,7 +54,9 @@ export type Fields = Record<string, string | number | undefined>;
  * scripts rely on (spec 4: a client ignores fields it does not know); the
  * per-script methods (`dnsGetDomainList()`) give the strict reply.
  */
-export type Loose<T> = { [K in keyof T]-?: undefined extends T[K] ? any : T[K] extends string | number | boolean ? T[K] : any } & Record<string, any>;
+export type Loose<T> = {
+  [K in keyof T]-?: undefined extends T[K] ? any : T[K] extends string | number | boolean ? T[K] : any;
+} & Record<string, any>;
 
 export function encodeForm(fields: Fields): string {
   const p = new URLSearchParams();
@@ -63,6 +68,7 @@ export function encodeForm(fields: Fields): string {
  * The typed API client: one POST per call, form-encoded, JSON back.
  * Keeps the connection alive; after `login` it sends the key and token itself.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below types the methods added to the prototype from the script table.
 export class VigilClient {
   private readonly agent: Agent;
   private readonly url: URL;
@@ -71,7 +77,12 @@ export class VigilClient {
 
   constructor(private readonly options: ClientOptions) {
     this.url = new URL(options.baseUrl);
-    this.agent = new Agent({ keepAlive: true, ca: options.ca, rejectUnauthorized: options.rejectUnauthorized ?? true, maxSockets: options.maxSockets });
+    this.agent = new Agent({
+      keepAlive: true,
+      ca: options.ca,
+      rejectUnauthorized: options.rejectUnauthorized ?? true,
+      maxSockets: options.maxSockets,
+    });
   }
 
   /** Any method, path and body: for transport-level use and tests. */
@@ -80,9 +91,11 @@ export class VigilClient {
     const send = secure ? request : plainRequest;
     // A header given as '' is left out altogether (e.g. no content-type).
     const allHeaders = Object.fromEntries(
-      Object.entries({ 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)), ...headers }).filter(
-        ([, v]) => v !== '',
-      ),
+      Object.entries({
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(Buffer.byteLength(body)),
+        ...headers,
+      }).filter(([, v]) => v !== ''),
     );
     return new Promise((resolve, reject) => {
       const req = send(
@@ -105,7 +118,12 @@ export class VigilClient {
               parsed = JSON.parse(text);
             } catch {}
             const retryAfter = res.headers['retry-after'];
-            resolve({ http: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), ...(retryAfter ? { retryAfter } : {}), body: parsed });
+            resolve({
+              http: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              ...(retryAfter ? { retryAfter } : {}),
+              body: parsed,
+            });
           });
           res.on('error', reject);
         },
@@ -130,12 +148,14 @@ export class VigilClient {
   async call(script: string, given: object = {}): Promise<any> {
     const fields = given as Fields;
     const creds = this.options.credentials;
-    if (creds && script !== 'auth.php' && this.sessionToken === undefined) await this.login(creds.apikey, creds.userid, creds.password);
+    if (creds && script !== 'auth.php' && this.sessionToken === undefined)
+      await this.login(creds.apikey, creds.userid, creds.password);
     try {
       return await this.send(script, fields);
     } catch (err) {
       // A fresh login, once, when the client holds the credentials (spec 5.4: a token lives 24 hours).
-      if (!creds || script === 'auth.php' || !(err instanceof VigilApiError) || err.code !== 'sessionTimeout') throw err;
+      if (!creds || script === 'auth.php' || !(err instanceof VigilApiError) || err.code !== 'sessionTimeout')
+        throw err;
       await this.login(creds.apikey, creds.userid, creds.password);
       return this.send(script, fields);
     }

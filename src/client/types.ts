@@ -34,9 +34,10 @@ export interface MethodOptions<S extends ScriptName> {
 }
 
 type MethodName<S> = S extends `${infer M}.php` ? M : never;
-type Method<S extends ScriptName> = {} extends ScriptParams<S>
-  ? (params?: ScriptParams<S>, options?: MethodOptions<S>) => Promise<ScriptReply<S>>
-  : (params: ScriptParams<S>, options?: MethodOptions<S>) => Promise<ScriptReply<S>>;
+type Method<S extends ScriptName> =
+  {} extends ScriptParams<S>
+    ? (params?: ScriptParams<S>, options?: MethodOptions<S>) => Promise<ScriptReply<S>>
+    : (params: ScriptParams<S>, options?: MethodOptions<S>) => Promise<ScriptReply<S>>;
 
 /** One method per script, named as the script without `.php` (auth.php is `login`). */
 export type ScriptMethods = { [S in Exclude<ScriptName, 'auth.php'> as MethodName<S>]: Method<S> };

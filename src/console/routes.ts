@@ -85,6 +85,10 @@ function secure(reply: FastifyReply, type: string): FastifyReply {
 /** GET /, /console.js and /console.css on the HTTPS server; /api stays as it is. */
 export function registerConsole(app: FastifyInstance): void {
   app.get('/', (_req, reply) => secure(reply, 'text/html; charset=utf-8').send(PAGE));
-  app.get('/console.js', async (_req, reply) => secure(reply, 'text/javascript; charset=utf-8').send((await getBundle()).js));
-  app.get('/console.css', async (_req, reply) => secure(reply, 'text/css; charset=utf-8').send((await getBundle()).css));
+  app.get('/console.js', async (_req, reply) =>
+    secure(reply, 'text/javascript; charset=utf-8').send((await getBundle()).js),
+  );
+  app.get('/console.css', async (_req, reply) =>
+    secure(reply, 'text/css; charset=utf-8').send((await getBundle()).css),
+  );
 }

@@ -21,7 +21,9 @@ function checkzone(zone: string, text: string): { ok: boolean; output: string } 
   try {
     const file = join(dir, 'zone');
     writeFileSync(file, text);
-    const r = spawnSync('named-checkzone', ['-i', 'local', '-k', 'fail', '-n', 'fail', zone, file], { encoding: 'utf8' });
+    const r = spawnSync('named-checkzone', ['-i', 'local', '-k', 'fail', '-n', 'fail', zone, file], {
+      encoding: 'utf8',
+    });
     return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -30,7 +32,11 @@ function checkzone(zone: string, text: string): { ok: boolean; output: string } 
 
 const Z = EVERY_TYPE_ZONE;
 let seq = 0;
-const rec = (type: ZoneRecord['type'], fields: Fields): ZoneRecord => ({ seq: ++seq, type, data: RECORD_TYPES[type].parse(fields, Z) });
+const rec = (type: ZoneRecord['type'], fields: Fields): ZoneRecord => ({
+  seq: ++seq,
+  type,
+  data: RECORD_TYPES[type].parse(fields, Z),
+});
 const everyType = (): ZoneModel => everyTypeZone(() => ++seq);
 
 test('named-checkzone accepts a zone with every record type', (t) => {

@@ -152,8 +152,20 @@ export class CycleLoop implements DistributionSchedule {
       const nextAt = this.nextAt();
       this.stats.cycles++;
       // Names only while the line stays short; the counts always.
-      const names = r.distributed.length + r.removed.length <= 20 ? { distributed: r.distributed, removed: r.removed } : {};
-      this.o.logger.info({ cycle: this.seen.cycle, zones: r.distributed.length, removedZones: r.removed.length, signedZones: r.signed.length, ...names, ms, next: readableTime(nextAt) }, 'distribution cycle');
+      const names =
+        r.distributed.length + r.removed.length <= 20 ? { distributed: r.distributed, removed: r.removed } : {};
+      this.o.logger.info(
+        {
+          cycle: this.seen.cycle,
+          zones: r.distributed.length,
+          removedZones: r.removed.length,
+          signedZones: r.signed.length,
+          ...names,
+          ms,
+          next: readableTime(nextAt),
+        },
+        'distribution cycle',
+      );
       this.o.onCycle?.({ ...r, ms, nextAt });
       await this.refresh(false);
     } catch (err) {
@@ -164,16 +176,18 @@ export class CycleLoop implements DistributionSchedule {
 
   /** Applies the store's served state when it moved; `polled`: found by the poll, not after our own cycle. */
   refresh(polled = false): Promise<void> {
-    this.refreshing = this.refreshing.then(async () => {
-      const generation = await servedGeneration(this.o.db);
-      if (generation === this.applied) return;
-      await this.o.apply();
-      this.applied = generation;
-      if (polled) {
-        this.stats.pollReloads++;
-        this.o.logger.info({ next: readableTime(this.nextAt()) }, 'dns: serving set reloaded (changed in the store)');
-      }
-    }).catch((err) => this.o.logger.error({ err }, 'dns: serving set reload failed'));
+    this.refreshing = this.refreshing
+      .then(async () => {
+        const generation = await servedGeneration(this.o.db);
+        if (generation === this.applied) return;
+        await this.o.apply();
+        this.applied = generation;
+        if (polled) {
+          this.stats.pollReloads++;
+          this.o.logger.info({ next: readableTime(this.nextAt()) }, 'dns: serving set reloaded (changed in the store)');
+        }
+      })
+      .catch((err) => this.o.logger.error({ err }, 'dns: serving set reload failed'));
     return this.refreshing;
   }
 

@@ -4,7 +4,16 @@ import { DEFAULT_DNSKEY_TTL, dnskeyData, dsText, publicKey, type PublicKey } fro
 import { keyStates, kskRoll } from './dnssec/keyring.ts';
 import type { Domains, DomainRow } from './domains.ts';
 import { presentName } from './text.ts';
-import { deleteAllKeys, insertKey, keysForUpdate, keysOf, type KeyRow, resignSoon, retireKey, setSigning } from './zone-store/dnssec-keys.ts';
+import {
+  deleteAllKeys,
+  insertKey,
+  keysForUpdate,
+  keysOf,
+  type KeyRow,
+  resignSoon,
+  retireKey,
+  setSigning,
+} from './zone-store/dnssec-keys.ts';
 import { generateKey } from './dnssec/keys.ts';
 import { sealedRow, timesOf } from './sign-pass.ts';
 
@@ -14,7 +23,15 @@ export interface DnssecStatus {
   /** The DS records to give the parent, one per KSK in the DNSKEY set: `zone. 3600 IN DS tag alg 2 HEX`. */
   ds: string[];
   dnskey: string[];
-  keys: { tag: number; role: 'ksk' | 'zsk'; algorithm: number; signing: boolean; activeAt: number; retireAt: number | null; removeAt: number | null }[];
+  keys: {
+    tag: number;
+    role: 'ksk' | 'zsk';
+    algorithm: number;
+    signing: boolean;
+    activeAt: number;
+    retireAt: number | null;
+    removeAt: number | null;
+  }[];
 }
 
 const TTL = DEFAULT_DNSKEY_TTL;
@@ -34,7 +51,10 @@ function dnskeyLine(zone: string, k: PublicKey): string {
  * once with the key-encryption key every `serve` of a set shares.
  */
 export class DnssecSettings {
-  constructor(private readonly domains: Domains, private readonly kek: () => Buffer) {}
+  constructor(
+    private readonly domains: Domains,
+    private readonly kek: () => Buffer,
+  ) {}
 
   async get(account: AccountRow, field: string | undefined): Promise<DnssecStatus> {
     return this.status(await this.domains.own(account, field));
@@ -45,7 +65,8 @@ export class DnssecSettings {
     const on = enable === 'YES';
     const domain = await this.domains.db.transaction().execute(async (trx) => {
       const d = await this.domains.own(account, field, trx, true);
-      if (enable !== 'YES' && enable !== 'NO') fail(enable === undefined || enable === '' ? 'missingInput' : 'syntaxInvalidEnable');
+      if (enable !== 'YES' && enable !== 'NO')
+        fail(enable === undefined || enable === '' ? 'missingInput' : 'syntaxInvalidEnable');
       if (d.type !== 'master') fail('dnssecMasterOnly');
       if ((Number(d.dnssec) === 1) !== on) {
         await setSigning(trx, d.id, on);
@@ -57,7 +78,10 @@ export class DnssecSettings {
   }
 
   /** One step of a KSK roll (dnssec/keyring.ts, kskRoll): 'started' adds a KSK, 'finished' takes the old one out. */
-  async rollKsk(account: AccountRow, field: string | undefined): Promise<DnssecStatus & { step: 'started' | 'finished' }> {
+  async rollKsk(
+    account: AccountRow,
+    field: string | undefined,
+  ): Promise<DnssecStatus & { step: 'started' | 'finished' }> {
     const { domain, step } = await this.domains.db.transaction().execute(async (trx) => {
       const d = await this.domains.own(account, field, trx, true);
       if (Number(d.dnssec) !== 1) fail('dnssecNotEnabled');
@@ -66,7 +90,8 @@ export class DnssecSettings {
       if (!rows.some((r) => r.role === 'ksk')) fail('dnssecNotEnabled');
       const now = this.domains.clock.now();
       const roll = kskRoll(timesOf(rows), now);
-      if (roll.step === 'started') await insertKey(trx, sealedRow(d.id, d.name, generateKey('ksk'), this.kek(), now, now));
+      if (roll.step === 'started')
+        await insertKey(trx, sealedRow(d.id, d.name, generateKey('ksk'), this.kek(), now, now));
       else for (const r of roll.retire) await retireKey(trx, r.id, r.retireAt, r.removeAt);
       await resignSoon(trx, d.id);
       return { domain: d, step: roll.step };
@@ -86,7 +111,9 @@ export class DnssecSettings {
     const published = rows.filter((r) => live.has(r.id));
     return {
       enabled: Number(domain.dnssec) === 1,
-      ds: published.filter((r) => r.role === 'ksk').map((r) => `${presentName(domain.name)}. ${TTL} IN DS ${dsText(domain.name, publicOf(r))}`),
+      ds: published
+        .filter((r) => r.role === 'ksk')
+        .map((r) => `${presentName(domain.name)}. ${TTL} IN DS ${dsText(domain.name, publicOf(r))}`),
       dnskey: published.map((r) => dnskeyLine(domain.name, publicOf(r))),
       keys: published.map((r) => ({
         tag: r.tag,

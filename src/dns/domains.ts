@@ -63,7 +63,11 @@ export interface DomainListing {
  * store's (src/dns/zone-store/); this class decides, the store queries.
  */
 export class Domains {
-  constructor(readonly db: Db, readonly clock: Clock, readonly settings: DnsSettings) {}
+  constructor(
+    readonly db: Db,
+    readonly clock: Clock,
+    readonly settings: DnsSettings,
+  ) {}
 
   /** The caller's domain named by the `domain` field, or the spec's codes. */
   async own(account: AccountRow, field: string | undefined, db: Db | Trx = this.db, lock = false): Promise<DomainRow> {
@@ -89,7 +93,10 @@ export class Domains {
       await lockNames(trx);
       if (await nameTaken(trx, name)) fail('unableToAddDuplicate');
       // A name inside or above another account's domain would hide or be hidden by it (docs/security.md).
-      if (!this.settings.allowDomains.includes('nested') && (await domainsAround(trx, name, ancestors(name))).some((d) => d.account_id !== account.id)) {
+      if (
+        !this.settings.allowDomains.includes('nested') &&
+        (await domainsAround(trx, name, ancestors(name))).some((d) => d.account_id !== account.id)
+      ) {
         fail(REFUSAL_CODE.nested);
       }
       const used = (await domainSummaries(trx, account.id)).reduce((sum, d) => sum + d.weight, 0);
@@ -105,7 +112,10 @@ export class Domains {
       });
       // A slave zone's records come from its masters, so it starts empty.
       if (type === 'master') {
-        const ns = [1, 2, 3, 4].map((n) => ({ type: 'NS', data: { name: '', data: `ns${n}.${this.settings.nsDomain}.` } }));
+        const ns = [1, 2, 3, 4].map((n) => ({
+          type: 'NS',
+          data: { name: '', data: `ns${n}.${this.settings.nsDomain}.` },
+        }));
         await insertRecords(trx, id, [{ type: 'SOA', data: defaultSoa(name, this.settings.nsDomain) }, ...ns]);
       }
     });
@@ -115,13 +125,19 @@ export class Domains {
   async delete(account: AccountRow, field: string | undefined) {
     const name = field === undefined ? null : normalizeDomain(field);
     if (name === null) fail('syntaxInvalidDomain');
-    const deleted = await this.db.transaction().execute((trx) => deleteOwnDomain(trx, account.id, name, this.clock.now()));
+    const deleted = await this.db
+      .transaction()
+      .execute((trx) => deleteOwnDomain(trx, account.id, name, this.clock.now()));
     if (!deleted) fail('domainNotDeleted');
     return accountFigures(account, await domainSummaries(this.db, account.id));
   }
 
   /** Runs a zone change in one transaction and marks the domain Unvalidated. */
-  async change<T>(account: AccountRow, field: string | undefined, work: (trx: Trx, domain: DomainRow) => Promise<T>): Promise<T> {
+  async change<T>(
+    account: AccountRow,
+    field: string | undefined,
+    work: (trx: Trx, domain: DomainRow) => Promise<T>,
+  ): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       // Locked (PostgreSQL): the zone's checks (record caps, sets) read before they write.
       const domain = await this.own(account, field, trx, true);
@@ -154,7 +170,13 @@ export class Domains {
     const around = (await domainsAround(this.db, zone, ancestors(zone))).filter((d) => d.account_id !== row.account_id);
     const users = await useridsOf(this.db, [row.account_id, ...around.map((d) => d.account_id)]);
     const nestedWith = around.map((d) => ({ name: d.name, userid: users.get(d.account_id) ?? '?' }));
-    return { name: row.name, userid: users.get(row.account_id) ?? '?', type: row.type, onHold: row.on_hold === 1, nestedWith };
+    return {
+      name: row.name,
+      userid: users.get(row.account_id) ?? '?',
+      type: row.type,
+      onHold: row.on_hold === 1,
+      nestedWith,
+    };
   }
 
   /** Operator: lifts the hold on a newly added domain. */
@@ -166,7 +188,10 @@ export class Domains {
   /** Operator: every domain (or only those on hold) with its account and served serial, by name. */
   async list(options: { held?: boolean } = {}): Promise<DomainListing[]> {
     const rows = await listDomains(this.db, options.held === true);
-    const users = await useridsOf(this.db, rows.map((r) => r.account_id));
+    const users = await useridsOf(
+      this.db,
+      rows.map((r) => r.account_id),
+    );
     return rows.map((r) => ({
       domain: r.name,
       account: users.get(r.account_id) ?? '?',

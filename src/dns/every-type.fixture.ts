@@ -35,7 +35,10 @@ const ENTRIES: [ZoneRecord['type'], Fields, ttl?: string][] = [
   ['TXT', { name: 'long', txtdata: `"quoted" \\ back\\slash ${'x'.repeat(300)} ü ${'"'.repeat(200)} end` }],
   ['TXT', { name: 'inject', txtdata: '"; $INCLUDE /etc/passwd ( ) \\" ;comment' }],
   ['SRV', { srvc: '_sip', prot: '_tcp', host: '', pri: '10', weight: '5', port: '5060', target: 'www' }],
-  ['SRV', { srvc: 'xmpp-server', prot: 'tcp', host: 'chat', pri: '0', weight: '0', port: '5269', target: 'xmpp.other.net.' }],
+  [
+    'SRV',
+    { srvc: 'xmpp-server', prot: 'tcp', host: 'chat', pri: '0', weight: '0', port: '5269', target: 'xmpp.other.net.' },
+  ],
   ['SRV', { srvc: 'imap', prot: 'tcp', host: '', pri: '0', weight: '0', port: '0', target: '.' }],
   ['CAA', { subdomain: '', flag: '0', tag: 'issue', value: 'letsencrypt.org; validationmethods=dns-01' }],
   ['CAA', { subdomain: '', flag: '0', tag: 'issuewild', value: ';' }],
@@ -52,7 +55,13 @@ export function freshZone(nextSeq: () => number): ZoneModel {
     serial: 2026112301,
     records: [
       { seq: nextSeq(), type: 'SOA', data: defaultSoa(z, 'ns.vigil.test') },
-      ...['ns1', 'ns2', 'ns3', 'ns4'].map((ns): ZoneRecord => ({ seq: nextSeq(), type: 'NS', data: RECORD_TYPES.NS.parse({ subdomain: '', nameserver: `${ns}.ns.vigil.test.` }, z) })),
+      ...['ns1', 'ns2', 'ns3', 'ns4'].map(
+        (ns): ZoneRecord => ({
+          seq: nextSeq(),
+          type: 'NS',
+          data: RECORD_TYPES.NS.parse({ subdomain: '', nameserver: `${ns}.ns.vigil.test.` }, z),
+        }),
+      ),
     ],
   };
 }
@@ -62,9 +71,17 @@ export function everyTypeZone(nextSeq: () => number, opts: { ttls?: boolean } = 
   const model = freshZone(nextSeq);
   model.records[0]!.data = setSoa(defaultSoa(z, 'ns.vigil.test'), { admin: 'john.doe@bücher.example', ttl: '3600' });
   for (const [type, fields, ttl] of ENTRIES) {
-    model.records.push({ seq: nextSeq(), type, data: RECORD_TYPES[type].parse(opts.ttls && ttl ? { ...fields, ttl } : fields, z) });
+    model.records.push({
+      seq: nextSeq(),
+      type,
+      data: RECORD_TYPES[type].parse(opts.ttls && ttl ? { ...fields, ttl } : fields, z),
+    });
   }
   // Record data only: nothing sends to it.
-  model.records.push({ seq: nextSeq(), type: 'Options', data: setOptions({ allowtransferacl: '192.0.2.0/24', notify: 'yes', alsonotify: '192.0.2.7' }, 'master') });
+  model.records.push({
+    seq: nextSeq(),
+    type: 'Options',
+    data: setOptions({ allowtransferacl: '192.0.2.0/24', notify: 'yes', alsonotify: '192.0.2.7' }, 'master'),
+  });
   return model;
 }

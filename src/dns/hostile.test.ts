@@ -14,20 +14,72 @@ const ADDS: [RecordTypeName, Fields, Record<string, SpecCode>][] = [
   ['A', { name: 'www', ip: '192.0.2.1' }, { name: 'syntaxInvalidHostname', ip: 'syntaxInvalidIP' }],
   ['AAAA', { name: 'www', ip: '2001:db8::1' }, { name: 'syntaxInvalidHostname', ip: 'syntaxInvalidIP' }],
   ['CNAME', { alias: 'ftp', name: 'www' }, { alias: 'syntaxInvalidCNAME', name: 'syntaxInvalidHostname' }],
-  ['MX', { name: '', mxname: 'mail', priority: '10' }, { name: 'syntaxInvalidMX', mxname: 'syntaxInvalidHostname', priority: 'syntaxInvalidPriority' }],
-  ['NS', { subdomain: 'sub', nameserver: 'ns.other.net.' }, { subdomain: 'syntaxInvalidSubdomain', nameserver: 'syntaxInvalidHostname' }],
+  [
+    'MX',
+    { name: '', mxname: 'mail', priority: '10' },
+    { name: 'syntaxInvalidMX', mxname: 'syntaxInvalidHostname', priority: 'syntaxInvalidPriority' },
+  ],
+  [
+    'NS',
+    { subdomain: 'sub', nameserver: 'ns.other.net.' },
+    { subdomain: 'syntaxInvalidSubdomain', nameserver: 'syntaxInvalidHostname' },
+  ],
   ['TXT', { name: '', txtdata: 'v=spf1 -all' }, { name: 'syntaxInvalidTxtname' }],
-  ['CAA', { subdomain: '', flag: '0', tag: 'issue', value: 'ca.example' }, { subdomain: 'syntaxInvalidSubdomain', flag: 'syntaxInvalidFlag', tag: 'syntaxInvalidTag', value: 'unspecifiedError' }],
-  ['SRV', { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '5060', target: 'sip' }, {
-    srvc: 'syntaxInvalidSrvc', prot: 'syntaxInvalidProt', host: 'syntaxInvalidHostname', pri: 'syntaxInvalidPriority',
-    weight: 'syntaxInvalidWeight', port: 'syntaxInvalidPort', target: 'syntaxInvalidTarget',
-  }],
-  ['WebForwarding', { host: 'www', target: 'https://example.org/' }, { host: 'syntaxInvalidHostname', target: 'syntaxInvalidTarget' }],
+  [
+    'CAA',
+    { subdomain: '', flag: '0', tag: 'issue', value: 'ca.example' },
+    {
+      subdomain: 'syntaxInvalidSubdomain',
+      flag: 'syntaxInvalidFlag',
+      tag: 'syntaxInvalidTag',
+      value: 'unspecifiedError',
+    },
+  ],
+  [
+    'SRV',
+    { srvc: 'sip', prot: 'tcp', host: '', pri: '1', weight: '1', port: '5060', target: 'sip' },
+    {
+      srvc: 'syntaxInvalidSrvc',
+      prot: 'syntaxInvalidProt',
+      host: 'syntaxInvalidHostname',
+      pri: 'syntaxInvalidPriority',
+      weight: 'syntaxInvalidWeight',
+      port: 'syntaxInvalidPort',
+      target: 'syntaxInvalidTarget',
+    },
+  ],
+  [
+    'WebForwarding',
+    { host: 'www', target: 'https://example.org/' },
+    { host: 'syntaxInvalidHostname', target: 'syntaxInvalidTarget' },
+  ],
 ];
 
 /** Refused in every field above (TXT data aside: quotes, `;` and `$` are fine text there). */
-const HOSTILE = ['a\n$INCLUDE /etc/passwd', '\n$ORIGIN evil.', 'x;comment', 'x (', 'x )', '"x"', 'x\\', 'a b', '\u0000', 'a\u0000b', 'a\r\nb',
-  '\ufffd', 'x\ufffd', '\ud800', '$TTL 0', '@ IN A 1.2.3.4', 'x'.repeat(10_000), ' 1', '1 ', '\t', '\u2028', 'a\u0085b'];
+const HOSTILE = [
+  'a\n$INCLUDE /etc/passwd',
+  '\n$ORIGIN evil.',
+  'x;comment',
+  'x (',
+  'x )',
+  '"x"',
+  'x\\',
+  'a b',
+  '\u0000',
+  'a\u0000b',
+  'a\r\nb',
+  '\ufffd',
+  'x\ufffd',
+  '\ud800',
+  '$TTL 0',
+  '@ IN A 1.2.3.4',
+  'x'.repeat(10_000),
+  ' 1',
+  '1 ',
+  '\t',
+  '\u2028',
+  'a\u0085b',
+];
 
 const codeOf = (fn: () => unknown) => {
   try {
@@ -52,7 +104,15 @@ test('every field refuses hostile values with its own code', () => {
 });
 
 test('TXT data: injection attempts are kept as text, escaped in the zone line', () => {
-  for (const txtdata of ['a";\n$INCLUDE /etc/passwd', '$INCLUDE /etc/passwd', 'x;comment', 'x (', '") (', '\\', '\\"']) {
+  for (const txtdata of [
+    'a";\n$INCLUDE /etc/passwd',
+    '$INCLUDE /etc/passwd',
+    'x;comment',
+    'x (',
+    '") (',
+    '\\',
+    '\\"',
+  ]) {
     const parsed = codeOf(() => RECORD_TYPES.TXT.parse({ name: '', txtdata }, Z));
     if (txtdata.includes('\n')) {
       assert.equal(parsed, 'syntaxInvalidTxtdata');
@@ -62,13 +122,19 @@ test('TXT data: injection attempts are kept as text, escaped in the zone line', 
     assert.equal(lines.length, 1);
     assertSafe(lines[0]!);
   }
-  assert.equal(RECORD_TYPES.TXT.zoneLines({ name: '', data: '") $INCLUDE x (' }, Z, 60)[0], 'example.com.\t60\tIN\tTXT\t"\\") $INCLUDE x ("');
+  assert.equal(
+    RECORD_TYPES.TXT.zoneLines({ name: '', data: '") $INCLUDE x (' }, Z, 60)[0],
+    'example.com.\t60\tIN\tTXT\t"\\") $INCLUDE x ("',
+  );
 });
 
 test('IDN input is converted, not refused', () => {
   assert.equal(RECORD_TYPES.A.parse({ name: 'bücher', ip: '192.0.2.1' }, Z).name, 'xn--bcher-kva');
   assert.equal(RECORD_TYPES.CNAME.parse({ alias: 'x', name: 'bücher.de.' }, Z).data, 'xn--bcher-kva.de.');
-  assert.equal(RECORD_TYPES.MX.parse({ name: '', mxname: 'Bücher', priority: '1' }, Z).data, 'xn--bcher-kva.example.com.');
+  assert.equal(
+    RECORD_TYPES.MX.parse({ name: '', mxname: 'Bücher', priority: '1' }, Z).data,
+    'xn--bcher-kva.example.com.',
+  );
 });
 
 /**
@@ -87,8 +153,33 @@ function assertSafe(line: string): void {
 test('random junk: whatever an add accepts writes safe zone lines', () => {
   // Deterministic pseudo-random strings over an alphabet of trouble.
   let seed = 42;
-  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
-  const alphabet = ['a', 'z', '0', '9', '-', '_', '.', '*', '@', ' ', '\t', '\n', ';', '"', '\\', '(', ')', '$', 'ü', '\u0000', '\ufffd', '/', ':', '='];
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+  const alphabet = [
+    'a',
+    'z',
+    '0',
+    '9',
+    '-',
+    '_',
+    '.',
+    '*',
+    '@',
+    ' ',
+    '\t',
+    '\n',
+    ';',
+    '"',
+    '\\',
+    '(',
+    ')',
+    '$',
+    'ü',
+    '\u0000',
+    '\ufffd',
+    '/',
+    ':',
+    '=',
+  ];
   const junk = () => Array.from({ length: 1 + rnd(12) }, () => alphabet[rnd(alphabet.length)]).join('');
   let accepted = 0;
   for (let i = 0; i < 20_000; i++) {
@@ -116,7 +207,11 @@ test('records from elsewhere (a transferred slave zone) are escaped, never trust
     ...RECORD_TYPES.CNAME.zoneLines({ name: 'a', data: `${evil}.` }, Z, 60),
     ...RECORD_TYPES.MX.zoneLines({ host: '', pri: '1\n$INCLUDE x', data: 'a (.' }, Z, 60),
     ...RECORD_TYPES.CAA.zoneLines({ name: '', flag: 0, tag: 'issue\n$INCLUDE', caaval: 'x' }, Z, 60),
-    ...RECORD_TYPES.SRV.zoneLines({ srvc: 's;', prot: 'tcp', host: '', pri: 1, weight: 1, port: 1, target: 'a b.' }, Z, 60),
+    ...RECORD_TYPES.SRV.zoneLines(
+      { srvc: 's;', prot: 'tcp', host: '', pri: 1, weight: 1, port: 1, target: 'a b.' },
+      Z,
+      60,
+    ),
   ];
   assert.equal(lines.length, 4, 'an address or CAA tag that is not one is left out');
   for (const l of lines) assertSafe(l);

@@ -63,13 +63,23 @@ const ownerOf = (type: string, data: StoredData, zone: string) => recordAnswers(
  * Runs inside the add's transaction, so two adds cannot both squeeze in.
  * Returns the owner to store with the record (records.owner).
  */
-export async function checkAdd(trx: Trx, caps: ZoneCaps, domain: { id: number; name: string }, type: RecordTypeName, data: StoredData): Promise<string> {
+export async function checkAdd(
+  trx: Trx,
+  caps: ZoneCaps,
+  domain: { id: number; name: string },
+  type: RecordTypeName,
+  data: StoredData,
+): Promise<string> {
   const counts = await countsByType(trx, domain.id);
   const json = JSON.stringify(data);
   // "The record was not added": the spec's code for an add the service cannot take.
   if (counts.reduce((sum, c) => sum + c.n, 1) > caps.maxZoneRecords) fail('unspecifiedError');
-  const bound = counts.reduce((sum, c) => sum + c.n * (STORED_BOUND[c.type as RecordTypeName] ?? Infinity), json.length);
-  if (bound > caps.maxZoneBytes && (await storedBytes(trx, domain.id)) + json.length > caps.maxZoneBytes) fail('unspecifiedError');
+  const bound = counts.reduce(
+    (sum, c) => sum + c.n * (STORED_BOUND[c.type as RecordTypeName] ?? Infinity),
+    json.length,
+  );
+  if (bound > caps.maxZoneBytes && (await storedBytes(trx, domain.id)) + json.length > caps.maxZoneBytes)
+    fail('unspecifiedError');
 
   const mine = recordAnswers(type, data, domain.name);
   const owner = mine[0]?.name ?? '';
@@ -93,9 +103,13 @@ export async function checkAdd(trx: Trx, caps: ZoneCaps, domain: { id: number; n
 /** Publish errors for a zone over the caps (e.g. after the operator lowered them). */
 export function capErrors(caps: ZoneCaps, model: ZoneModel, zoneText: string): string[] {
   const errors: string[] = [];
-  if (model.records.length > caps.maxZoneRecords) errors.push(`the zone has ${model.records.length} records; this server takes at most ${caps.maxZoneRecords} per domain`);
+  if (model.records.length > caps.maxZoneRecords)
+    errors.push(
+      `the zone has ${model.records.length} records; this server takes at most ${caps.maxZoneRecords} per domain`,
+    );
   const bytes = Buffer.byteLength(zoneText);
-  if (bytes > caps.maxZoneBytes) errors.push(`the zone text is ${bytes} bytes; this server takes at most ${caps.maxZoneBytes} per domain`);
+  if (bytes > caps.maxZoneBytes)
+    errors.push(`the zone text is ${bytes} bytes; this server takes at most ${caps.maxZoneBytes} per domain`);
   return errors;
 }
 
@@ -105,7 +119,10 @@ export function oversizedSets(index: ZoneIndex): string[] {
   for (const [name, node] of index.nodes) {
     for (const [type, answers] of node) {
       const bytes = answers.reduce((sum, a) => sum + codec.answer.encodingLength(a), 0);
-      if (bytes > maxRrsetBytes(name)) errors.push(`the ${type} records at ${name} take ${bytes} bytes; one DNS message carries at most ${maxRrsetBytes(name)}`);
+      if (bytes > maxRrsetBytes(name))
+        errors.push(
+          `the ${type} records at ${name} take ${bytes} bytes; one DNS message carries at most ${maxRrsetBytes(name)}`,
+        );
     }
   }
   return errors;

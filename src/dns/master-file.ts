@@ -115,7 +115,12 @@ function lex(text: string, errors: string[]): LogicalLine[] {
     let j = start;
     for (; j < n; j++) {
       const d = text[j]!;
-      if (quoted ? d === '"' : d === ' ' || d === '\t' || d === '\r' || d === '\n' || d === ';' || d === '(' || d === ')' || d === '"') break;
+      if (
+        quoted
+          ? d === '"'
+          : d === ' ' || d === '\t' || d === '\r' || d === '\n' || d === ';' || d === '(' || d === ')' || d === '"'
+      )
+        break;
       if (d === '\n') break; // inside quotes: refused below
       if (d === '\\') {
         const digits = /^\d{3}/.exec(text.slice(j + 1, j + 4));
@@ -180,9 +185,11 @@ export function parseMasterFile(text: string, startOrigin: string): MasterFile {
     if (!l.blankOwner && !first.quoted && first.raw.startsWith('$')) {
       const directive = first.raw.toUpperCase();
       if (directive === '$ORIGIN' && words.length === 2 && !words[1]!.quoted) origin = absolute(words[1]!.raw, origin);
-      else if (directive === '$TTL' && words.length === 2 && ttlValue(words[1]!.raw) !== null) defaultTtl = ttlValue(words[1]!.raw);
+      else if (directive === '$TTL' && words.length === 2 && ttlValue(words[1]!.raw) !== null)
+        defaultTtl = ttlValue(words[1]!.raw);
       else if (directive === '$INCLUDE') err('$INCLUDE is refused: the import reads only the text it is sent');
-      else if (directive === '$ORIGIN' || directive === '$TTL') err(`${directive} needs one ${directive === '$TTL' ? 'TTL' : 'name'}`);
+      else if (directive === '$ORIGIN' || directive === '$TTL')
+        err(`${directive} needs one ${directive === '$TTL' ? 'TTL' : 'name'}`);
       else err(`the directive ${first.raw} is not supported`);
       continue;
     }

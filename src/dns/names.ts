@@ -60,7 +60,11 @@ function inZone(name: string, zone: string): string | null {
  * a name ending in the zone, with or without the final dot, is made
  * relative. Returns '' for the apex, or null.
  */
-export function normalizeOwner(input: string, zone: string, opts: { wildcard?: boolean; underscore?: boolean } = {}): string | null {
+export function normalizeOwner(
+  input: string,
+  zone: string,
+  opts: { wildcard?: boolean; underscore?: boolean } = {},
+): string | null {
   if (input === '' || input === '@') return '';
   const ascii = toAscii(input);
   if (ascii === null) return null;

@@ -25,8 +25,9 @@ export interface PublishOutcome {
   serial: number | null;
 }
 
-export const SLAVE_WARNING = "a slave domain is published by its masters: Vigil transfers each new version from them";
-export const ON_HOLD_ERROR = 'the domain is on hold until the operator releases it (new domains are checked before their first publish)';
+export const SLAVE_WARNING = 'a slave domain is published by its masters: Vigil transfers each new version from them';
+export const ON_HOLD_ERROR =
+  'the domain is on hold until the operator releases it (new domains are checked before their first publish)';
 
 /**
  * Publish (spec section 3): validate the zone as it would be served and
@@ -35,7 +36,10 @@ export const ON_HOLD_ERROR = 'the domain is on hold until the operator releases 
  * new serial and waits (2) for the next distribution cycle.
  */
 export class Publisher {
-  constructor(private readonly domains: Domains, private readonly egress: DnsEgress) {}
+  constructor(
+    private readonly domains: Domains,
+    private readonly egress: DnsEgress,
+  ) {}
 
   async buildZone(account: AccountRow, field: string | undefined): Promise<string> {
     const domain = await this.domains.own(account, field);
@@ -60,8 +64,15 @@ export class Publisher {
       if (domain.type === 'slave') {
         // A slave zone is its masters' copy: they publish it, Vigil follows.
         warnings.push(SLAVE_WARNING);
-        const masters = String(model.records.find((r) => r.type === 'Options')?.data.masters ?? '').split(',').filter(Boolean);
-        warnings.push(...this.refusedPeers(masters.map((m) => parsePeer(m)).filter((p): p is Peer => p !== null), 'no transfer will be asked from'));
+        const masters = String(model.records.find((r) => r.type === 'Options')?.data.masters ?? '')
+          .split(',')
+          .filter(Boolean);
+        warnings.push(
+          ...this.refusedPeers(
+            masters.map((m) => parsePeer(m)).filter((p): p is Peer => p !== null),
+            'no transfer will be asked from',
+          ),
+        );
       } else {
         const checked = validateZone(model);
         errors.push(...checked.errors);
@@ -92,6 +103,8 @@ export class Publisher {
   /** Publish warnings for peers outside the DNS egress fence (docs/security.md). */
   private refusedPeers(peers: Peer[], what: string): string[] {
     const { refused } = this.egress.split(peers);
-    return refused.map((p) => `${what} ${peerText(p)}: this server sends DNS traffic only to the addresses its operator allows`);
+    return refused.map(
+      (p) => `${what} ${peerText(p)}: this server sends DNS traffic only to the addresses its operator allows`,
+    );
   }
 }

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RecordsCache, type RecordsReply } from './records-cache.ts';
 
-const reply = (n: number): RecordsReply => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i + 1), { seq: String(i + 1), type: 'A', data: { name: `h${i}` } }]));
+const reply = (n: number): RecordsReply =>
+  Object.fromEntries(
+    Array.from({ length: n }, (_, i) => [String(i + 1), { seq: String(i + 1), type: 'A', data: { name: `h${i}` } }]),
+  );
 
 test('a reply is used only for the version it was built for', () => {
   const cache = new RecordsCache(100);

@@ -1,5 +1,7 @@
 /** dnsGetDomainRecords' `records` field: every record of a zone keyed by its seq, in reply form. */
-export type RecordsReply = Readonly<Record<string, { seq: string; type: string; data: Record<string, string | number> }>>;
+export type RecordsReply = Readonly<
+  Record<string, { seq: string; type: string; data: Record<string, string | number> }>
+>;
 
 /**
  * Records replies by zone version (issue 13). Tools such as external-dns

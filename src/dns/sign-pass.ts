@@ -2,7 +2,18 @@ import type { Answer } from 'dns-packet';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
-import { cdsRecords, DEFAULT_DNSKEY_TTL, generateKey, importKey, openPrivateKey, sealPrivateKey, exportPrivateKey, SignatureCache, signZone, type ZoneKey } from './dnssec/index.ts';
+import {
+  cdsRecords,
+  DEFAULT_DNSKEY_TTL,
+  generateKey,
+  importKey,
+  openPrivateKey,
+  sealPrivateKey,
+  exportPrivateKey,
+  SignatureCache,
+  signZone,
+  type ZoneKey,
+} from './dnssec/index.ts';
 import { DEFAULT_POLICY, keyStates, nextKeyEvent, plan, type KeyPolicy, type KeyTimes } from './dnssec/keyring.ts';
 import { encodeSigned } from './dnssec/wire.ts';
 import { buildZoneIndex } from './server/zone-index.ts';
@@ -27,7 +38,14 @@ const SIGNER_TYPES = new Set(['DNSKEY', 'RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 
 export const keyBinding = (zone: string, row: Pick<KeyRow, 'role' | 'tag'>) => `${zone}/${row.role}/${row.tag}`;
 
 export const timesOf = (rows: readonly KeyRow[]): KeyTimes[] =>
-  rows.map((r) => ({ id: r.id, role: r.role, createdAt: Number(r.created_at), activeAt: Number(r.active_at), retireAt: r.retire_at === null ? null : Number(r.retire_at), removeAt: r.remove_at === null ? null : Number(r.remove_at) }));
+  rows.map((r) => ({
+    id: r.id,
+    role: r.role,
+    createdAt: Number(r.created_at),
+    activeAt: Number(r.active_at),
+    retireAt: r.retire_at === null ? null : Number(r.retire_at),
+    removeAt: r.remove_at === null ? null : Number(r.remove_at),
+  }));
 
 /**
  * Signing at distribution (issue 19): run by the distribution cycle before
@@ -47,7 +65,11 @@ export class ZoneSigner {
   private readonly caches = new Map<string, SignatureCache>();
   private readonly policy: KeyPolicy;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly o: SignerOptions) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly o: SignerOptions,
+  ) {
     this.policy = o.policy ?? DEFAULT_POLICY;
   }
 
@@ -78,10 +100,18 @@ export class ZoneSigner {
     const maxTtl = 1000 * records.reduce((m, r) => Math.max(m, (r as { ttl?: number }).ttl ?? 0), 0);
     const rows = await this.applySchedule(c, now, maxTtl);
     const times = timesOf(rows);
-    const opened = new Map(rows.map((r) => [r.id, importKey(r.role, r.algorithm, openPrivateKey(r.sealed, this.o.kek(), keyBinding(c.zone, r)))]));
+    const opened = new Map(
+      rows.map((r) => [
+        r.id,
+        importKey(r.role, r.algorithm, openPrivateKey(r.sealed, this.o.kek(), keyBinding(c.zone, r))),
+      ]),
+    );
     const uses = keyStates(times, now).map((s) => ({ key: opened.get(s.id)!, sign: s.sign }));
     const ksks = uses.filter((u) => u.sign && u.key.role === 'ksk').map((u) => u.key);
-    const signed = signZone(c.zone, [...records, ...cdsRecords(c.zone, ksks, DEFAULT_DNSKEY_TTL)], uses, { clock: this.clock, previous: this.caches.get(c.zone) });
+    const signed = signZone(c.zone, [...records, ...cdsRecords(c.zone, ksks, DEFAULT_DNSKEY_TTL)], uses, {
+      clock: this.clock,
+      previous: this.caches.get(c.zone),
+    });
     const added: Answer[] = signed.records.filter((r) => SIGNER_TYPES.has(r.type));
     model.dnssec = { denial: 'nsec', wire: encodeSigned(added), refreshAt: signed.refreshAt };
     const resignAt = Math.min(signed.refreshAt, nextKeyEvent(times, now, this.policy, this.o.intervalMs));
@@ -99,18 +129,46 @@ export class ZoneSigner {
     const due = await this.db.transaction().execute(async (trx) => {
       // Decided again under the lock: another process may have just done it (races.test.ts, "signing").
       const d = plan(timesOf(await keysForUpdate(trx, c.domainId)), now, maxTtl, this.policy, this.o.intervalMs);
-      for (const k of d.create) await insertKey(trx, sealedRow(c.domainId, c.zone, generateKey(k.role), this.o.kek(), now, k.activeAt));
+      for (const k of d.create)
+        await insertKey(trx, sealedRow(c.domainId, c.zone, generateKey(k.role), this.o.kek(), now, k.activeAt));
       for (const r of d.retire) await retireKey(trx, r.id, r.retireAt, r.removeAt);
       await deleteKeys(trx, d.remove);
       return d;
     });
-    if (!idle(due)) this.o.logger?.info({ zone: c.zone, created: due.create.map((k) => k.role), retired: due.retire.length, removed: due.remove.length }, 'dnssec: keys changed');
+    if (!idle(due))
+      this.o.logger?.info(
+        {
+          zone: c.zone,
+          created: due.create.map((k) => k.role),
+          retired: due.retire.length,
+          removed: due.remove.length,
+        },
+        'dnssec: keys changed',
+      );
     return keysOf(this.db, c.domainId);
   }
 }
 
 /** A new key's row: its private half sealed for this zone (src/dns/dnssec/seal.ts). */
-export function sealedRow(domainId: number, zone: string, key: ZoneKey, kek: Buffer, now: number, activeAt: number): Omit<KeyRow, 'id'> {
+export function sealedRow(
+  domainId: number,
+  zone: string,
+  key: ZoneKey,
+  kek: Buffer,
+  now: number,
+  activeAt: number,
+): Omit<KeyRow, 'id'> {
   const sealed = sealPrivateKey(exportPrivateKey(key), kek, keyBinding(zone, key));
-  return { domain_id: domainId, role: key.role, algorithm: key.algorithm, tag: key.tag, public_key: key.publicKey.toString('base64'), sealed, created_at: now, active_at: activeAt, retire_at: null, remove_at: null };
+  return {
+    domain_id: domainId,
+    role: key.role,
+    algorithm: key.algorithm,
+    tag: key.tag,
+    public_key: key.publicKey.toString('base64'),
+    sealed,
+    created_at: now,
+    active_at: activeAt,
+    retire_at: null,
+    remove_at: null,
+  };
 }

@@ -31,7 +31,14 @@ export interface DomainSummary {
 /** The account's domains with their credit weight: 2 with web forwarding, else 1. */
 export async function domainSummaries(db: Kysely<Database>, accountId: number): Promise<DomainSummary[]> {
   const rows = await domainSummaryRows(db, accountId);
-  return rows.map((r) => ({ seq: r.seq, domain: r.domain, state: r.state, weight: Number(r.forwards) > 0 ? 2 : 1, hold: Number(r.on_hold) !== 0, servedSerial: r.served_serial === null ? null : Number(r.served_serial) }));
+  return rows.map((r) => ({
+    seq: r.seq,
+    domain: r.domain,
+    state: r.state,
+    weight: Number(r.forwards) > 0 ? 2 : 1,
+    hold: Number(r.on_hold) !== 0,
+    servedSerial: r.served_serial === null ? null : Number(r.served_serial),
+  }));
 }
 
 /** `YYYY-MM-DD HH:MM:SS UTC`, the readable form of every time Vigil shows. */

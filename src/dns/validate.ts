@@ -38,7 +38,8 @@ function targetOf(e: Entry): string | null {
 /** Each proper ancestor of `name` down to the apex, nearest first. */
 function ancestors(name: string, apex: string): string[] {
   const out: string[] = [];
-  for (let at = name.indexOf('.'); at >= 0 && name.length - at - 1 >= apex.length; at = name.indexOf('.', at + 1)) out.push(name.slice(at + 1));
+  for (let at = name.indexOf('.'); at >= 0 && name.length - at - 1 >= apex.length; at = name.indexOf('.', at + 1))
+    out.push(name.slice(at + 1));
   return out;
 }
 
@@ -85,12 +86,15 @@ export function validateZone(model: ZoneModel): ValidationResult {
       const target = ns.type === 'NS' ? targetOf(ns) : null;
       if (target === null || !(target === cut || target.endsWith(`.${cut}`))) continue;
       glue.add(target);
-      if (!(bits(target) & ADDR)) errors.push(`delegation of ${show(cut)} to ${show(target)} needs a glue A or AAAA record for ${show(target)}`);
+      if (!(bits(target) & ADDR))
+        errors.push(`delegation of ${show(cut)} to ${show(target)} needs a glue A or AAAA record for ${show(target)}`);
     }
   }
-  const cutAbove = (name: string): string | undefined => (cuts.size ? ancestors(name, apex).find((a) => cuts.has(a)) : undefined);
+  const cutAbove = (name: string): string | undefined =>
+    cuts.size ? ancestors(name, apex).find((a) => cuts.has(a)) : undefined;
   /** An in-zone name that answers with an address: itself, or a wildcard above it. */
-  const hasAddress = (name: string) => !!(bits(name) & ADDR) || ancestors(name, apex).some((a) => bits(`*.${a}`) & ADDR);
+  const hasAddress = (name: string) =>
+    !!(bits(name) & ADDR) || ancestors(name, apex).some((a) => bits(`*.${a}`) & ADDR);
 
   for (const [name, node] of nodes) {
     const list = node.entries;
@@ -104,9 +108,11 @@ export function validateZone(model: ZoneModel): ValidationResult {
     // Below a delegation only glue is served; at one, only its NS (and glue). The rest is occluded.
     const above = cutAbove(name);
     if (above || cuts.has(name)) {
-      const kept = (e: Entry) => (glue.has(name) && (e.type === 'A' || e.type === 'AAAA')) || (!above && e.type === 'NS');
+      const kept = (e: Entry) =>
+        (glue.has(name) && (e.type === 'A' || e.type === 'AAAA')) || (!above && e.type === 'NS');
       const where = above ? `below the delegation ${show(above)}` : `at the delegation ${show(name)}`;
-      for (const type of new Set(list.filter((e) => !kept(e)).map((e) => e.type))) warnings.push(`${type} at ${show(name)} is ${where} and will not be served`);
+      for (const type of new Set(list.filter((e) => !kept(e)).map((e) => e.type)))
+        warnings.push(`${type} at ${show(name)} is ${where} and will not be served`);
     }
 
     // Duplicates need two records at a name; most names have one, so the key is built only then.
@@ -138,7 +144,8 @@ export function validateZone(model: ZoneModel): ValidationResult {
     for (const [name, node] of nodes) {
       if (!(node.bits & CNAME)) continue;
       const target = targetOf(node.entries.find((e) => e.type === 'CNAME')!)!;
-      if ((target === apex || target.endsWith(`.${apex}`)) && !cutAbove(target) && !cuts.has(target)) next.set(name, target);
+      if ((target === apex || target.endsWith(`.${apex}`)) && !cutAbove(target) && !cuts.has(target))
+        next.set(name, target);
     }
     const found: string[] = [];
     const done = new Set<string>();
@@ -153,7 +160,11 @@ export function validateZone(model: ZoneModel): ValidationResult {
       }
       if (at !== undefined && onPath.has(at)) {
         const loop = path.slice(onPath.get(at));
-        found.push(loop.length === 1 ? `CNAME at ${show(at)} points at itself` : `CNAME loop ${[...loop, at].map(show).join(' -> ')}`);
+        found.push(
+          loop.length === 1
+            ? `CNAME at ${show(at)} points at itself`
+            : `CNAME loop ${[...loop, at].map(show).join(' -> ')}`,
+        );
       }
       for (const n of path) done.add(n);
     }
@@ -173,7 +184,10 @@ export function validateZone(model: ZoneModel): ValidationResult {
       ttls.set(e.type, set);
     }
     for (const [type, set] of ttls) {
-      if (set.size > 1) warnings.push(`the ${type} records at ${show(name)} have different TTLs (${[...set].sort((a, b) => a - b).join(', ')} s); all are served with the lowest`);
+      if (set.size > 1)
+        warnings.push(
+          `the ${type} records at ${show(name)} have different TTLs (${[...set].sort((a, b) => a - b).join(', ')} s); all are served with the lowest`,
+        );
     }
   }
 
@@ -186,9 +200,11 @@ export function validateZone(model: ZoneModel): ValidationResult {
     if (!(target === apex || target.endsWith(`.${apex}`)) || cuts.has(target) || cutAbove(target)) return;
     const there = bits(target);
     if (type === 'CNAME') {
-      if (!nodes.has(target) && !hasAddress(target)) warnings.push(`CNAME at ${show(name)} points at ${show(target)}, which does not exist in the zone`);
+      if (!nodes.has(target) && !hasAddress(target))
+        warnings.push(`CNAME at ${show(name)} points at ${show(target)}, which does not exist in the zone`);
     } else if (there & CNAME) warnings.push(`${type} at ${show(name)} points at ${show(target)}, which is a CNAME`);
-    else if (!hasAddress(target)) warnings.push(`${type} at ${show(name)} points at ${show(target)}, which has no A or AAAA record in the zone`);
+    else if (!hasAddress(target))
+      warnings.push(`${type} at ${show(name)} points at ${show(target)}, which has no A or AAAA record in the zone`);
   }
 
   return { errors, warnings };

@@ -34,7 +34,8 @@ export interface Batch {
 }
 
 /** Key of a record's content, TTL aside: two records with the same key are the same record. */
-export const contentKey = (type: RecordTypeName, data: StoredData) => `${type} ${JSON.stringify(RECORD_TYPES[type].reply(data))}`;
+export const contentKey = (type: RecordTypeName, data: StoredData) =>
+  `${type} ${JSON.stringify(RECORD_TYPES[type].reply(data))}`;
 
 const diff = (after: string[], before: string[]) => {
   const had = new Set(before);
@@ -49,13 +50,20 @@ const diff = (after: string[], before: string[]) => {
  * with errors can still be mended one batch at a time. Warnings likewise:
  * only new ones.
  */
-export function finalStateProblems(caps: DnsSettings, before: ZoneModel, after: ZoneModel): { errors: string[]; warnings: string[] } {
+export function finalStateProblems(
+  caps: DnsSettings,
+  before: ZoneModel,
+  after: ZoneModel,
+): { errors: string[]; warnings: string[] } {
   const errors: string[] = [];
   // The caps bind a batch that grows the zone; one that shrinks a zone already over them (an operator lowered them) may pass.
   const bytes = (m: ZoneModel) => m.records.reduce((sum, r) => sum + JSON.stringify(r.data).length, 0);
   const grows = after.records.length > before.records.length || bytes(after) > bytes(before);
   if (grows) {
-    if (bytes(after) > caps.maxZoneBytes) errors.push(`the zone's records would take ${bytes(after)} bytes; this server takes at most ${caps.maxZoneBytes} per domain`);
+    if (bytes(after) > caps.maxZoneBytes)
+      errors.push(
+        `the zone's records would take ${bytes(after)} bytes; this server takes at most ${caps.maxZoneBytes} per domain`,
+      );
     errors.push(...capErrors(caps, after, buildZone(after)));
   }
   errors.push(...diff(oversizedSets(buildZoneIndex(after)), oversizedSets(buildZoneIndex(before))));
@@ -69,7 +77,9 @@ export function finalStateProblems(caps: DnsSettings, before: ZoneModel, after: 
 export function applyToModel(model: ZoneModel, batch: Batch): ZoneModel {
   const gone = new Set(batch.deletes);
   let next = model.records.reduce((max, r) => Math.max(max, r.seq), 0);
-  const kept = model.records.filter((r) => !gone.has(r.seq)).map((r) => (r.type === 'SOA' && batch.soa ? { ...r, data: batch.soa } : r));
+  const kept = model.records
+    .filter((r) => !gone.has(r.seq))
+    .map((r) => (r.type === 'SOA' && batch.soa ? { ...r, data: batch.soa } : r));
   const added: ZoneRecord[] = batch.adds.map((a) => ({ seq: ++next, type: a.type, data: a.data }));
   return { ...model, records: [...kept, ...added] };
 }
@@ -101,7 +111,11 @@ export async function runBatch<R extends { errors: unknown[] }>(
     }
     if (soaChanged && soaRow) await updateRecordData(trx, domain.id, soaRow.seq, batch.soa!);
     if (batch.deletes.length) await deleteRecords(trx, domain.id, batch.deletes);
-    const rows = batch.adds.map((a) => ({ type: a.type, data: a.data, owner: recordAnswers(a.type, a.data, domain.name)[0]?.name ?? '' }));
+    const rows = batch.adds.map((a) => ({
+      type: a.type,
+      data: a.data,
+      owner: recordAnswers(a.type, a.data, domain.name)[0]?.name ?? '',
+    }));
     const seqs = rows.length ? await insertRecordsReturning(trx, domain.id, rows) : [];
     await setDomainState(trx, domain.id, DomainState.Unvalidated);
     return { reply, seqs };

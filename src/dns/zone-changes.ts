@@ -28,14 +28,21 @@ export const MAX_CHANGES = 10_000;
 const SEQ = /^[1-9]\d{0,15}$/;
 
 /** A change that could be read, with its index in `changes` as sent. */
-type Change = { index: number } & ({ action: 'add'; type: AddableType; fields: Fields } | { action: 'delete'; seq: number });
+type Change = { index: number } & (
+  | { action: 'add'; type: AddableType; fields: Fields }
+  | { action: 'delete'; seq: number }
+);
 
 /**
  * Reads `changes`: a JSON array of `{"action":"add","type":"A",…the add
  * script's fields…}` and `{"action":"delete","seq":"12"}`. Field values
  * may be strings or numbers (numbers are read as their decimal text).
  */
-function readChanges(text: string | undefined, errors: ChangeError[], addFields: (type: AddableType) => readonly string[]): Change[] {
+function readChanges(
+  text: string | undefined,
+  errors: ChangeError[],
+  addFields: (type: AddableType) => readonly string[],
+): Change[] {
   if (text === undefined || text.trim() === '') fail('missingInput');
   let list: unknown;
   try {
@@ -47,7 +54,8 @@ function readChanges(text: string | undefined, errors: ChangeError[], addFields:
   const out: Change[] = [];
   list.forEach((item: unknown, index) => {
     const bad = (code: ErrorCode, message: string) => errors.push({ index, code, message });
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return bad('missingInput', 'a change is an object');
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return bad('missingInput', 'a change is an object');
     const fields: Fields = {};
     for (const [k, v] of Object.entries(item)) {
       if (typeof v === 'string') fields[k] = v;
@@ -98,7 +106,11 @@ export async function applyChanges(
       if (c.action === 'delete') {
         const r = bySeq.get(c.seq);
         if (!r || r.type === 'SOA' || deletes.has(c.seq)) {
-          errors.push({ index: c.index, code: 'recordNotDeleted', message: `seq ${c.seq}: no record of ${domain.name} that can be deleted` });
+          errors.push({
+            index: c.index,
+            code: 'recordNotDeleted',
+            message: `seq ${c.seq}: no record of ${domain.name} that can be deleted`,
+          });
         } else deletes.add(c.seq);
         continue;
       }
@@ -121,11 +133,20 @@ export async function applyChanges(
   if (reply.errors.length) {
     reply.errors.sort((x, y) => (x.index ?? Infinity) - (y.index ?? Infinity));
     const more = reply.errors.length - MAX_TOLD;
-    if (more > 0) reply.errors.splice(MAX_TOLD, Infinity, { index: null, code: 'unspecifiedError', message: `… and ${more} more errors` });
+    if (more > 0)
+      reply.errors.splice(MAX_TOLD, Infinity, {
+        index: null,
+        code: 'unspecifiedError',
+        message: `… and ${more} more errors`,
+      });
     return reply;
   }
   // Every change was read and applied: adds got their seqs in order.
   let a = 0;
-  reply.applied = changes.map((c) => ({ index: c.index, action: c.action, seq: c.action === 'delete' ? c.seq : seqs[a++]! }));
+  reply.applied = changes.map((c) => ({
+    index: c.index,
+    action: c.action,
+    seq: c.action === 'delete' ? c.seq : seqs[a++]!,
+  }));
   return reply;
 }

@@ -19,7 +19,10 @@ export class ZoneEdits {
   private readonly cache = new RecordsCache();
 
   /** `dsOf`: the DS records of a signed domain, for the records reply (src/dns/dnssec-settings.ts). */
-  constructor(private readonly domains: Domains, private readonly dsOf?: (domain: DomainRow) => Promise<string[]>) {}
+  constructor(
+    private readonly domains: Domains,
+    private readonly dsOf?: (domain: DomainRow) => Promise<string[]>,
+  ) {}
 
   async add(account: AccountRow, type: AddableType, fields: Fields): Promise<void> {
     await this.domains.change(account, fields.domain, async (trx, domain) => {
@@ -94,7 +97,11 @@ export class ZoneEdits {
       const built: Record<string, { seq: string; type: string; data: Record<string, string | number> }> = {};
       // Deeply frozen: the transport then serializes this version's reply once (src/api/reply.ts).
       for (const r of model.records) {
-        built[String(r.seq)] = Object.freeze({ seq: String(r.seq), type: r.type, data: Object.freeze(replyOf(r.type as RecordTypeName, r.data)) });
+        built[String(r.seq)] = Object.freeze({
+          seq: String(r.seq),
+          type: r.type,
+          data: Object.freeze(replyOf(r.type as RecordTypeName, r.data)),
+        });
       }
       records = Object.freeze(built);
       this.cache.set(domain.id, version, records, model.records.length);
@@ -102,6 +109,13 @@ export class ZoneEdits {
     // `hold`: extension field (issue 12, item 8), the spec's fields keep their order and form.
     // `ds`: extension (issue 19), only for a signed domain; read apart from the cached records (keys roll on their own).
     const ds = Number(domain.dnssec) === 1 && this.dsOf ? { ds: await this.dsOf(domain) } : {};
-    return { domain: domain.name, state: domain.state, stateText: stateText(domain.state), hold: Number(domain.on_hold) !== 0, ...ds, records };
+    return {
+      domain: domain.name,
+      state: domain.state,
+      stateText: stateText(domain.state),
+      hold: Number(domain.on_hold) !== 0,
+      ...ds,
+      records,
+    };
   }
 }

@@ -37,7 +37,10 @@ $ORIGIN other.example.
 x A 192.0.2.1
 `,
   );
-  assert.deepEqual(plan.reply.errors, ['line 6: _x._tcp.xn--bcher-kva.example. SRV: syntaxInvalidPort', 'line 7: xn--bcher-kva.example. CAA: unspecifiedError']);
+  assert.deepEqual(plan.reply.errors, [
+    'line 6: _x._tcp.xn--bcher-kva.example. SRV: syntaxInvalidPort',
+    'line 7: xn--bcher-kva.example. CAA: unspecifiedError',
+  ]);
   assert.deepEqual(plan.reply.warnings.sort(), [
     '1 DNSKEY record(s) were skipped: Vigil does not host DNSKEY records',
     '1 RRSIG record(s) were skipped: Vigil does not host RRSIG records',

@@ -2,7 +2,15 @@ import type { AccountRow } from '../accounts/accounts.ts';
 import { ApiError } from '../errors.ts';
 import type { DnsSettings, Domains } from './domains.ts';
 import { parseMasterFile, type MasterRecord } from './master-file.ts';
-import { RECORD_TYPES, parseRecord, setSoa, tokenText, type RecordTypeName, type SoaData, type StoredData } from './records.ts';
+import {
+  RECORD_TYPES,
+  parseRecord,
+  setSoa,
+  tokenText,
+  type RecordTypeName,
+  type SoaData,
+  type StoredData,
+} from './records.ts';
 import { applyToModel, contentKey, finalStateProblems, runBatch, type Batch, type BatchAdd } from './zone-batch.ts';
 import type { ZoneModel } from './zone.ts';
 
@@ -41,16 +49,31 @@ const where = (r: MasterRecord) => `line ${r.line}: ${r.owner} ${r.type}`;
  * "Zone import", has the rules for the SOA, apex NS, other types, names
  * outside the zone and records already there.
  */
-export async function importZone(domains: Domains, account: AccountRow, fields: Record<string, string | undefined>): Promise<ImportReply> {
-  const { reply, seqs } = await runBatch(domains, account, fields.domain, async (_trx, _domain, model) => planImport(domains.settings, model, fields.zone));
+export async function importZone(
+  domains: Domains,
+  account: AccountRow,
+  fields: Record<string, string | undefined>,
+): Promise<ImportReply> {
+  const { reply, seqs } = await runBatch(domains, account, fields.domain, async (_trx, _domain, model) =>
+    planImport(domains.settings, model, fields.zone),
+  );
   return { ...reply, imported: seqs.length };
 }
 
 /** What an import of `text` would do to the zone `model`: the batch to write, or the errors (pure: no store). */
-export function planImport(settings: DnsSettings, model: ZoneModel, text: string | undefined): { batch: Batch; reply: ImportReply } {
+export function planImport(
+  settings: DnsSettings,
+  model: ZoneModel,
+  text: string | undefined,
+): { batch: Batch; reply: ImportReply } {
   const out: ImportReply = { imported: 0, warnings: [], errors: [] };
   // Told as Publish tells a zone it cannot take: in `errors` (the table declares no code for `zone`).
-  const refused = text === undefined || text.trim() === '' ? 'the zone text is empty' : text.length > MAX_TEXT ? `the zone text is over ${MAX_TEXT} characters` : null;
+  const refused =
+    text === undefined || text.trim() === ''
+      ? 'the zone text is empty'
+      : text.length > MAX_TEXT
+        ? `the zone text is over ${MAX_TEXT} characters`
+        : null;
   if (refused !== null || text === undefined) {
     out.errors.push(refused!);
     return { batch: { adds: [], deletes: [] }, reply: out };
@@ -66,7 +89,8 @@ export function planImport(settings: DnsSettings, model: ZoneModel, text: string
   if (soas.length > 1) out.errors.push(`line ${soas[1]!.line}: a second SOA record`);
   const given = soas[0];
   if (given) {
-    if (given.owner !== `${zone}.`) out.errors.push(`${where(given)}: the SOA must be at the apex ${zone}. (is the text for another zone?)`);
+    if (given.owner !== `${zone}.`)
+      out.errors.push(`${where(given)}: the SOA must be at the apex ${zone}. (is the text for another zone?)`);
     else if (given.rdata.length !== 7) out.errors.push(`${where(given)}: an SOA has 7 fields`);
     else {
       try {
@@ -80,7 +104,9 @@ export function planImport(settings: DnsSettings, model: ZoneModel, text: string
   }
   const zoneTtl = (soa ?? current).min;
 
-  const seen = new Set(model.records.filter((r) => r.type !== 'SOA' && RECORD_TYPES[r.type]).map((r) => contentKey(r.type, r.data)));
+  const seen = new Set(
+    model.records.filter((r) => r.type !== 'SOA' && RECORD_TYPES[r.type]).map((r) => contentKey(r.type, r.data)),
+  );
   const adds: BatchAdd[] = [];
   let equal = 0;
   const outside: string[] = [];
@@ -116,12 +142,16 @@ export function planImport(settings: DnsSettings, model: ZoneModel, text: string
     seen.add(key);
     adds.push({ type: def.type, data });
   }
-  if (outside.length) out.warnings.push(`${outside.length} record(s) outside ${zone} were skipped (first: ${outside[0]})`);
-  for (const [type, n] of unhosted) out.warnings.push(`${n} ${type} record(s) were skipped: Vigil does not host ${type} records`);
+  if (outside.length)
+    out.warnings.push(`${outside.length} record(s) outside ${zone} were skipped (first: ${outside[0]})`);
+  for (const [type, n] of unhosted)
+    out.warnings.push(`${n} ${type} record(s) were skipped: Vigil does not host ${type} records`);
   if (equal) out.warnings.push(`${equal} record(s) equal to records already in the zone (TTL aside) were skipped`);
   for (const a of adds) {
     if (a.type === 'NS' && a.data.name === '' && !String(a.data.data).endsWith(`.${settings.nsDomain}.`)) {
-      out.warnings.push(`apex NS ${a.data.data} was imported: the zone is then also delegated to it; delete it once it no longer serves the zone`);
+      out.warnings.push(
+        `apex NS ${a.data.data} was imported: the zone is then also delegated to it; delete it once it no longer serves the zone`,
+      );
     }
   }
   const batch = { adds, deletes: [], soa };
@@ -132,6 +162,7 @@ export function planImport(settings: DnsSettings, model: ZoneModel, text: string
   }
   out.imported = out.errors.length ? 0 : adds.length;
   // A text of garbage has an error per line: the first ones tell the story, the reply stays small.
-  if (out.errors.length > MAX_TOLD) out.errors.splice(MAX_TOLD, Infinity, `… and ${out.errors.length - MAX_TOLD} more errors`);
+  if (out.errors.length > MAX_TOLD)
+    out.errors.splice(MAX_TOLD, Infinity, `… and ${out.errors.length - MAX_TOLD} more errors`);
   return { batch, reply: out };
 }

@@ -6,11 +6,19 @@ import { buildZone, nextSerial, soaOf, type ZoneModel, type ZoneRecord } from '.
 
 const Z = 'example.com';
 let seq = 0;
-const rec = (type: ZoneRecord['type'], fields: Fields): ZoneRecord => ({ seq: ++seq, type, data: RECORD_TYPES[type].parse(fields, Z) });
+const rec = (type: ZoneRecord['type'], fields: Fields): ZoneRecord => ({
+  seq: ++seq,
+  type,
+  data: RECORD_TYPES[type].parse(fields, Z),
+});
 const model = (...records: ZoneRecord[]): ZoneModel => ({
   zone: Z,
   serial: 2026112301,
-  records: [{ seq: ++seq, type: 'SOA', data: defaultSoa(Z, 'ns.vigil.test') }, rec('NS', { subdomain: '', nameserver: 'ns1.ns.vigil.test.' }), ...records],
+  records: [
+    { seq: ++seq, type: 'SOA', data: defaultSoa(Z, 'ns.vigil.test') },
+    rec('NS', { subdomain: '', nameserver: 'ns1.ns.vigil.test.' }),
+    ...records,
+  ],
 });
 
 test('serials: YYYYMMDDnn in UTC, always rising', () => {
@@ -49,7 +57,11 @@ test('zone text: owners in tree order, then type, then seq; Options and forwardi
     rec('WebForwarding', { host: 'go', target: 'https://example.org/' }),
     { seq: ++seq, type: 'Options', data: { masters: '', allowtransferacl: '', notify: 'yes', alsonotify: '' } },
   );
-  const owners = buildZone(m).trimEnd().split('\n').slice(3).map((l) => l.split('\t').slice(0, 5).join(' '));
+  const owners = buildZone(m)
+    .trimEnd()
+    .split('\n')
+    .slice(3)
+    .map((l) => l.split('\t').slice(0, 5).join(' '));
   assert.deepEqual(owners, [
     'example.com. 86400 IN NS ns1.ns.vigil.test.',
     'a.example.com. 86400 IN A 192.0.2.4',

@@ -1,4 +1,12 @@
-import { RECORD_TYPES, NON_ZONE_TYPES, soaLine, ttlOf, type RecordTypeName, type SoaData, type StoredData } from './records.ts';
+import {
+  RECORD_TYPES,
+  NON_ZONE_TYPES,
+  soaLine,
+  ttlOf,
+  type RecordTypeName,
+  type SoaData,
+  type StoredData,
+} from './records.ts';
 import { int, presentName } from './text.ts';
 import type { SignedPart } from './dnssec/wire.ts';
 

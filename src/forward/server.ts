@@ -24,16 +24,23 @@ export function cloakPage(host: string, target: string): string {
  */
 export function forwardServer(finder: ForwardFinder, logger: Logger): Server {
   return createServer((req, res) => {
-    const host = String(req.headers.host ?? '').replace(/:\d+$/, '').replace(/\.$/, '').toLowerCase();
+    const host = String(req.headers.host ?? '')
+      .replace(/:\d+$/, '')
+      .replace(/\.$/, '')
+      .toLowerCase();
     const forward = finder.forwardFor(host);
     if (!forward) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('no web forwarding for this host\n');
     } else if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
     } else if (forward.cloak) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }).end(cloakPage(host, forward.target));
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' })
+        .end(cloakPage(host, forward.target));
     } else {
-      res.writeHead(301, { location: forward.target, 'content-type': 'text/plain; charset=utf-8' }).end(`moved to ${forward.target}\n`);
+      res
+        .writeHead(301, { location: forward.target, 'content-type': 'text/plain; charset=utf-8' })
+        .end(`moved to ${forward.target}\n`);
     }
     logger.debug({ host, status: res.statusCode }, 'forward');
   });

@@ -33,7 +33,9 @@ export function clientKey(address: string | undefined): string {
 export function defaultTotalCap(): number {
   let limit = 1024;
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = Number(line?.split(/\s{2,}/)[1]);
     if (Number.isFinite(soft) && soft > 0) limit = soft;
   } catch {
@@ -71,7 +73,10 @@ export function capConnections(server: Server, options: CapOptions): void {
     if (count >= options.perAddress) {
       if (!atCap.has(key)) {
         atCap.add(key);
-        options.logger?.warn({ client: key, listener: options.name, cap: options.perAddress }, 'connection cap reached; refusing more from this client');
+        options.logger?.warn(
+          { client: key, listener: options.name, cap: options.perAddress },
+          'connection cap reached; refusing more from this client',
+        );
       }
       socket.on('error', () => {});
       socket.destroy();

@@ -1,4 +1,14 @@
-import { chmodSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SqliteDatabase from 'better-sqlite3';
@@ -59,7 +69,12 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
       for (const f of TLS_FILES) writeFileSync(join(stage, f), readFileSync(join(dataDir, f)), { mode: 0o600 });
       files.push(...TLS_FILES);
     }
-    const manifest: Manifest = { format: FORMAT, createdAt: new Date().toISOString(), migrations: appliedMigrations(join(stage, STORE)), files };
+    const manifest: Manifest = {
+      format: FORMAT,
+      createdAt: new Date().toISOString(),
+      migrations: appliedMigrations(join(stage, STORE)),
+      files,
+    };
     writeFileSync(join(stage, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
     // 0600 from the first byte: the archive holds the TLS key and password hashes.
     const out = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
@@ -83,22 +98,28 @@ export async function restoreDataDir(file: string, dataDir: string): Promise<Bac
   if (!existsSync(file)) throw new BackupError(`no backup at ${file}`);
   const store = sqlitePath(dataDir);
   for (const taken of [store, `${store}-wal`]) {
-    if (existsSync(taken)) throw new BackupError(`${taken} exists: restore only into a data directory without a store (move it away first)`);
+    if (existsSync(taken))
+      throw new BackupError(`${taken} exists: restore only into a data directory without a store (move it away first)`);
   }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const stage = mkdtempSync(join(dataDir, '.vigil-restore-'));
   try {
     const wanted = new Set<string>([MANIFEST, STORE, ...TLS_FILES]);
     // Only the names Vigil writes are taken out; anything else in the archive is ignored.
-    await extract({ file, cwd: stage, strict: true, filter: (path) => wanted.has(path.replace(/^\.\//, '')) }).catch((err: Error) => {
-      throw new BackupError(`${file} is not a Vigil backup (${err.message})`);
-    });
+    await extract({ file, cwd: stage, strict: true, filter: (path) => wanted.has(path.replace(/^\.\//, '')) }).catch(
+      (err: Error) => {
+        throw new BackupError(`${file} is not a Vigil backup (${err.message})`);
+      },
+    );
     const manifest = readManifest(file, join(stage, MANIFEST));
     if (!existsSync(join(stage, STORE))) throw new BackupError(`${file} holds no ${STORE}`);
     checkSqlite(join(stage, STORE));
     const tls = TLS_FILES.filter((f) => existsSync(join(stage, f)));
     for (const f of tls) {
-      if (existsSync(join(dataDir, f))) throw new BackupError(`${join(dataDir, f)} exists: restore only into a data directory without TLS files (move them away first)`);
+      if (existsSync(join(dataDir, f)))
+        throw new BackupError(
+          `${join(dataDir, f)} exists: restore only into a data directory without TLS files (move them away first)`,
+        );
     }
     if (tls.length) mkdirSync(join(dataDir, 'tls'), { recursive: true, mode: 0o700 });
     for (const f of tls) renameSync(join(stage, f), join(dataDir, f));
@@ -120,6 +141,7 @@ function readManifest(file: string, path: string): Manifest {
   } catch {
     throw new BackupError(`${file} is not a Vigil backup (no readable ${MANIFEST})`);
   }
-  if (manifest.format !== FORMAT) throw new BackupError(`${basename(file)}: backup format ${manifest.format}, this Vigil reads ${FORMAT}`);
+  if (manifest.format !== FORMAT)
+    throw new BackupError(`${basename(file)}: backup format ${manifest.format}, this Vigil reads ${FORMAT}`);
   return manifest;
 }

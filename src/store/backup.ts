@@ -52,7 +52,9 @@ export function appliedMigrations(file: string): string[] {
   try {
     const table = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get();
     if (!table) return [];
-    return (db.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map((r) => r.name);
+    return (db.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map(
+      (r) => r.name,
+    );
   } finally {
     db.close();
   }
@@ -60,7 +62,10 @@ export function appliedMigrations(file: string): string[] {
 
 /** 2026-11-23T16:20:50.123Z -> 20261123T162050Z: sorts by time and is a plain file name. */
 export function fileStamp(date = new Date()): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /**

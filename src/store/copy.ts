@@ -3,10 +3,18 @@ import type { Db } from './db.ts';
 import { isPostgres } from './dialect.ts';
 
 /** Why a copy was refused or undone; the CLI prints the message and exits 1. */
-export type CopyErrorCode = 'copySourceNotSqlite' | 'copyTargetNotPostgres' | 'copyTargetNotEmpty' | 'copySchemaMismatch' | 'copyCountMismatch';
+export type CopyErrorCode =
+  | 'copySourceNotSqlite'
+  | 'copyTargetNotPostgres'
+  | 'copyTargetNotEmpty'
+  | 'copySchemaMismatch'
+  | 'copyCountMismatch';
 
 export class CopyError extends Error {
-  constructor(readonly code: CopyErrorCode, detail: string) {
+  constructor(
+    readonly code: CopyErrorCode,
+    detail: string,
+  ) {
     super(`${code}: ${detail}`);
     this.name = 'CopyError';
   }
@@ -39,7 +47,11 @@ const READ_PAGE = 2_000;
  * copied, or the first new domain would collide with a copied one.
  */
 export async function copyStore(source: Db, target: Db): Promise<CopiedTable[]> {
-  if (isPostgres(source)) throw new CopyError('copySourceNotSqlite', 'the source must be the SQLite store of a data directory (leave out --db)');
+  if (isPostgres(source))
+    throw new CopyError(
+      'copySourceNotSqlite',
+      'the source must be the SQLite store of a data directory (leave out --db)',
+    );
   if (!isPostgres(target)) throw new CopyError('copyTargetNotPostgres', 'the target must be a postgres:// URL');
   return source.transaction().execute(async (src) => {
     const tables = await sqliteTablesInOrder(src);
@@ -49,17 +61,29 @@ export async function copyStore(source: Db, target: Db): Promise<CopiedTable[]> 
       for (const table of targetColumns.keys()) {
         if (await countRows(dst, table)) occupied.push(table);
       }
-      if (occupied.length) throw new CopyError('copyTargetNotEmpty', `the target database already holds rows (in ${occupied.join(', ')}); copy only into an empty database`);
+      if (occupied.length)
+        throw new CopyError(
+          'copyTargetNotEmpty',
+          `the target database already holds rows (in ${occupied.join(', ')}); copy only into an empty database`,
+        );
       const copied: CopiedTable[] = [];
       for (const table of tables) {
         const columns = targetColumns.get(table);
         if (!columns) throw new CopyError('copySchemaMismatch', `table ${table} is missing on the target`);
         const sourceColumns = await sqliteColumns(src, table);
         const missing = sourceColumns.filter((c) => !columns.has(c));
-        if (missing.length) throw new CopyError('copySchemaMismatch', `columns ${missing.join(', ')} of ${table} are missing on the target`);
+        if (missing.length)
+          throw new CopyError(
+            'copySchemaMismatch',
+            `columns ${missing.join(', ')} of ${table} are missing on the target`,
+          );
         await copyTable(src, dst, table, sourceColumns);
         const [from, to] = [await countRows(src, table), await countRows(dst, table)];
-        if (from !== to) throw new CopyError('copyCountMismatch', `${table}: ${from} rows in the source, ${to} on the target; nothing was copied`);
+        if (from !== to)
+          throw new CopyError(
+            'copyCountMismatch',
+            `${table}: ${from} rows in the source, ${to} on the target; nothing was copied`,
+          );
         copied.push({ table, rows: to });
       }
       await resetIdentities(dst);
@@ -73,19 +97,30 @@ async function copyTable(src: Kysely<any>, dst: Kysely<any>, table: string, colu
   const list = sql.join(columns.map((c) => sql.ref(c)));
   // By rowid, not OFFSET: each page starts where the last one ended, in one index step.
   for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-    const page = await sql<Record<string, unknown>>`select rowid as vigil_copy_rowid, ${list} from ${sql.table(table)} where rowid > ${after} order by rowid limit ${READ_PAGE}`.execute(src);
+    const page = await sql<
+      Record<string, unknown>
+    >`select rowid as vigil_copy_rowid, ${list} from ${sql.table(table)} where rowid > ${after} order by rowid limit ${READ_PAGE}`.execute(
+      src,
+    );
     if (!page.rows.length) return;
     after = Number(page.rows.at(-1)!.vigil_copy_rowid);
     const rows = page.rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c]])));
     for (let i = 0; i < rows.length; i += perInsert) {
-      await dst.insertInto(table).values(rows.slice(i, i + perInsert)).execute();
+      await dst
+        .insertInto(table)
+        .values(rows.slice(i, i + perInsert))
+        .execute();
     }
   }
 }
 
 /** Vigil's tables (not SQLite's own, not the migrator's), parents before the tables that refer to them. */
 async function sqliteTablesInOrder(src: Kysely<any>): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name`.execute(src);
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name`.execute(
+    src,
+  );
   const parents = new Map<string, Set<string>>();
   for (const { name } of rows) {
     const fks = await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${name})`.execute(src);
@@ -114,7 +149,9 @@ async function postgresColumns(dst: Kysely<any>): Promise<Map<string, Set<string
   const { rows } = await sql<{ table_name: string; column_name: string }>`
     select c.table_name, c.column_name from information_schema.columns c
     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
-    where c.table_schema = current_schema() and t.table_type = 'BASE TABLE' and c.table_name not like 'kysely_%'`.execute(dst);
+    where c.table_schema = current_schema() and t.table_type = 'BASE TABLE' and c.table_name not like 'kysely_%'`.execute(
+    dst,
+  );
   const out = new Map<string, Set<string>>();
   for (const r of rows) {
     if (!out.has(r.table_name)) out.set(r.table_name, new Set());
@@ -134,6 +171,8 @@ async function resetIdentities(dst: Kysely<any>): Promise<void> {
     select table_name, column_name from information_schema.columns
     where table_schema = current_schema() and is_identity = 'YES'`.execute(dst);
   for (const { table_name: table, column_name: column } of rows) {
-    await sql`select setval(pg_get_serial_sequence(${`"${table}"`}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(dst);
+    await sql`select setval(pg_get_serial_sequence(${`"${table}"`}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(
+      dst,
+    );
   }
 }

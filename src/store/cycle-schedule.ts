@@ -21,11 +21,23 @@ export interface Schedule {
 
 /** The schedule, made (cycle 0, counting from `now`) by the first process that asks. */
 export async function readSchedule(db: Db, now: number): Promise<Schedule> {
-  const row = await db.selectFrom('distribution_schedule').select(['cycle', 'last_at']).where('id', '=', 1).executeTakeFirst();
+  const row = await db
+    .selectFrom('distribution_schedule')
+    .select(['cycle', 'last_at'])
+    .where('id', '=', 1)
+    .executeTakeFirst();
   if (row) return { cycle: Number(row.cycle), lastAt: Number(row.last_at) };
   // Two processes starting together: the second insert does nothing, and both read the first one's row.
-  await db.insertInto('distribution_schedule').values({ id: 1, cycle: 0, last_at: now }).onConflict((oc) => oc.column('id').doNothing()).execute();
-  const made = await db.selectFrom('distribution_schedule').select(['cycle', 'last_at']).where('id', '=', 1).executeTakeFirstOrThrow();
+  await db
+    .insertInto('distribution_schedule')
+    .values({ id: 1, cycle: 0, last_at: now })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  const made = await db
+    .selectFrom('distribution_schedule')
+    .select(['cycle', 'last_at'])
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
   return { cycle: Number(made.cycle), lastAt: Number(made.last_at) };
 }
 

@@ -62,7 +62,10 @@ function withStatementCache(database: SqliteDatabase.Database): SqliteDatabase.D
 }
 
 /** `beforeMigrating` sees every migration (pending ones have no executedAt) before any runs. */
-export async function migrate(db: Db, beforeMigrating?: (migrations: readonly MigrationInfo[]) => Promise<unknown>): Promise<void> {
+export async function migrate(
+  db: Db,
+  beforeMigrating?: (migrations: readonly MigrationInfo[]) => Promise<unknown>,
+): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProvider });
   if (beforeMigrating) await beforeMigrating(await migrator.getMigrations());
   const { error, results } = await migrator.migrateToLatest();

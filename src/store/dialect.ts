@@ -35,7 +35,11 @@ export type LockTopic = keyof typeof LOCK_TOPICS;
 const VIGIL_LOCK_SPACE = 0x5616;
 
 /** The table each topic's checks read, where SQLite takes its write lock (writeFirst). */
-const TOPIC_TABLES: Record<LockTopic, string> = { domainNames: 'domains', norisk: 'audit_targets', auditClaim: 'audits' };
+const TOPIC_TABLES: Record<LockTopic, string> = {
+  domainNames: 'domains',
+  norisk: 'audit_targets',
+  auditClaim: 'audits',
+};
 
 /**
  * Held until the transaction ends; call it before the checks read. On

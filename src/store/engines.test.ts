@@ -34,59 +34,177 @@ for (const engine of engines) {
         await migrate(db); // a second time: nothing left to do, nothing fails
         const rows = await (db as Kysely<any>).selectFrom('kysely_migration').select('name').orderBy('name').execute();
         // Every migration, once (the list grows; its order is its names').
-        assert.deepEqual(rows.map((r: { name: string }) => r.name), Object.keys(await migrationProvider.getMigrations()).sort());
+        assert.deepEqual(
+          rows.map((r: { name: string }) => r.name),
+          Object.keys(await migrationProvider.getMigrations()).sort(),
+        );
 
         const account = await db
           .insertInto('accounts')
-          .values({ userid: 'u', password_hash: 'p', apikey_hash: 'k', email: null, enabled: 1, audit_types: 'norisk', allow_ip: '', dns_credits: 3, dns_expiry: T, created_at: T })
+          .values({
+            userid: 'u',
+            password_hash: 'p',
+            apikey_hash: 'k',
+            email: null,
+            enabled: 1,
+            audit_types: 'norisk',
+            allow_ip: '',
+            dns_credits: 3,
+            dns_expiry: T,
+            created_at: T,
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
-        assert.deepEqual(account, { id: 1, userid: 'u', password_hash: 'p', apikey_hash: 'k', email: null, enabled: 1, audit_types: 'norisk', allow_ip: '', dns_credits: 3, dns_expiry: T, created_at: T });
+        assert.deepEqual(account, {
+          id: 1,
+          userid: 'u',
+          password_hash: 'p',
+          apikey_hash: 'k',
+          email: null,
+          enabled: 1,
+          audit_types: 'norisk',
+          allow_ip: '',
+          dns_credits: 3,
+          dns_expiry: T,
+          created_at: T,
+        });
         const session = { token_hash: 't', account_id: account.id, apikey_hash: 'k', created_at: T, expires_at: T + 1 };
         await db.insertInto('sessions').values(session).execute();
         assert.deepEqual(await db.selectFrom('sessions').selectAll().execute(), [session]);
-        const throttle = { scope: 'pair' as const, userid: 'u', address: '127.0.0.1', failures: 2, last_failure: T, locked_until: 0, last_success: null };
+        const throttle = {
+          scope: 'pair' as const,
+          userid: 'u',
+          address: '127.0.0.1',
+          failures: 2,
+          last_failure: T,
+          locked_until: 0,
+          last_success: null,
+        };
         await db.insertInto('login_throttle').values(throttle).execute();
         assert.deepEqual(await db.selectFrom('login_throttle').selectAll().execute(), [throttle]);
 
         const domain = await db
           .insertInto('domains')
-          .values({ account_id: account.id, name: 'a.example', type: 'master', state: 0, on_hold: 1, serial: 2026112301, created_at: T })
+          .values({
+            account_id: account.id,
+            name: 'a.example',
+            type: 'master',
+            state: 0,
+            on_hold: 1,
+            serial: 2026112301,
+            created_at: T,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         assert.deepEqual(await db.selectFrom('domains').selectAll().execute(), [
-          { id: domain.id, account_id: account.id, name: 'a.example', type: 'master', state: 0, on_hold: 1, serial: 2026112301, created_at: T, records_version: 0, dnssec: 0 },
+          {
+            id: domain.id,
+            account_id: account.id,
+            name: 'a.example',
+            type: 'master',
+            state: 0,
+            on_hold: 1,
+            serial: 2026112301,
+            created_at: T,
+            records_version: 0,
+            dnssec: 0,
+          },
         ]);
-        const record = { domain_id: domain.id, type: 'A', data: '{"name":"www","ip":"192.0.2.1"}', owner: 'www.a.example' };
-        const { id: recordId } = await db.insertInto('records').values(record).returning('id').executeTakeFirstOrThrow();
+        const record = {
+          domain_id: domain.id,
+          type: 'A',
+          data: '{"name":"www","ip":"192.0.2.1"}',
+          owner: 'www.a.example',
+        };
+        const { id: recordId } = await db
+          .insertInto('records')
+          .values(record)
+          .returning('id')
+          .executeTakeFirstOrThrow();
         assert.deepEqual(await db.selectFrom('records').selectAll().execute(), [{ id: recordId, ...record }]);
-        const publication = { zone: 'a.example', domain_id: domain.id, served_serial: null, served_snapshot: null, pending_serial: 2026112301, pending_snapshot: '{}', removing: 0, changed_at: T };
+        const publication = {
+          zone: 'a.example',
+          domain_id: domain.id,
+          served_serial: null,
+          served_snapshot: null,
+          pending_serial: 2026112301,
+          pending_snapshot: '{}',
+          removing: 0,
+          changed_at: T,
+        };
         await db.insertInto('zone_publications').values(publication).execute();
-        assert.deepEqual(await db.selectFrom('zone_publications').selectAll().execute(), [{ ...publication, served_resign_at: null, pending_resign_at: null }]);
-        const key = { domain_id: domain.id, role: 'ksk' as const, algorithm: 13, tag: 4257, public_key: 'cHVi', sealed: 'v1.x', created_at: T, active_at: T, retire_at: null, remove_at: T + 1 };
+        assert.deepEqual(await db.selectFrom('zone_publications').selectAll().execute(), [
+          { ...publication, served_resign_at: null, pending_resign_at: null },
+        ]);
+        const key = {
+          domain_id: domain.id,
+          role: 'ksk' as const,
+          algorithm: 13,
+          tag: 4257,
+          public_key: 'cHVi',
+          sealed: 'v1.x',
+          created_at: T,
+          active_at: T,
+          retire_at: null,
+          remove_at: T + 1,
+        };
         const { id: keyId } = await db.insertInto('dnssec_keys').values(key).returning('id').executeTakeFirstOrThrow();
         assert.deepEqual(await db.selectFrom('dnssec_keys').selectAll().execute(), [{ id: keyId, ...key }]);
 
         const audit = await db
           .insertInto('audits')
-          .values({ account_id: account.id, type: 'norisk', hostip: '127.0.0.1', excludedos: 0, notification: 1, state: 'queued', queued_at: T })
+          .values({
+            account_id: account.id,
+            type: 'norisk',
+            hostip: '127.0.0.1',
+            excludedos: 0,
+            notification: 1,
+            state: 'queued',
+            queued_at: T,
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         assert.deepEqual(audit, {
-          id: 1, account_id: account.id, type: 'norisk', hostip: '127.0.0.1', excludedos: 0, notification: 1, state: 'queued', reason: null,
-          attempts: 0, lease_owner: null, lease_until: null, queued_at: T, started_at: null, ended_at: null, report: null, notified_at: null,
-          coverage: null, progress: null,
+          id: 1,
+          account_id: account.id,
+          type: 'norisk',
+          hostip: '127.0.0.1',
+          excludedos: 0,
+          notification: 1,
+          state: 'queued',
+          reason: null,
+          attempts: 0,
+          lease_owner: null,
+          lease_until: null,
+          queued_at: T,
+          started_at: null,
+          ended_at: null,
+          report: null,
+          notified_at: null,
+          coverage: null,
+          progress: null,
         });
-        await db.insertInto('audit_targets').values({ audit_id: audit.id, address: '127.0.0.1', position: 0 }).execute();
-        assert.deepEqual(await db.selectFrom('audit_targets').selectAll().execute(), [{ audit_id: audit.id, address: '127.0.0.1', position: 0 }]);
+        await db
+          .insertInto('audit_targets')
+          .values({ audit_id: audit.id, address: '127.0.0.1', position: 0 })
+          .execute();
+        assert.deepEqual(await db.selectFrom('audit_targets').selectAll().execute(), [
+          { audit_id: audit.id, address: '127.0.0.1', position: 0 },
+        ]);
 
         // Aggregates come back as numbers on both engines (count() is int8 on PostgreSQL).
-        const { n } = await db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const { n } = await db
+          .selectFrom('records')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
         assert.equal(n, 1);
         // Deleting the account cascades on both engines (SQLite: foreign_keys = ON).
         await db.deleteFrom('accounts').execute();
         assert.deepEqual(await db.selectFrom('audit_targets').selectAll().execute(), []);
-        assert.deepEqual((await db.selectFrom('zone_publications').select('domain_id').execute()).map((r) => r.domain_id), [null]);
+        assert.deepEqual(
+          (await db.selectFrom('zone_publications').select('domain_id').execute()).map((r) => r.domain_id),
+          [null],
+        );
       } finally {
         await db.destroy();
       }
@@ -95,11 +213,17 @@ for (const engine of engines) {
 }
 
 describe('store URLs', () => {
-  test('postgres:///DB?host=/socket/dir reaches the server over its Unix socket', { skip: TEST_DB ? false : 'VIGIL_TEST_DB is not set' }, async (t) => {
+  test('postgres:///DB?host=/socket/dir reaches the server over its Unix socket', {
+    skip: TEST_DB ? false : 'VIGIL_TEST_DB is not set',
+  }, async (t) => {
     const tcp = await openPostgres(await freshDatabase());
     try {
       // Reading the socket directory takes pg_read_all_settings (.ci/pg-cluster grants it).
-      const settings = sql<{ dir: string; port: string; db: string }>`select current_setting('unix_socket_directories') as dir, current_setting('port') as port, current_database() as db`;
+      const settings = sql<{
+        dir: string;
+        port: string;
+        db: string;
+      }>`select current_setting('unix_socket_directories') as dir, current_setting('port') as port, current_database() as db`;
       const q = await settings.execute(tcp).catch(() => null);
       if (!q) return t.skip('the test role may not read unix_socket_directories (grant it pg_read_all_settings)');
       const { dir, port, db } = q.rows[0]!;
@@ -118,9 +242,15 @@ describe('store URLs', () => {
     }
   });
   test('a --db that is not postgres:// is refused with a code', async () => {
-    await assert.rejects(openPostgres('mysql://x@127.0.0.1/vigil'), (err: unknown) => err instanceof StoreError && err.code === 'unsupportedDbUrl');
+    await assert.rejects(
+      openPostgres('mysql://x@127.0.0.1/vigil'),
+      (err: unknown) => err instanceof StoreError && err.code === 'unsupportedDbUrl',
+    );
   });
   test('an unreachable server is reported with a code, not left hanging', async () => {
-    await assert.rejects(openPostgres('postgres://vigil@127.0.0.1:1/vigil'), (err: unknown) => err instanceof StoreError && err.code === 'dbUnreachable');
+    await assert.rejects(
+      openPostgres('postgres://vigil@127.0.0.1:1/vigil'),
+      (err: unknown) => err instanceof StoreError && err.code === 'dbUnreachable',
+    );
   });
 });

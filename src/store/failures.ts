@@ -12,7 +12,17 @@
  * PostgreSQL's "connection exception" class. For SQLite the one such case
  * is a file that cannot be opened (SQLITE_CANTOPEN).
  */
-const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ENOENT']);
+const NET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENOENT',
+]);
 const PG_SHUTDOWN = new Set(['57P01', '57P02', '57P03']);
 
 function unreachable(err: { code?: unknown; message?: unknown }): boolean {

@@ -8,7 +8,8 @@ import { isPostgres } from './dialect.ts';
  * call this, and their SQLite result is unchanged.
  */
 function identity(db: Kysely<any>) {
-  return (c: ColumnDefinitionBuilder) => (isPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+  return (c: ColumnDefinitionBuilder) =>
+    isPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement();
 }
 
 /**
@@ -35,9 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema
         .createTable('sessions')
         .addColumn('token_hash', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'integer', (c) =>
-          c.notNull().references('accounts.id').onDelete('cascade'),
-        )
+        .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
         .addColumn('apikey_hash', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
@@ -123,7 +122,11 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('position', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('audit_targets_pk', ['audit_id', 'address'])
         .execute();
-      await db.schema.createIndex('audit_targets_address').on('audit_targets').columns(['address', 'audit_id']).execute();
+      await db.schema
+        .createIndex('audit_targets_address')
+        .on('audit_targets')
+        .columns(['address', 'audit_id'])
+        .execute();
     },
   },
   // Issue 12, item 4: the throttle counts (userid, address) pairs, each
@@ -175,7 +178,10 @@ const MIGRATIONS: Record<string, Migration> = {
   // learns of a write by any other process from the domain row it reads anyway.
   '007_records_version': {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('domains').addColumn('records_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('domains')
+        .addColumn('records_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   },
   // Issue 15: what an audit covered (the TCP ports scanned, the checks that
@@ -198,7 +204,10 @@ const MIGRATIONS: Record<string, Migration> = {
   // sign without reading any snapshot (src/dns/sign-pass.ts).
   '009_dnssec': {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('domains').addColumn('dnssec', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('domains')
+        .addColumn('dnssec', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema
         .createTable('dnssec_keys')
         .addColumn('id', 'integer', identity(db))

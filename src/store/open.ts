@@ -7,7 +7,9 @@ import { openPostgres } from './postgres.ts';
 export class NoStoreError extends Error {
   readonly code = 'noStore';
   constructor(readonly path: string) {
-    super(`no store at ${path}: admin does not create one (check --data or --db; serve creates the store on its first start)`);
+    super(
+      `no store at ${path}: admin does not create one (check --data or --db; serve creates the store on its first start)`,
+    );
     this.name = 'NoStoreError';
   }
 }

@@ -7,7 +7,10 @@ import { type Db, migrate } from './db.ts';
 export type StoreErrorCode = 'unsupportedDbUrl' | 'dbUnreachable';
 
 export class StoreError extends Error {
-  constructor(readonly code: StoreErrorCode, detail: string) {
+  constructor(
+    readonly code: StoreErrorCode,
+    detail: string,
+  ) {
     super(`${code}: ${detail}`);
   }
 }
@@ -31,7 +34,11 @@ export function isPostgresUrl(url: string): boolean {
  * starting together run them once).
  */
 export async function openPostgres(url: string): Promise<Db> {
-  if (!isPostgresUrl(url)) throw new StoreError('unsupportedDbUrl', 'expected postgres://USER[:PASS]@HOST[:PORT]/DB or postgres:///DB?host=/socket/dir');
+  if (!isPostgresUrl(url))
+    throw new StoreError(
+      'unsupportedDbUrl',
+      'expected postgres://USER[:PASS]@HOST[:PORT]/DB or postgres:///DB?host=/socket/dir',
+    );
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
   // An idle connection the server drops (restart, database dropped) must not
   // crash the process; the pool replaces it and the next query reports.

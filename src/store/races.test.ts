@@ -60,11 +60,19 @@ async function attempts(race: Race, db: Db, w: number): Promise<Promise<unknown>
     case 'forwarding': {
       // Each worker adds web forwarding to its own domain; the first one of a domain takes a credit.
       const fw = await account('fw');
-      return [0, 1].map((i) => edits.add(fw, 'WebForwarding', { domain: `f${w}.example`, host: `h${i}`, target: 'https://example.org/' }));
+      return [0, 1].map((i) =>
+        edits.add(fw, 'WebForwarding', { domain: `f${w}.example`, host: `h${i}`, target: 'https://example.org/' }),
+      );
     }
     case 'name':
       // `one` spent its credit above: with more credits here, only the name can refuse.
-      return n.map((i) => domains.add(i % 2 ? { ...one, dns_credits: 5 } : two, { domain: 'same.example', domaintype: 'master', aup: 'YES' }));
+      return n.map((i) =>
+        domains.add(i % 2 ? { ...one, dns_credits: 5 } : two, {
+          domain: 'same.example',
+          domaintype: 'master',
+          aup: 'YES',
+        }),
+      );
     case 'norisk': {
       const audits = new Audits(db, clock, ['127.0.0.0/8'], () => {});
       return n.map(() => audits.run(one, { audittype: 'norisk', ipaddr: '127.0.0.1' }, '127.0.0.1'));
@@ -75,7 +83,9 @@ async function attempts(race: Race, db: Db, w: number): Promise<Promise<unknown>
     }
     case 'records':
       // 5 records come with the domain, the cap is 25: 20 of the 24 adds fit.
-      return Array.from({ length: 12 }, (_, i) => edits.add(two, 'A', { domain: 'zone.example', name: `w${w}h${i}`, ip: '192.0.2.1' }));
+      return Array.from({ length: 12 }, (_, i) =>
+        edits.add(two, 'A', { domain: 'zone.example', name: `w${w}h${i}`, ip: '192.0.2.1' }),
+      );
     case 'publish': {
       const publisher = new Publisher(domains, new DnsEgress([], []));
       const steps = async (i: number) => {
@@ -96,7 +106,12 @@ async function attempts(race: Race, db: Db, w: number): Promise<Promise<unknown>
 }
 
 if (!isMainThread) {
-  const { store, race, w, barrier } = workerData as { store: string; race: Race; w: number; barrier: SharedArrayBuffer };
+  const { store, race, w, barrier } = workerData as {
+    store: string;
+    race: Race;
+    w: number;
+    barrier: SharedArrayBuffer;
+  };
   const db = await open(store);
   try {
     const gate = new Int32Array(barrier);
@@ -104,7 +119,15 @@ if (!isMainThread) {
     Atomics.notify(gate, 0);
     while (Atomics.load(gate, 0) < 2) Atomics.wait(gate, 0, Atomics.load(gate, 0), 50);
     const work = await attempts(race, db, w);
-    const results = await Promise.all(work.map(async (p) => ({ code: await codeOf(p), value: await p.then((v) => (typeof v === 'number' ? v : null), () => null) })));
+    const results = await Promise.all(
+      work.map(async (p) => ({
+        code: await codeOf(p),
+        value: await p.then(
+          (v) => (typeof v === 'number' ? v : null),
+          () => null,
+        ),
+      })),
+    );
     parentPort!.postMessage(results);
   } finally {
     await db.destroy();
@@ -147,15 +170,31 @@ if (isMainThread) {
         store = await engine.store();
         db = await open(store);
         const expiry = T + DAY;
-        await createAccount(db, clock, 'one', { password: 'long enough', dnsCredits: 1, dnsExpiry: expiry, auditTypes: 'norisk', allowIp: '127.0.0.1' });
-        const { account: two } = await createAccount(db, clock, 'two', { password: 'long enough', dnsCredits: 10, dnsExpiry: expiry });
+        await createAccount(db, clock, 'one', {
+          password: 'long enough',
+          dnsCredits: 1,
+          dnsExpiry: expiry,
+          auditTypes: 'norisk',
+          allowIp: '127.0.0.1',
+        });
+        const { account: two } = await createAccount(db, clock, 'two', {
+          password: 'long enough',
+          dnsCredits: 10,
+          dnsExpiry: expiry,
+        });
         const domains = new Domains(db, clock, { ...settings(tempDir()), domainHold: 'none' });
-        for (const domain of ['zone.example', 'pub.example', 'sig.example']) await domains.add(two, { domain, domaintype: 'master', aup: 'YES' });
+        for (const domain of ['zone.example', 'pub.example', 'sig.example'])
+          await domains.add(two, { domain, domaintype: 'master', aup: 'YES' });
         await new DnssecSettings(domains, () => KEK).set(two, 'sig.example', 'YES');
         const published = await new Publisher(domains, new DnsEgress([], [])).publish(two, 'sig.example');
         assert.equal(published.reply.errors, undefined);
-        const { account: fw } = await createAccount(db, clock, 'fw', { password: 'long enough', dnsCredits: 3, dnsExpiry: expiry });
-        for (const domain of ['f0.example', 'f1.example']) await domains.add(fw, { domain, domaintype: 'master', aup: 'YES' });
+        const { account: fw } = await createAccount(db, clock, 'fw', {
+          password: 'long enough',
+          dnsCredits: 3,
+          dnsExpiry: expiry,
+        });
+        for (const domain of ['f0.example', 'f1.example'])
+          await domains.add(fw, { domain, domaintype: 'master', aup: 'YES' });
       });
 
       test('credits: one credit buys one domain', async () => {
@@ -194,8 +233,16 @@ if (isMainThread) {
         const r = await race(store, 'records');
         assert.equal(count(r, 'ok'), 20, codes(r));
         assert.equal(count(r, 'unspecifiedError'), 4, codes(r));
-        const row = await db.selectFrom('domains').select(['id', 'records_version']).where('name', '=', 'zone.example').executeTakeFirstOrThrow();
-        const { n } = await db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).where('domain_id', '=', row.id).executeTakeFirstOrThrow();
+        const row = await db
+          .selectFrom('domains')
+          .select(['id', 'records_version'])
+          .where('name', '=', 'zone.example')
+          .executeTakeFirstOrThrow();
+        const { n } = await db
+          .selectFrom('records')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('domain_id', '=', row.id)
+          .executeTakeFirstOrThrow();
         assert.equal(Number(n), 25);
         assert.equal(Number(row.records_version), 1 + 20); // the domain's first five in one write, then one per add
       });
@@ -206,8 +253,16 @@ if (isMainThread) {
         const serials = r.map((x) => x.value!);
         assert.equal(new Set(serials).size, 6, `serials ${serials.join()}`);
         await distributionCycle(db, clock);
-        const domain = await db.selectFrom('domains').select(['id', 'serial', 'state']).where('name', '=', 'pub.example').executeTakeFirstOrThrow();
-        const pub = await db.selectFrom('zone_publications').selectAll().where('zone', '=', 'pub.example').executeTakeFirstOrThrow();
+        const domain = await db
+          .selectFrom('domains')
+          .select(['id', 'serial', 'state'])
+          .where('name', '=', 'pub.example')
+          .executeTakeFirstOrThrow();
+        const pub = await db
+          .selectFrom('zone_publications')
+          .selectAll()
+          .where('zone', '=', 'pub.example')
+          .executeTakeFirstOrThrow();
         assert.equal(Number(domain.serial), Math.max(...serials));
         assert.equal(Number(pub.served_serial), Math.max(...serials));
         assert.equal(pub.pending_snapshot, null);
@@ -222,11 +277,30 @@ if (isMainThread) {
       test('signing: two signers at once give a zone one KSK and one ZSK', async () => {
         const r = await race(store, 'signing');
         assert.equal(count(r, 'ok'), 6, codes(r));
-        const domain = await db.selectFrom('domains').select('id').where('name', '=', 'sig.example').executeTakeFirstOrThrow();
-        const keys = await db.selectFrom('dnssec_keys').select('role').where('domain_id', '=', domain.id).orderBy('role').execute();
-        assert.deepEqual(keys.map((k) => k.role), ['ksk', 'zsk']);
-        const pub = await db.selectFrom('zone_publications').select(['pending_resign_at', 'pending_snapshot']).where('zone', '=', 'sig.example').executeTakeFirstOrThrow();
-        assert.ok(pub.pending_resign_at !== null && JSON.parse(pub.pending_snapshot!).dnssec, 'the pending version is signed');
+        const domain = await db
+          .selectFrom('domains')
+          .select('id')
+          .where('name', '=', 'sig.example')
+          .executeTakeFirstOrThrow();
+        const keys = await db
+          .selectFrom('dnssec_keys')
+          .select('role')
+          .where('domain_id', '=', domain.id)
+          .orderBy('role')
+          .execute();
+        assert.deepEqual(
+          keys.map((k) => k.role),
+          ['ksk', 'zsk'],
+        );
+        const pub = await db
+          .selectFrom('zone_publications')
+          .select(['pending_resign_at', 'pending_snapshot'])
+          .where('zone', '=', 'sig.example')
+          .executeTakeFirstOrThrow();
+        assert.ok(
+          pub.pending_resign_at !== null && JSON.parse(pub.pending_snapshot!).dnssec,
+          'the pending version is signed',
+        );
       });
 
       test('a records reply cached in one process is not served after a write in another', async () => {
@@ -236,14 +310,21 @@ if (isMainThread) {
           const here = new ZoneEdits(new Domains(db, clock, settings(tempDir())));
           const there = new ZoneEdits(new Domains(other, clock, settings(tempDir())));
           const before = await here.records(two, 'pub.example');
-          assert.equal(await here.records(two, 'pub.example').then((x) => x.records), before.records, 'the second read is the cached reply');
+          assert.equal(
+            await here.records(two, 'pub.example').then((x) => x.records),
+            before.records,
+            'the second read is the cached reply',
+          );
           await there.add(two, 'A', { domain: 'pub.example', name: 'fresh', ip: '192.0.2.9' });
           const after = await here.records(two, 'pub.example');
           assert.equal(Object.keys(after.records).length, Object.keys(before.records).length + 1);
           assert.ok(Object.values(after.records).some((x) => x.data.name === 'fresh'));
           const seq = Object.values(after.records).find((x) => x.data.name === 'fresh')!.seq;
           await there.deleteRecord(two, seq);
-          assert.equal(Object.keys((await here.records(two, 'pub.example')).records).length, Object.keys(before.records).length);
+          assert.equal(
+            Object.keys((await here.records(two, 'pub.example')).records).length,
+            Object.keys(before.records).length,
+          );
         } finally {
           await other.destroy();
           await db.destroy();

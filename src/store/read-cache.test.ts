@@ -9,7 +9,11 @@ import { tempDir } from '../../test/helpers/server.ts';
 import { openSqlite } from './db.ts';
 import { configureProbe, OTHERS_SEEN_WITHIN_MS, ReadCache, storeVersion } from './read-cache.ts';
 
-const codeOf = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof ApiError ? e.code : String(e)));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e) => (e instanceof ApiError ? e.code : String(e)),
+  );
 
 test('a cached read is dropped by a write on the same connection and by a commit of another connection', async () => {
   const file = join(tempDir(), 'vigil.sqlite');
@@ -18,7 +22,22 @@ test('a cached read is dropped by a write on the same connection and by a commit
   try {
     const cache = new ReadCache<string, number>();
     let loads = 0;
-    const count = () => cache.get(here, 'n', async () => (loads++, Number((await here.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)));
+    const count = () =>
+      cache.get(
+        here,
+        'n',
+        async () => (
+          loads++,
+          Number(
+            (
+              await here
+                .selectFrom('accounts')
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          )
+        ),
+      );
     assert.equal(await count(), 0);
     assert.equal(await count(), 0);
     assert.equal(loads, 1, 'the second read was a hit');
@@ -29,7 +48,11 @@ test('a cached read is dropped by a write on the same connection and by a commit
     await createAccount(there, new ManualClock(), 'b', { password: 'long enough' });
     assert.equal(await count(), 2, "another connection's commit is seen at once");
     assert.equal(loads, 3);
-    assert.equal(storeVersion(await here.transaction().execute(async (trx) => trx)), null, 'no cache inside a transaction');
+    assert.equal(
+      storeVersion(await here.transaction().execute(async (trx) => trx)),
+      null,
+      'no cache inside a transaction',
+    );
   } finally {
     await here.destroy();
     await there.destroy();

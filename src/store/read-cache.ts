@@ -51,7 +51,14 @@ const probes = new WeakMap<object, Probe>();
 export function registerSqlite(db: Kysely<any>, database: SqliteDatabase.Database): void {
   const total = database.prepare('select total_changes()').pluck();
   const data = database.prepare('pragma data_version').pluck();
-  probes.set(db, { total, data, dataVersion: -1, readAt: -Infinity, maxStalenessMs: OTHERS_SEEN_WITHIN_MS, now: () => performance.now() });
+  probes.set(db, {
+    total,
+    data,
+    dataVersion: -1,
+    readAt: -Infinity,
+    maxStalenessMs: OTHERS_SEEN_WITHIN_MS,
+    now: () => performance.now(),
+  });
 }
 
 /** How old the reading of other connections' commits may be (ms), and the clock it is measured on; for tests. */

@@ -26,7 +26,15 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   // A test may restart the app on the same data directory: it keeps its store (testDb).
   const dataDir = overrides.dataDir ?? tempDir();
   const db = overrides.db ?? (await testDb(dataDir));
-  const config = buildConfig({ dataDir, db, httpsPort: await freePort(), httpPort: 0, dnsPort: 0, forwardPort: 0, ...overrides });
+  const config = buildConfig({
+    dataDir,
+    db,
+    httpsPort: await freePort(),
+    httpPort: 0,
+    dnsPort: 0,
+    forwardPort: 0,
+    ...overrides,
+  });
   const app = await startApp(config, { clock, logger: pino({ level: 'silent' }) });
   const url = `https://${app.listeners.https}`;
   const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');

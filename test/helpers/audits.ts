@@ -3,7 +3,11 @@ import type { VigilClient } from '../../src/client/index.ts';
 import { eventually } from './wait.ts';
 
 /** Calls a script and returns the error code, or 'ok'; error replies hold only status and error. */
-export async function code(c: VigilClient, script: string, fields: Record<string, string | undefined> = {}): Promise<string> {
+export async function code(
+  c: VigilClient,
+  script: string,
+  fields: Record<string, string | undefined> = {},
+): Promise<string> {
   const r = await c.post(script, { apikey: c.apikey, sessionToken: c.sessionToken, ...fields });
   assert.equal(r.http, 200);
   if (r.body.status === '0') return 'ok';
@@ -40,17 +44,42 @@ export const entriesOf = (info: any): any[] => Object.values(info.entries ?? {})
 /** Field types of spec 2.3, checked one by one. */
 export function assertReportShape(info: any): void {
   const basic = {
-    detail_supplement: 'number', ejtime: 'string', hostip: 'string', merge: 'number', mergelist: 'string', promocode: 'string',
-    qjtime: 'number', reporttype: 'string', scanattr: 'string', scanportstcp: 'string', scantype: 'string', scanuid: 'number',
-    sjtime: 'number', title: 'string', totalnaslentries: 'number',
+    detail_supplement: 'number',
+    ejtime: 'string',
+    hostip: 'string',
+    merge: 'number',
+    mergelist: 'string',
+    promocode: 'string',
+    qjtime: 'number',
+    reporttype: 'string',
+    scanattr: 'string',
+    scanportstcp: 'string',
+    scantype: 'string',
+    scanuid: 'number',
+    sjtime: 'number',
+    title: 'string',
+    totalnaslentries: 'number',
   };
   // Spec fields exactly, plus the extension fields of issue 15 (docs/audits.md: "say what ran").
   const extension = { portsScanned: 'number', checksRun: 'number', nse: 'object', summary: 'string' };
   assert.deepEqual(Object.keys(info.basic).sort(), Object.keys({ ...basic, ...extension }).sort());
   for (const [k, t] of Object.entries({ ...basic, ...extension })) assert.equal(typeof info.basic[k], t, `basic.${k}`);
   const entry = {
-    repid: 'string', id: 'string', shortid: 'string', ip: 'string', port: 'string', cat: 'string', cve: 'string', entrykey: 'string',
-    risk: 'string', shortkey: 'number', static_description: 'string', description: 'string', title: 'string', type: 'string', baseline: 'string',
+    repid: 'string',
+    id: 'string',
+    shortid: 'string',
+    ip: 'string',
+    port: 'string',
+    cat: 'string',
+    cve: 'string',
+    entrykey: 'string',
+    risk: 'string',
+    shortkey: 'number',
+    static_description: 'string',
+    description: 'string',
+    title: 'string',
+    type: 'string',
+    baseline: 'string',
   };
   for (const [group, items] of Object.entries(info.entries ?? {})) {
     assert.ok(['high', 'medium', 'low', 'other'].includes(group), group);

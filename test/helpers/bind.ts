@@ -16,12 +16,23 @@ export async function startBindSecondary(port: number, primaryPort: number, cata
   const dir = tempDir('vigil-bind-');
   mkdirSync(join(dir, 'zones'));
   // The configuration of docs/secondaries.md, as an operator would use it for ns1..ns4.
-  const config = docSnippet('bind', { DIR: dir, PORT: port, PRIMARY_ADDRESS: '127.0.0.1', PRIMARY_PORT: primaryPort, CATALOG: catalog });
+  const config = docSnippet('bind', {
+    DIR: dir,
+    PORT: port,
+    PRIMARY_ADDRESS: '127.0.0.1',
+    PRIMARY_PORT: primaryPort,
+    CATALOG: catalog,
+  });
   return startNamed(dir, config, port, catalog);
 }
 
 /** A stock BIND 9 as the master of one zone, NOTIFYing Vigil (its secondary) on every reload. */
-export async function startBindPrimary(port: number, zone: string, zoneText: string, notifyPort: number): Promise<Bind & { setZone(text: string): Promise<void> }> {
+export async function startBindPrimary(
+  port: number,
+  zone: string,
+  zoneText: string,
+  notifyPort: number,
+): Promise<Bind & { setZone(text: string): Promise<void> }> {
   const dir = tempDir('vigil-bind-');
   const file = join(dir, `${zone}.zone`);
   writeFileSync(file, zoneText);
@@ -55,7 +66,12 @@ zone "${zone}" {
   };
 }
 
-async function startNamed(dir: string, config: string, port: number, probe: string): Promise<Bind & { reload(): void }> {
+async function startNamed(
+  dir: string,
+  config: string,
+  port: number,
+  probe: string,
+): Promise<Bind & { reload(): void }> {
   const conf = join(dir, 'named.conf');
   writeFileSync(conf, config);
   const bind = await daemon('named', ['-g', '-n', '1', '-c', conf], /running/, port, dir);
@@ -65,7 +81,13 @@ async function startNamed(dir: string, config: string, port: number, probe: stri
 }
 
 /** Starts a name-server daemon in the foreground and waits for its "started" line on stderr. */
-export async function daemon(cmd: string, args: string[], ready: RegExp, port: number, dir: string): Promise<Bind & { reload(): void }> {
+export async function daemon(
+  cmd: string,
+  args: string[],
+  ready: RegExp,
+  port: number,
+  dir: string,
+): Promise<Bind & { reload(): void }> {
   const proc: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   proc.stderr!.on('data', (d) => (log += d));
@@ -93,6 +115,15 @@ export async function startKnotSecondary(port: number, primaryPort: number, cata
   const dir = tempDir('vigil-knot-');
   mkdirSync(join(dir, 'zones'));
   const conf = join(dir, 'knot.conf');
-  writeFileSync(conf, docSnippet('knot', { DIR: dir, PORT: port, PRIMARY_ADDRESS: '127.0.0.1', PRIMARY_PORT: primaryPort, CATALOG: catalog }));
+  writeFileSync(
+    conf,
+    docSnippet('knot', {
+      DIR: dir,
+      PORT: port,
+      PRIMARY_ADDRESS: '127.0.0.1',
+      PRIMARY_PORT: primaryPort,
+      CATALOG: catalog,
+    }),
+  );
   return daemon('knotd', ['-c', conf], /server started/, port, dir);
 }

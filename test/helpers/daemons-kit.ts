@@ -36,10 +36,12 @@ export function tempDir(tag: string): string {
 
 export const freePort = (addr: string) =>
   new Promise<number>((res, rej) => {
-    const s = createServer().once('error', rej).listen(0, addr, () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => res(p));
-    });
+    const s = createServer()
+      .once('error', rej)
+      .listen(0, addr, () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => res(p));
+      });
   });
 
 /** True once something accepts connections on addr:port. */
@@ -63,7 +65,12 @@ const accepts = (addr: string, port: number) =>
   });
 
 /** Starts `cmd` (args from the port) and waits up to 20 s until it listens on addr:port. */
-export async function daemon(addr: string, cmd: string, argsFor: (port: number) => string[], opts: SpawnOptions & { port?: number } = {}): Promise<number> {
+export async function daemon(
+  addr: string,
+  cmd: string,
+  argsFor: (port: number) => string[],
+  opts: SpawnOptions & { port?: number } = {},
+): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const port = opts.port ?? (await freePort(addr));
     let err = '';
@@ -71,7 +78,9 @@ export async function daemon(addr: string, cmd: string, argsFor: (port: number) 
     // group when they stop (master_sigdeath; smbd with --no-process-group), which must not be the test's.
     const p = spawn(cmd, argsFor(port), { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...opts });
     // VIGIL_DAEMON_LOG=1 shows what the daemons say (debugging a test's setup).
-    const keep = (d: Buffer) => ((err = (err + d).slice(-2000)), process.env.VIGIL_DAEMON_LOG && process.stderr.write(d));
+    const keep = (d: Buffer) => (
+      (err = (err + d).slice(-2000)), process.env.VIGIL_DAEMON_LOG && process.stderr.write(d)
+    );
     p.stdout?.on('data', keep);
     p.stderr?.on('data', keep);
     // SIGTERM and wait: masters (postfix, smbd, postgres) take their children down; SIGKILL after 3 s.
@@ -81,7 +90,8 @@ export async function daemon(addr: string, cmd: string, argsFor: (port: number) 
       if ((await accepts(addr, port)) && p.exitCode === null) return port;
       await new Promise((r) => setTimeout(r, 50));
     }
-    if (p.exitCode === null || attempt === 3 || opts.port) throw new Error(`${cmd} did not start (exit ${p.exitCode}): ${err}`);
+    if (p.exitCode === null || attempt === 3 || opts.port)
+      throw new Error(`${cmd} did not start (exit ${p.exitCode}): ${err}`);
   }
 }
 

@@ -56,7 +56,9 @@ export async function udpQuery(port: number, name: string, type: string, opts: {
 
 export function tcpQuery(port: number, name: string, type: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(dnsPacket.streamEncode({ ...dnsPacket.decode(queryPacket(name, type)) })));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(dnsPacket.streamEncode({ ...dnsPacket.decode(queryPacket(name, type)) })),
+    );
     let buf = Buffer.alloc(0);
     socket.on('data', (d) => {
       buf = Buffer.concat([buf, d as Buffer]);

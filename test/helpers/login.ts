@@ -15,7 +15,12 @@ export interface LoginReply {
 export class LoginCaller {
   private readonly client: VigilClient;
 
-  constructor(baseUrl: string, ca: string, readonly localAddress = '127.0.0.1', maxSockets = 8) {
+  constructor(
+    baseUrl: string,
+    ca: string,
+    readonly localAddress = '127.0.0.1',
+    maxSockets = 8,
+  ) {
     this.client = new VigilClient({ baseUrl, ca, localAddress, maxSockets });
   }
 

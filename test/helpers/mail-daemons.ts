@@ -17,8 +17,22 @@ export async function vsftpd(addr: string, lines: string[]): Promise<number> {
   mkdirSync('/var/run/vsftpd/empty', { recursive: true });
   return daemon(addr, (port) => {
     const conf = join(dir, `vsftpd-${port}.conf`);
-    writeFileSync(conf, [`listen=YES`, `listen_ipv6=NO`, `listen_address=${addr}`, `listen_port=${port}`, `background=NO`, 'anonymous_enable=NO',
-      `secure_chroot_dir=/var/run/vsftpd/empty`, `seccomp_sandbox=NO`, `pam_service_name=vsftpd`, ...lines, ''].join('\n'));
+    writeFileSync(
+      conf,
+      [
+        `listen=YES`,
+        `listen_ipv6=NO`,
+        `listen_address=${addr}`,
+        `listen_port=${port}`,
+        `background=NO`,
+        'anonymous_enable=NO',
+        `secure_chroot_dir=/var/run/vsftpd/empty`,
+        `seccomp_sandbox=NO`,
+        `pam_service_name=vsftpd`,
+        ...lines,
+        '',
+      ].join('\n'),
+    );
     return { cmd: VSFTPD!, args: [conf] };
   });
 }
@@ -33,7 +47,9 @@ export async function dovecot(addr: string, conf: string): Promise<{ imap: numbe
   const imap = await daemon(addr, (port) => {
     const cfg = join(dir, 'dovecot.conf');
     pop3 = port + 1 < 65535 ? port + 1 : port - 1;
-    writeFileSync(cfg, `
+    writeFileSync(
+      cfg,
+      `
 base_dir = ${dir}/run
 state_dir = ${dir}/state
 log_path = ${dir}/dovecot.log
@@ -68,7 +84,8 @@ service anvil {
   chroot =
 }
 ${conf}
-`);
+`,
+    );
     return { cmd: DOVECOT!, args: ['-F', '-c', cfg], log: `${dir}/dovecot.log` };
   });
   for (let i = 0; i < 100 && !(await accepts(addr, pop3)); i++) await new Promise((r) => setTimeout(r, 50));
@@ -81,31 +98,67 @@ export const SLAPD = binary('/usr/sbin/slapd');
 export async function slapd(addr: string, tls: string[]): Promise<number> {
   const dir = tempDir('slapd');
   mkdirSync(join(dir, 'db'));
-  writeFileSync(join(dir, 'slapd.conf'), [
-    'include /etc/ldap/schema/core.schema', `pidfile ${dir}/slapd.pid`, 'modulepath /usr/lib/ldap', 'moduleload back_mdb',
-    ...tls, 'database mdb', 'suffix "dc=vigil,dc=test"', `directory ${dir}/db`, '',
-  ].join('\n'));
-  return daemon(addr, (port) => ({ cmd: SLAPD!, args: ['-d', '0', '-h', `ldap://${addr}:${port}/`, '-f', join(dir, 'slapd.conf')] }));
+  writeFileSync(
+    join(dir, 'slapd.conf'),
+    [
+      'include /etc/ldap/schema/core.schema',
+      `pidfile ${dir}/slapd.pid`,
+      'modulepath /usr/lib/ldap',
+      'moduleload back_mdb',
+      ...tls,
+      'database mdb',
+      'suffix "dc=vigil,dc=test"',
+      `directory ${dir}/db`,
+      '',
+    ].join('\n'),
+  );
+  return daemon(addr, (port) => ({
+    cmd: SLAPD!,
+    args: ['-d', '0', '-h', `ldap://${addr}:${port}/`, '-f', join(dir, 'slapd.conf')],
+  }));
 }
 
-export const PG_BIN = ['/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(`${d}/postgres`)) ?? null;
+export const PG_BIN =
+  ['/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'].find((d) => existsSync(`${d}/postgres`)) ?? null;
 
 /** A throw-away PostgreSQL cluster (initdb as the postgres user when root) with `settings` (-c name=value). */
-export async function postgres(addr: string, settings: Record<string, string>, files: Record<string, string> = {}, env?: NodeJS.ProcessEnv): Promise<number> {
+export async function postgres(
+  addr: string,
+  settings: Record<string, string>,
+  files: Record<string, string> = {},
+  env?: NodeJS.ProcessEnv,
+): Promise<number> {
   const dir = tempDir('pg');
   const data = join(dir, 'data');
   const root = process.getuid?.() === 0;
-  const as = root ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) } : {};
+  const as = root
+    ? {
+        uid: Number(execFileSync('id', ['-u', 'postgres']).toString()),
+        gid: Number(execFileSync('id', ['-g', 'postgres']).toString()),
+      }
+    : {};
   for (const [name, from] of Object.entries(files)) {
     writeFileSync(join(dir, name), readFileSync(from));
     chmodSync(join(dir, name), 0o600); // postgres refuses a key readable by others
   }
   if (root) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
-  execFileSync(`${PG_BIN}/initdb`, ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'], { stdio: 'ignore', ...as });
+  execFileSync(`${PG_BIN}/initdb`, ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'], {
+    stdio: 'ignore',
+    ...as,
+  });
   return daemon(addr, (port) => ({
     cmd: `${PG_BIN}/postgres`,
-    args: ['-D', data, '-c', `listen_addresses=${addr}`, '-c', `port=${port}`, '-c', `unix_socket_directories=${dir}`,
-      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v.replaceAll('$DIR', dir)}`])],
+    args: [
+      '-D',
+      data,
+      '-c',
+      `listen_addresses=${addr}`,
+      '-c',
+      `port=${port}`,
+      '-c',
+      `unix_socket_directories=${dir}`,
+      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v.replaceAll('$DIR', dir)}`]),
+    ],
     env: { ...process.env, ...env },
     ...as,
   }));
@@ -131,18 +184,46 @@ export async function postfix(addr: string, main: string[]): Promise<number> {
   // postfix does; this runs before the group is signalled.
   onCleanup(() => execFileSync(POSTFIX!, ['-c', dir, 'abort'], { stdio: 'ignore' }));
   return daemon(addr, (port) => {
-    writeFileSync(join(dir, 'main.cf'), [
-      'compatibility_level = 3.6', `queue_directory = ${dir}/queue`, `data_directory = ${dir}/data`, 'mail_owner = postfix',
-      'myhostname = mail.vigil.test', `inet_interfaces = ${addr}`, 'inet_protocols = ipv4', `maillog_file = ${dir}/maillog`,
-      `maillog_file_prefixes = ${dir}`, 'smtpd_tls_session_cache_database =', ...main.map((l) => l.replaceAll('$DIR', dir)), '',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'main.cf'),
+      [
+        'compatibility_level = 3.6',
+        `queue_directory = ${dir}/queue`,
+        `data_directory = ${dir}/data`,
+        'mail_owner = postfix',
+        'myhostname = mail.vigil.test',
+        `inet_interfaces = ${addr}`,
+        'inet_protocols = ipv4',
+        `maillog_file = ${dir}/maillog`,
+        `maillog_file_prefixes = ${dir}`,
+        'smtpd_tls_session_cache_database =',
+        ...main.map((l) => l.replaceAll('$DIR', dir)),
+        '',
+      ].join('\n'),
+    );
     // Debian's master.cf without chroot (the certificates live outside the queue directory) and smtpd on our address.
     const services = [
-      `${addr}:${port} inet n - n - - smtpd`, 'cleanup unix n - n - 0 cleanup', 'qmgr unix n - n 300 1 qmgr', 'tlsmgr unix - - n 1000? 1 tlsmgr',
-      'rewrite unix - - n - - trivial-rewrite', 'bounce unix - - n - 0 bounce', 'defer unix - - n - 0 bounce', 'trace unix - - n - 0 bounce',
-      'verify unix - - n - 1 verify', 'flush unix n - n 1000? 0 flush', 'proxymap unix - - n - - proxymap', 'anvil unix - - n - 1 anvil',
-      'scache unix - - n - 1 scache', 'postlog unix-dgram n - n - 1 postlogd', 'showq unix n - n - - showq', 'error unix - - n - - error',
-      'retry unix - - n - - error', 'discard unix - - n - - discard', 'local unix - n n - - local', 'smtp unix - - n - - smtp', 'relay unix - - n - - smtp',
+      `${addr}:${port} inet n - n - - smtpd`,
+      'cleanup unix n - n - 0 cleanup',
+      'qmgr unix n - n 300 1 qmgr',
+      'tlsmgr unix - - n 1000? 1 tlsmgr',
+      'rewrite unix - - n - - trivial-rewrite',
+      'bounce unix - - n - 0 bounce',
+      'defer unix - - n - 0 bounce',
+      'trace unix - - n - 0 bounce',
+      'verify unix - - n - 1 verify',
+      'flush unix n - n 1000? 0 flush',
+      'proxymap unix - - n - - proxymap',
+      'anvil unix - - n - 1 anvil',
+      'scache unix - - n - 1 scache',
+      'postlog unix-dgram n - n - 1 postlogd',
+      'showq unix n - n - - showq',
+      'error unix - - n - - error',
+      'retry unix - - n - - error',
+      'discard unix - - n - - discard',
+      'local unix - n n - - local',
+      'smtp unix - - n - - smtp',
+      'relay unix - - n - - smtp',
     ];
     writeFileSync(join(dir, 'master.cf'), `${services.join('\n')}\n`);
     return { cmd: POSTFIX!, args: ['-c', dir, 'start-fg'], log: `${dir}/maillog` };

@@ -57,5 +57,10 @@ process.once('exit', () => {
   const script = `const pg = require('pg'); (async () => { const c = new pg.Client({ connectionString: process.env.URL });
     await c.connect(); for (const n of process.env.NAMES.split(',')) await c.query('DROP DATABASE IF EXISTS ' + n + ' WITH (FORCE)').catch(() => {});
     await c.end(); })().catch(() => {});`;
-  spawnSync(process.execPath, ['-e', script], { env: { ...process.env, URL: TEST_DB, NAMES: made.join(',') }, cwd: import.meta.dirname, timeout: 10_000, stdio: 'ignore' });
+  spawnSync(process.execPath, ['-e', script], {
+    env: { ...process.env, URL: TEST_DB, NAMES: made.join(',') },
+    cwd: import.meta.dirname,
+    timeout: 10_000,
+    stdio: 'ignore',
+  });
 });

@@ -28,7 +28,9 @@ function wrap(socket: Socket | TLSSocket): RawConnection {
   // The server's FIN: answer it so that the socket closes on both sides.
   socket.on('end', () => socket.end());
   // Not events.once, which rejects on 'error': an error is part of the outcome here.
-  const closed = new Promise<{ data: Buffer; error: string | null }>((res) => socket.once('close', () => res({ data: Buffer.concat(chunks), error })));
+  const closed = new Promise<{ data: Buffer; error: string | null }>((res) =>
+    socket.once('close', () => res({ data: Buffer.concat(chunks), error })),
+  );
   return { socket, received: () => Buffer.concat(chunks), closed };
 }
 
@@ -39,12 +41,20 @@ function wrap(socket: Socket | TLSSocket): RawConnection {
 export async function open(t: Target): Promise<RawConnection> {
   const socket = t.ca
     ? // tls.connect hands localAddress to net.connect; its type does not list it.
-      tlsConnect({ host: '127.0.0.1', port: t.port, ca: t.ca, servername: 'localhost', ...({ localAddress: t.localAddress } as object) })
+      tlsConnect({
+        host: '127.0.0.1',
+        port: t.port,
+        ca: t.ca,
+        servername: 'localhost',
+        ...({ localAddress: t.localAddress } as object),
+      })
     : tcpConnect({ host: '127.0.0.1', port: t.port, localAddress: t.localAddress });
   const conn = wrap(socket);
   await new Promise<void>((res, rej) => {
     socket.once(t.ca ? 'secureConnect' : 'connect', () => res());
-    void conn.closed.then(({ error }) => rej(new Error(`closed by the server before it was usable (${error ?? 'orderly close'})`)));
+    void conn.closed.then(({ error }) =>
+      rej(new Error(`closed by the server before it was usable (${error ?? 'orderly close'})`)),
+    );
   });
   return conn;
 }
@@ -80,9 +90,15 @@ export function parseReplies(data: Buffer): HttpReply[] {
     const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
     const status = /^HTTP\/1\.1 (\d{3})/.exec(statusLine!)?.[1];
     if (!status) throw new Error(`not a status line: ${JSON.stringify(statusLine)}`);
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers['content-length'] ?? 0);
-    out.push({ status: Number(status), headers, body: Buffer.from(text.slice(end + 4, end + 4 + length), 'latin1').toString('utf8') });
+    out.push({
+      status: Number(status),
+      headers,
+      body: Buffer.from(text.slice(end + 4, end + 4 + length), 'latin1').toString('utf8'),
+    });
     text = text.slice(end + 4 + length);
   }
   return out;

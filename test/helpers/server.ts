@@ -34,7 +34,9 @@ export function freePort(): Promise<number> {
 
 /** `bin/vigil admin …` as an operator runs it. */
 export async function admin(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(VIGIL, ['admin', ...args, '--data', dataDir, ...(await dbArgs(dataDir))], { env: { ...process.env, VIGIL_DATA: '' } });
+  return run(VIGIL, ['admin', ...args, '--data', dataDir, ...(await dbArgs(dataDir))], {
+    env: { ...process.env, VIGIL_DATA: '' },
+  });
 }
 
 export async function adminJson(dataDir: string, ...args: string[]): Promise<any> {
@@ -43,7 +45,12 @@ export async function adminJson(dataDir: string, ...args: string[]): Promise<any
 }
 
 /** Creates an account through the CLI and returns its API key. */
-export async function addAccount(dataDir: string, userid: string, password: string, ...extra: string[]): Promise<string> {
+export async function addAccount(
+  dataDir: string,
+  userid: string,
+  password: string,
+  ...extra: string[]
+): Promise<string> {
   const out = await adminJson(dataDir, 'account', 'add', '--userid', userid, '--password', password, ...extra);
   return out.apikey;
 }
@@ -62,13 +69,32 @@ export interface Served {
 }
 
 /** Starts `bin/vigil serve` on free loopback ports and waits for its ready line. */
-export async function serve(opts: { dataDir?: string; args?: string[]; env?: Record<string, string>; logFile?: string } = {}): Promise<Served> {
+export async function serve(
+  opts: { dataDir?: string; args?: string[]; env?: Record<string, string>; logFile?: string } = {},
+): Promise<Served> {
   const dataDir = opts.dataDir ?? tempDir();
   const [https, http] = [await freePort(), await freePort()];
-  const args = ['serve', '--data', dataDir, '--https-port', String(https), '--http-port', String(http), '--dns-port', '0', '--forward-port', '0', ...(await dbArgs(dataDir)), ...(opts.args ?? [])];
+  const args = [
+    'serve',
+    '--data',
+    dataDir,
+    '--https-port',
+    String(https),
+    '--http-port',
+    String(http),
+    '--dns-port',
+    '0',
+    '--forward-port',
+    '0',
+    ...(await dbArgs(dataDir)),
+    ...(opts.args ?? []),
+  ];
   // Logs to a file when asked (benchmarks: reading them here would load the measuring process).
   const stderr = opts.logFile ? openSync(opts.logFile, 'a') : 'pipe';
-  const proc = spawn(VIGIL, args, { env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...opts.env }, stdio: ['ignore', 'pipe', stderr] });
+  const proc = spawn(VIGIL, args, {
+    env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...opts.env },
+    stdio: ['ignore', 'pipe', stderr],
+  });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d) => (out += d));

@@ -50,9 +50,14 @@ export class UserShell {
   start(args: string[]): { stderr: () => string; done: Promise<Ran> } {
     let err = '';
     const done = new Promise<Ran>((resolve) => {
-      const child = execFile(VIGIL, args, { cwd: this.dir, env: this.env, maxBuffer: 16 << 20 }, (e, stdout, stderr) => {
-        resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
+      const child = execFile(
+        VIGIL,
+        args,
+        { cwd: this.dir, env: this.env, maxBuffer: 16 << 20 },
+        (e, stdout, stderr) => {
+          resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, stdout, stderr });
+        },
+      );
       child.stderr!.on('data', (d) => (err += d));
       child.stdin!.end();
     });
@@ -96,13 +101,31 @@ export class UserShell {
       'sys.stdout.buffer.write(screen)',
       'sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))',
     ].join('\n');
-    return this.exec('python3', ['-c', py, prompt, answer, VIGIL, ...args], '', {}).then((r) => ({ code: r.code, screen: r.stdout }));
+    return this.exec('python3', ['-c', py, prompt, answer, VIGIL, ...args], '', {}).then((r) => ({
+      code: r.code,
+      screen: r.stdout,
+    }));
   }
 
   /** `vigil login` with the password on stdin. */
   login(...extra: string[]): Promise<Ran> {
     const e = this.env;
-    return this.vigil(['login', '--url', e.VIGIL_URL!, '--apikey', e.VIGIL_APIKEY!, '--userid', e.VIGIL_USERID!, '--cacert', e.VIGIL_CACERT!, '--password-stdin', ...extra], `${e.VIGIL_PASSWORD}\n`);
+    return this.vigil(
+      [
+        'login',
+        '--url',
+        e.VIGIL_URL!,
+        '--apikey',
+        e.VIGIL_APIKEY!,
+        '--userid',
+        e.VIGIL_USERID!,
+        '--cacert',
+        e.VIGIL_CACERT!,
+        '--password-stdin',
+        ...extra,
+      ],
+      `${e.VIGIL_PASSWORD}\n`,
+    );
   }
 
   /** `vigil ARGS… --json`, which must exit 0: its stdout parsed. */
@@ -114,9 +137,14 @@ export class UserShell {
 
   private exec(file: string, args: string[], input: string, env: Record<string, string>): Promise<Ran> {
     return new Promise((resolve) => {
-      const child = execFile(file, args, { cwd: this.dir, env: { ...this.env, ...env }, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
+      const child = execFile(
+        file,
+        args,
+        { cwd: this.dir, env: { ...this.env, ...env }, maxBuffer: 16 << 20 },
+        (err, stdout, stderr) => {
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+        },
+      );
       child.stdin!.end(input);
     });
   }

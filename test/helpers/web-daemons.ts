@@ -44,10 +44,12 @@ export function writeFiles(root: string, files: Record<string, string | Buffer>)
 
 export const freePort = (addr: string) =>
   new Promise<number>((res, rej) => {
-    const s = createServer().once('error', rej).listen(0, addr, () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => res(p));
-    });
+    const s = createServer()
+      .once('error', rej)
+      .listen(0, addr, () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => res(p));
+      });
   });
 
 export const accepts = (addr: string, port: number) =>
@@ -85,13 +87,29 @@ async function stop(child: ChildProcess): Promise<void> {
  * A port found free may be taken by a test running beside this one before
  * the daemon binds it: then the daemon exits and we try another port.
  */
-export async function daemon(addr: string, start: (port: number) => { cmd: string; args: string[]; log?: string; env?: NodeJS.ProcessEnv; uid?: number; gid?: number }): Promise<number> {
+export async function daemon(
+  addr: string,
+  start: (port: number) => {
+    cmd: string;
+    args: string[];
+    log?: string;
+    env?: NodeJS.ProcessEnv;
+    uid?: number;
+    gid?: number;
+  },
+): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort(addr);
     const s = start(port);
     let err = '';
     // Own process group: apache's prefork signals its whole group when it stops (unixd_killpg), which must not reach this test.
-    const child: ChildProcess = spawn(s.cmd, s.args, { stdio: ['ignore', 'pipe', 'pipe'], env: s.env ?? process.env, uid: s.uid, gid: s.gid, detached: true });
+    const child: ChildProcess = spawn(s.cmd, s.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: s.env ?? process.env,
+      uid: s.uid,
+      gid: s.gid,
+      detached: true,
+    });
     child.stdout!.on('data', (d) => (err = (err + d).slice(-3000)));
     child.stderr!.on('data', (d) => (err = (err + d).slice(-3000)));
     cleanup.push(() => stop(child));
@@ -107,17 +125,53 @@ export async function daemon(addr: string, start: (port: number) => { cmd: strin
 
 /** A service record as detection would make it (checks read name, tls, http). */
 export function service(port: number, name: string, extra: Partial<Service> = {}): Service {
-  return { port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {}, ...extra };
+  return {
+    port,
+    protocol: 'tcp',
+    name,
+    product: null,
+    version: null,
+    banner: null,
+    tls: null,
+    http: null,
+    extra: {},
+    ...extra,
+  };
 }
-export const hostOf = (address: string, services: Service[]): HostFacts => ({ address, openPorts: services.map((s) => s.port), services });
+export const hostOf = (address: string, services: Service[]): HostFacts => ({
+  address,
+  openPorts: services.map((s) => s.port),
+  services,
+});
 
 // ---- certificates ----------------------------------------------------------------------------
 
 /** A self-signed RSA certificate for `cn` valid `days` days (openssl req), and optionally DH parameters. */
-export function certificate(dir: string, opts: { cn?: string; days?: number; bits?: number } = {}): { cert: string; key: string } {
+export function certificate(
+  dir: string,
+  opts: { cn?: string; days?: number; bits?: number } = {},
+): { cert: string; key: string } {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', `rsa:${opts.bits ?? 2048}`, '-nodes', '-keyout', key, '-out', cert, '-days', String(opts.days ?? 365), '-subj', `/CN=${opts.cn ?? 'vigil.test'}`], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      `rsa:${opts.bits ?? 2048}`,
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      String(opts.days ?? 365),
+      '-subj',
+      `/CN=${opts.cn ?? 'vigil.test'}`,
+    ],
+    { stdio: 'ignore' },
+  );
   chmodSync(key, 0o644); // read by daemons that drop privileges
   return { cert, key };
 }
@@ -141,7 +195,10 @@ ur7x4yjXBBgRsXErHEk30n2c9+MaZvvnz31vVvZZdG4i+e/A6PXfAgEC
  */
 export function legacyOpenssl(dir: string): NodeJS.ProcessEnv {
   const conf = join(dir, 'openssl-legacy.cnf');
-  writeFileSync(conf, 'openssl_conf = default_conf\n[default_conf]\nssl_conf = ssl_sect\n[ssl_sect]\nsystem_default = system_default_sect\n[system_default_sect]\nCipherString = DEFAULT:@SECLEVEL=0\nMinProtocol = TLSv1\n');
+  writeFileSync(
+    conf,
+    'openssl_conf = default_conf\n[default_conf]\nssl_conf = ssl_sect\n[ssl_sect]\nsystem_default = system_default_sect\n[system_default_sect]\nCipherString = DEFAULT:@SECLEVEL=0\nMinProtocol = TLSv1\n',
+  );
   chmodSync(conf, 0o644);
   return { OPENSSL_CONF: conf };
 }
@@ -150,7 +207,10 @@ export function legacyOpenssl(dir: string): NodeJS.ProcessEnv {
 export function dhParams(dir: string, weak: boolean): string {
   const out = join(dir, weak ? 'dh1024.pem' : 'ffdhe2048.pem');
   if (weak) writeFileSync(out, DH1024);
-  else execFileSync('openssl', ['genpkey', '-genparam', '-algorithm', 'DH', '-pkeyopt', 'group:ffdhe2048', '-out', out], { stdio: 'ignore' });
+  else
+    execFileSync('openssl', ['genpkey', '-genparam', '-algorithm', 'DH', '-pkeyopt', 'group:ffdhe2048', '-out', out], {
+      stdio: 'ignore',
+    });
   return out;
 }
 
@@ -159,7 +219,12 @@ export function dhParams(dir: string, weak: boolean): string {
 export const NGINX = binary('/usr/sbin/nginx');
 
 /** nginx in the foreground, one process, root `www/` holding `files`; `server` is the server block's body. */
-export async function nginx(addr: string, server: string, files: Record<string, string | Buffer> = {}, listenOpts = ''): Promise<number> {
+export async function nginx(
+  addr: string,
+  server: string,
+  files: Record<string, string | Buffer> = {},
+  listenOpts = '',
+): Promise<number> {
   const dir = tempDir('nginx');
   mkdirSync(join(dir, 'tmp'));
   mkdirSync(join(dir, 'www'));
@@ -168,7 +233,9 @@ export async function nginx(addr: string, server: string, files: Record<string, 
   if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'nobody', join(dir, 'www'), join(dir, 'tmp')]);
   const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `${k}_temp_path ${dir}/tmp;`).join(' ');
   return daemon(addr, (port) => {
-    writeFileSync(join(dir, 'nginx.conf'), `
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      `
 master_process off;
 error_log ${dir}/error.log;
 pid ${dir}/nginx.pid;
@@ -177,8 +244,13 @@ http {
   access_log off; ${temps}
   default_type text/plain;
   server { listen ${addr}:${port} ${listenOpts}; root ${dir}/www; ${server.replaceAll('$DIR', dir)} }
-}`);
-    return { cmd: NGINX!, args: ['-p', dir, '-e', `${dir}/error.log`, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'], log: `${dir}/error.log` };
+}`,
+    );
+    return {
+      cmd: NGINX!,
+      args: ['-p', dir, '-e', `${dir}/error.log`, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'],
+      log: `${dir}/error.log`,
+    };
   });
 }
 
@@ -192,7 +264,12 @@ const MODULES = '/usr/lib/apache2/modules';
  * ServerRoot; `conf` is appended to a minimal configuration. Children run
  * as www-data when root starts it, so `writable` dirs are given to it.
  */
-export async function apache(addr: string, conf: string, files: Record<string, string | Buffer> = {}, writable: string[] = []): Promise<number> {
+export async function apache(
+  addr: string,
+  conf: string,
+  files: Record<string, string | Buffer> = {},
+  writable: string[] = [],
+): Promise<number> {
   const dir = tempDir('apache');
   mkdirSync(join(dir, 'www'));
   mkdirSync(join(dir, 'run'));
@@ -200,13 +277,37 @@ export async function apache(addr: string, conf: string, files: Record<string, s
   for (const w of writable) mkdirSync(join(dir, 'www', w), { recursive: true });
   const root = process.getuid?.() === 0;
   if (root) {
-    for (const w of [...writable.map((x) => join(dir, 'www', x)), join(dir, 'run')]) execFileSync('chown', ['-R', 'www-data:www-data', w]);
+    for (const w of [...writable.map((x) => join(dir, 'www', x)), join(dir, 'run')])
+      execFileSync('chown', ['-R', 'www-data:www-data', w]);
   }
-  const mods = ['mpm_prefork', 'authz_core', 'authz_host', 'authz_user', 'authn_core', 'authn_file', 'auth_basic', 'dir', 'mime', 'status', 'info', 'dav', 'dav_fs', 'headers', 'alias', 'setenvif', 'autoindex']
-    .map((m) => `LoadModule ${m}_module ${MODULES}/mod_${m}.so`).join('\n');
-  const php = existsSync(`${MODULES}/libphp8.2.so`) ? `LoadModule php_module ${MODULES}/libphp8.2.so\n<FilesMatch "\\.php$">\n SetHandler application/x-httpd-php\n</FilesMatch>` : '';
+  const mods = [
+    'mpm_prefork',
+    'authz_core',
+    'authz_host',
+    'authz_user',
+    'authn_core',
+    'authn_file',
+    'auth_basic',
+    'dir',
+    'mime',
+    'status',
+    'info',
+    'dav',
+    'dav_fs',
+    'headers',
+    'alias',
+    'setenvif',
+    'autoindex',
+  ]
+    .map((m) => `LoadModule ${m}_module ${MODULES}/mod_${m}.so`)
+    .join('\n');
+  const php = existsSync(`${MODULES}/libphp8.2.so`)
+    ? `LoadModule php_module ${MODULES}/libphp8.2.so\n<FilesMatch "\\.php$">\n SetHandler application/x-httpd-php\n</FilesMatch>`
+    : '';
   return daemon(addr, (port) => {
-    writeFileSync(join(dir, 'httpd.conf'), `
+    writeFileSync(
+      join(dir, 'httpd.conf'),
+      `
 ServerRoot ${dir}
 ServerName vigil.test
 Listen ${addr}:${port}
@@ -225,8 +326,14 @@ DavLockDB ${dir}/run/davlock
   AllowOverride None
 </Directory>
 ${conf.replaceAll('$DIR', dir)}
-`);
-    return { cmd: APACHE!, args: ['-f', join(dir, 'httpd.conf'), '-DFOREGROUND'], log: `${dir}/error.log`, env: { ...process.env, APACHE_RUN_DIR: `${dir}/run`, APACHE_LOCK_DIR: `${dir}/run` } };
+`,
+    );
+    return {
+      cmd: APACHE!,
+      args: ['-f', join(dir, 'httpd.conf'), '-DFOREGROUND'],
+      log: `${dir}/error.log`,
+      env: { ...process.env, APACHE_RUN_DIR: `${dir}/run`, APACHE_LOCK_DIR: `${dir}/run` },
+    };
   });
 }
 
@@ -237,10 +344,26 @@ export async function phpFpm(addr: string, pool: string[] = []): Promise<number>
   const dir = tempDir('php-fpm');
   const root = process.getuid?.() === 0;
   return daemon(addr, (port) => {
-    writeFileSync(join(dir, 'php-fpm.conf'), [
-      '[global]', `pid = ${dir}/fpm.pid`, `error_log = ${dir}/fpm.log`, 'daemonize = no',
-      '[www]', ...(root ? ['user = www-data', 'group = www-data'] : []), `listen = ${addr}:${port}`, 'pm = static', 'pm.max_children = 2', ...pool, '',
-    ].join('\n'));
-    return { cmd: PHP_FPM!, args: ['-F', '-y', join(dir, 'php-fpm.conf'), ...(root ? ['-R'] : [])], log: `${dir}/fpm.log` };
+    writeFileSync(
+      join(dir, 'php-fpm.conf'),
+      [
+        '[global]',
+        `pid = ${dir}/fpm.pid`,
+        `error_log = ${dir}/fpm.log`,
+        'daemonize = no',
+        '[www]',
+        ...(root ? ['user = www-data', 'group = www-data'] : []),
+        `listen = ${addr}:${port}`,
+        'pm = static',
+        'pm.max_children = 2',
+        ...pool,
+        '',
+      ].join('\n'),
+    );
+    return {
+      cmd: PHP_FPM!,
+      args: ['-F', '-y', join(dir, 'php-fpm.conf'), ...(root ? ['-R'] : [])],
+      log: `${dir}/fpm.log`,
+    };
   });
 }

@@ -11,7 +11,11 @@ export interface Worker {
 }
 
 /** Starts `bin/vigil worker` on the data directory's store and waits for its ready line. */
-export async function startWorker(dataDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<Worker> {
+export async function startWorker(
+  dataDir: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Worker> {
   const proc = spawn(VIGIL, ['worker', '--data', dataDir, ...(await dbArgs(dataDir)), ...args], {
     env: { ...process.env, VIGIL_LOG_LEVEL: 'info', VIGIL_LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

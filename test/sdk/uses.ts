@@ -3,7 +3,13 @@
 // use compiles after all). test/client-sdk.test.ts checks this file twice:
 // against the sources here (the project's typecheck) and against the built
 // package (`vigil/client`, its .d.ts), with the import rewritten.
-import { VigilApiError, VigilClient, type ErrorCode, type ScriptParams, type ScriptReply } from '../../src/client/index.ts';
+import {
+  VigilApiError,
+  VigilClient,
+  type ErrorCode,
+  type ScriptParams,
+  type ScriptReply,
+} from '../../src/client/index.ts';
 
 export async function uses(c: VigilClient): Promise<void> {
   // Methods: typed params, typed replies.
@@ -24,7 +30,10 @@ export async function uses(c: VigilClient): Promise<void> {
   const pub = await c.dnsPublish({ domain: 'example.org' });
   const warnings: string[] | undefined = pub.warnings;
   await c.dnsSetSOA({ domain: 'example.org', ttl: 3600 }, { via: 'dnsAddTXT.php' });
-  await c.dnsAddCAA({ domain: 'example.org', subdomain: '', flag: 0, tag: 'issue', value: 'ca.example' }, { via: 'dnsAddNS.php' });
+  await c.dnsAddCAA(
+    { domain: 'example.org', subdomain: '', flag: 0, tag: 'issue', value: 'ca.example' },
+    { via: 'dnsAddNS.php' },
+  );
   const zone: string = (await c.dnsBuildZone({ domain: 'example.org' })).zone;
 
   // @ts-expect-error ip is required for an A record

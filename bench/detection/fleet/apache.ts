@@ -12,7 +12,20 @@ import { INDEX } from './nginx-proc.ts';
 
 const K = 2;
 const MOD = '/usr/lib/apache2/modules';
-const MODULES = ['mpm_event', 'authz_core', 'authz_host', 'authn_core', 'mime', 'dir', 'status', 'dav', 'dav_fs', 'reqtimeout', 'headers', 'alias'];
+const MODULES = [
+  'mpm_event',
+  'authz_core',
+  'authz_host',
+  'authn_core',
+  'mime',
+  'dir',
+  'status',
+  'dav',
+  'dav_fs',
+  'reqtimeout',
+  'headers',
+  'alias',
+];
 /** What a hardened virtual host says; the weak ones repeat it and undo one line. */
 const HARDENED = [
   'TraceEnable Off',
@@ -24,17 +37,70 @@ const HARDENED = [
   `Header always set Content-Security-Policy "default-src 'self'"`,
 ];
 
-const w = (n: number, id: string, family: Weakness['family'], label: string, text: RegExp, nmap: Weakness['nmap']): Weakness =>
-  ({ id, family, label, daemon: 'apache2', address: addr(K, n), port: 80, proto: 'tcp', vigil: { text }, nmap });
+const w = (
+  n: number,
+  id: string,
+  family: Weakness['family'],
+  label: string,
+  text: RegExp,
+  nmap: Weakness['nmap'],
+): Weakness => ({
+  id,
+  family,
+  label,
+  daemon: 'apache2',
+  address: addr(K, n),
+  port: 80,
+  proto: 'tcp',
+  vigil: { text },
+  nmap,
+});
 
 const WEAK: (Weakness & { conf: string })[] = [
-  { ...w(1, 'apache-server-status', 'web', 'mod_status /server-status open to all', /server.?status|status page/i, any(script('http-apache-server-status', /./), grep(/server-status/))),
-    conf: '<Location /server-status>\n SetHandler server-status\n Require all granted\n</Location>' },
-  { ...w(2, 'apache-trace', 'web', 'TRACE enabled (TraceEnable On)', /trace/i, any(script('http-trace', /TRACE is enabled/), script('http-methods', /TRACE/))), conf: 'TraceEnable On' },
-  { ...w(3, 'apache-dav-put', 'web', 'mod_dav: PUT/DELETE accepted on /', /\bput\b|webdav|dav\b|write/i, any(script('http-methods', /PUT/), script('http-webdav-scan', /./))),
-    conf: '<Location />\n Dav On\n</Location>' },
-  { ...w(4, 'dos-slow-apache', 'dos', 'no request-read timeout (slowloris-style slow headers held for minutes)', /slow|slowloris|timeout/i, any(script('http-slowloris-check', /VULNERABLE/))),
-    conf: 'RequestReadTimeout handshake=0 header=0 body=0\nTimeout 300' },
+  {
+    ...w(
+      1,
+      'apache-server-status',
+      'web',
+      'mod_status /server-status open to all',
+      /server.?status|status page/i,
+      any(script('http-apache-server-status', /./), grep(/server-status/)),
+    ),
+    conf: '<Location /server-status>\n SetHandler server-status\n Require all granted\n</Location>',
+  },
+  {
+    ...w(
+      2,
+      'apache-trace',
+      'web',
+      'TRACE enabled (TraceEnable On)',
+      /trace/i,
+      any(script('http-trace', /TRACE is enabled/), script('http-methods', /TRACE/)),
+    ),
+    conf: 'TraceEnable On',
+  },
+  {
+    ...w(
+      3,
+      'apache-dav-put',
+      'web',
+      'mod_dav: PUT/DELETE accepted on /',
+      /\bput\b|webdav|dav\b|write/i,
+      any(script('http-methods', /PUT/), script('http-webdav-scan', /./)),
+    ),
+    conf: '<Location />\n Dav On\n</Location>',
+  },
+  {
+    ...w(
+      4,
+      'dos-slow-apache',
+      'dos',
+      'no request-read timeout (slowloris-style slow headers held for minutes)',
+      /slow|slowloris|timeout/i,
+      any(script('http-slowloris-check', /VULNERABLE/)),
+    ),
+    conf: 'RequestReadTimeout handshake=0 header=0 body=0\nTimeout 300',
+  },
 ];
 
 export const APACHE: Daemon = {
@@ -43,8 +109,14 @@ export const APACHE: Daemon = {
   ports: { tcp: [80], udp: [] },
   weaknesses: WEAK.map(({ conf: _conf, ...x }) => x),
   twins: [
-    { address: addr(K, 100), note: 'hardened Apache (ServerTokens Prod, TraceEnable Off, MaxRanges 1, mod_reqtimeout, no DAV, no status)' },
-    { address: addr(K, 101), note: 'patched Debian Apache showing "Apache/2.4.x (Debian)", server-status for 127.0.0.2 only' },
+    {
+      address: addr(K, 100),
+      note: 'hardened Apache (ServerTokens Prod, TraceEnable Off, MaxRanges 1, mod_reqtimeout, no DAV, no status)',
+    },
+    {
+      address: addr(K, 101),
+      note: 'patched Debian Apache showing "Apache/2.4.x (Debian)", server-status for 127.0.0.2 only',
+    },
   ],
   async start(ctx) {
     const vhosts = WEAK.map((x) => vhost(ctx, x.address, x.conf, x.id === 'apache-dav-put'));
@@ -65,7 +137,9 @@ function vhost(ctx: Ctx, address: string, conf: string, writable: boolean): stri
 
 async function apache(ctx: Ctx, name: string, tokens: string, addresses: string[], vhosts: string[]): Promise<void> {
   const root = ctx.dir(name);
-  const conf = ctx.write(join(root, 'apache2.conf'), `ServerRoot ${root}
+  const conf = ctx.write(
+    join(root, 'apache2.conf'),
+    `ServerRoot ${root}
 DefaultRuntimeDir ${root}
 PidFile ${root}/apache2.pid
 Mutex file:${root} default
@@ -91,8 +165,11 @@ MaxRequestWorkers 64
 </Directory>
 ${addresses.map((a) => `Listen ${a}:80`).join('\n')}
 ${vhosts.join('\n')}
-`);
+`,
+  );
   ctx.run('chown', ['www-data:www-data', root]);
-  const child = ctx.spawn(`apache-${name}`, '/usr/sbin/apache2', ['-f', conf, '-DFOREGROUND'], { env: { ...process.env, APACHE_RUN_DIR: root, APACHE_LOCK_DIR: root, APACHE_LOG_DIR: root } });
+  const child = ctx.spawn(`apache-${name}`, '/usr/sbin/apache2', ['-f', conf, '-DFOREGROUND'], {
+    env: { ...process.env, APACHE_RUN_DIR: root, APACHE_LOCK_DIR: root, APACHE_LOG_DIR: root },
+  });
   for (const a of addresses) await ctx.waitTcp(a, 80, child);
 }

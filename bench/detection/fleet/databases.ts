@@ -25,28 +25,76 @@ export const POSTGRES: Daemon = {
   binaries: [`${PG_BIN}/postgres`, `${PG_BIN}/initdb`],
   ports: { tcp: [5432], udp: [] },
   weaknesses: [
-    { id: 'pg-trust', family: 'auth', label: 'PostgreSQL trust authentication (any user, no password)', daemon: 'postgresql', address: addr(PK, 1), port: 5432, proto: 'tcp',
-      vigil: { text: /postgres|pgsql/i }, nmap: any(script('pgsql-brute', /Valid credentials|postgres/), grep(/trust/i)) },
-    { id: 'pg-tls-expired', family: 'tls', label: 'PostgreSQL TLS (SSLRequest) with an expired certificate', daemon: 'postgresql', address: addr(PK, 2), port: 5432, proto: 'tcp',
-      vigil: { text: /expired/i }, nmap: any(script('ssl-cert', /Not valid after:\s*20(1|2[0-5])/)) },
+    {
+      id: 'pg-trust',
+      family: 'auth',
+      label: 'PostgreSQL trust authentication (any user, no password)',
+      daemon: 'postgresql',
+      address: addr(PK, 1),
+      port: 5432,
+      proto: 'tcp',
+      vigil: { text: /postgres|pgsql/i },
+      nmap: any(script('pgsql-brute', /Valid credentials|postgres/), grep(/trust/i)),
+    },
+    {
+      id: 'pg-tls-expired',
+      family: 'tls',
+      label: 'PostgreSQL TLS (SSLRequest) with an expired certificate',
+      daemon: 'postgresql',
+      address: addr(PK, 2),
+      port: 5432,
+      proto: 'tcp',
+      vigil: { text: /expired/i },
+      nmap: any(script('ssl-cert', /Not valid after:\s*20(1|2[0-5])/)),
+    },
   ],
   twins: [{ address: addr(PK, 100), note: 'scram-sha-256, TLS required (hostssl only), good certificate' }],
   async start(ctx) {
     const pg = userIds('postgres');
     await cluster(ctx, pg, addr(PK, 1), 'host all all 0.0.0.0/0 trust', null);
     await cluster(ctx, pg, addr(PK, 2), 'host all all 0.0.0.0/0 scram-sha-256', { expired: true });
-    await cluster(ctx, pg, addr(PK, 100), 'hostssl all all 0.0.0.0/0 scram-sha-256\nhostnossl all all 0.0.0.0/0 reject', {});
+    await cluster(
+      ctx,
+      pg,
+      addr(PK, 100),
+      'hostssl all all 0.0.0.0/0 scram-sha-256\nhostnossl all all 0.0.0.0/0 reject',
+      {},
+    );
   },
 };
 
-async function cluster(ctx: Ctx, pg: { uid: number; gid: number }, address: string, hba: string, tls: { expired?: boolean } | null): Promise<void> {
+async function cluster(
+  ctx: Ctx,
+  pg: { uid: number; gid: number },
+  address: string,
+  hba: string,
+  tls: { expired?: boolean } | null,
+): Promise<void> {
   const base = makeDir(join(ctx.dir(address), 'pg'), pg, 0o700);
   const data = join(base, 'data');
   const pw = ctx.write(join(base, 'pw'), 'bench-Xq7-not-a-secret\n', 0o600);
   makeDir(base, pg, 0o700);
-  ctx.run(`${PG_BIN}/initdb`, ['-D', data, '-U', 'postgres', '--pwfile', pw, '-A', 'scram-sha-256', '--no-sync'], { ...pg, env: { ...process.env, LC_ALL: 'C' } });
+  ctx.run(`${PG_BIN}/initdb`, ['-D', data, '-U', 'postgres', '--pwfile', pw, '-A', 'scram-sha-256', '--no-sync'], {
+    ...pg,
+    env: { ...process.env, LC_ALL: 'C' },
+  });
   ctx.write(join(data, 'pg_hba.conf'), `local all all trust\n${hba}\n`);
-  const args = ['-D', data, '-k', base, '-p', '5432', '-c', `listen_addresses=${address}`, '-c', 'fsync=off', '-c', 'shared_buffers=16MB', '-c', 'max_connections=40'];
+  const args = [
+    '-D',
+    data,
+    '-k',
+    base,
+    '-p',
+    '5432',
+    '-c',
+    `listen_addresses=${address}`,
+    '-c',
+    'fsync=off',
+    '-c',
+    'shared_buffers=16MB',
+    '-c',
+    'max_connections=40',
+  ];
   if (tls) {
     const pem = await leaf(address, tls);
     ctx.write(join(data, 'server.crt'), pem.cert);
@@ -64,20 +112,54 @@ export const MARIADB: Daemon = {
   binaries: ['mariadbd', 'mariadb-install-db'],
   ports: { tcp: [3306], udp: [] },
   weaknesses: [
-    { id: 'mysql-empty-root', family: 'auth', label: "MariaDB root@'%' with an empty password", daemon: 'mariadb', address: addr(MK, 1), port: 3306, proto: 'tcp',
-      vigil: { text: /mysql|mariadb/i }, nmap: any(script('mysql-empty-password', /root account has empty password/i), script('mysql-info', /root/)) },
+    {
+      id: 'mysql-empty-root',
+      family: 'auth',
+      label: "MariaDB root@'%' with an empty password",
+      daemon: 'mariadb',
+      address: addr(MK, 1),
+      port: 3306,
+      proto: 'tcp',
+      vigil: { text: /mysql|mariadb/i },
+      nmap: any(script('mysql-empty-password', /root account has empty password/i), script('mysql-info', /root/)),
+    },
   ],
   twins: [{ address: addr(MK, 100), note: "root@'%' with a long password; no anonymous users" }],
   async start(ctx) {
     const my = userIds('mysql');
-    for (const [address, password] of [[addr(MK, 1), ''], [addr(MK, 100), 'bench-Kd9-not-a-secret']] as const) {
+    for (const [address, password] of [
+      [addr(MK, 1), ''],
+      [addr(MK, 100), 'bench-Kd9-not-a-secret'],
+    ] as const) {
       const base = makeDir(ctx.dir(address), my, 0o750);
       const data = join(base, 'data');
-      ctx.run('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--user=mysql', '--auth-root-authentication-method=socket', '--skip-test-db', `--tmpdir=${base}`]);
-      const init = ctx.write(join(base, 'init.sql'), `CREATE USER IF NOT EXISTS 'root'@'%' IDENTIFIED BY '${password}';\nGRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION;\nDELETE FROM mysql.global_priv WHERE User='';\nFLUSH PRIVILEGES;\n`);
+      ctx.run('mariadb-install-db', [
+        '--no-defaults',
+        `--datadir=${data}`,
+        '--user=mysql',
+        '--auth-root-authentication-method=socket',
+        '--skip-test-db',
+        `--tmpdir=${base}`,
+      ]);
+      const init = ctx.write(
+        join(base, 'init.sql'),
+        `CREATE USER IF NOT EXISTS 'root'@'%' IDENTIFIED BY '${password}';\nGRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION;\nDELETE FROM mysql.global_priv WHERE User='';\nFLUSH PRIVILEGES;\n`,
+      );
       makeDir(base, my, 0o750);
-      const child = ctx.spawn(`mariadbd-${address}`, 'mariadbd', ['--no-defaults', `--datadir=${data}`, `--socket=${base}/sock`, `--pid-file=${base}/pid`, `--tmpdir=${base}`, '--port=3306', `--bind-address=${address}`, '--user=mysql',
-        `--init-file=${init}`, '--innodb-buffer-pool-size=16M', '--skip-name-resolve', '--log-error=' + join(base, 'error.log')]);
+      const child = ctx.spawn(`mariadbd-${address}`, 'mariadbd', [
+        '--no-defaults',
+        `--datadir=${data}`,
+        `--socket=${base}/sock`,
+        `--pid-file=${base}/pid`,
+        `--tmpdir=${base}`,
+        '--port=3306',
+        `--bind-address=${address}`,
+        '--user=mysql',
+        `--init-file=${init}`,
+        '--innodb-buffer-pool-size=16M',
+        '--skip-name-resolve',
+        '--log-error=' + join(base, 'error.log'),
+      ]);
       await ctx.waitTcp(address, 3306, child, 30_000);
     }
   },

@@ -12,22 +12,56 @@ import { addr, grep, makeDir, script, any, type Daemon, type Weakness } from './
 
 const K = 5;
 const A = (n: number) => addr(K, n);
-const w = (n: number, port: number, id: string, label: string, nmap: Weakness['nmap']): Weakness =>
-  ({ id, family: 'cleartext', label, daemon: 'dovecot', address: A(n), port, proto: 'tcp', vigil: { text: /cleartext|plain|starttls|without tls|unencrypted|login/i }, nmap });
+const w = (n: number, port: number, id: string, label: string, nmap: Weakness['nmap']): Weakness => ({
+  id,
+  family: 'cleartext',
+  label,
+  daemon: 'dovecot',
+  address: A(n),
+  port,
+  proto: 'tcp',
+  vigil: { text: /cleartext|plain|starttls|without tls|unencrypted|login/i },
+  nmap,
+});
 
 export const DOVECOT: Daemon = {
   kind: 'dovecot',
   binaries: ['dovecot'],
   ports: { tcp: [110, 143], udp: [] },
   weaknesses: [
-    w(1, 143, 'imap-cleartext', 'IMAP logins without TLS (no STARTTLS)', any(script('imap-capabilities', /^(?!.*STARTTLS).*AUTH=PLAIN/), grep(/imap-capabilities:(?![\s\S]*STARTTLS)[\s\S]*AUTH=PLAIN/))),
-    w(1, 110, 'pop3-cleartext', 'POP3 logins without TLS (no STLS)', any(grep(/pop3-capabilities:(?![\s\S]*STLS)[\s\S]*USER/))),
-    w(2, 143, 'imap-starttls-optional', 'IMAP STARTTLS offered but not required (LOGIN before STARTTLS accepted)', grep(/imap-capabilities:(?![\s\S]*LOGINDISABLED)[\s\S]*STARTTLS/)),
+    w(
+      1,
+      143,
+      'imap-cleartext',
+      'IMAP logins without TLS (no STARTTLS)',
+      any(
+        script('imap-capabilities', /^(?!.*STARTTLS).*AUTH=PLAIN/),
+        grep(/imap-capabilities:(?![\s\S]*STARTTLS)[\s\S]*AUTH=PLAIN/),
+      ),
+    ),
+    w(
+      1,
+      110,
+      'pop3-cleartext',
+      'POP3 logins without TLS (no STLS)',
+      any(grep(/pop3-capabilities:(?![\s\S]*STLS)[\s\S]*USER/)),
+    ),
+    w(
+      2,
+      143,
+      'imap-starttls-optional',
+      'IMAP STARTTLS offered but not required (LOGIN before STARTTLS accepted)',
+      grep(/imap-capabilities:(?![\s\S]*LOGINDISABLED)[\s\S]*STARTTLS/),
+    ),
     w(2, 110, 'pop3-stls-optional', 'POP3 STLS offered but not required (USER/PASS before STLS accepted)', () => null),
   ],
   twins: [{ address: A(100), note: 'ssl = required, disable_plaintext_auth = yes, good certificate' }],
   async start(ctx) {
-    const configs: [number, string][] = [[1, 'ssl = no\ndisable_plaintext_auth = no\n'], [2, 'ssl = yes\ndisable_plaintext_auth = no\n'], [100, 'ssl = required\ndisable_plaintext_auth = yes\n']];
+    const configs: [number, string][] = [
+      [1, 'ssl = no\ndisable_plaintext_auth = no\n'],
+      [2, 'ssl = yes\ndisable_plaintext_auth = no\n'],
+      [100, 'ssl = required\ndisable_plaintext_auth = yes\n'],
+    ];
     for (const [n, conf] of configs) {
       const root = ctx.dir(A(n));
       makeDir(join(root, 'mail'), { uid: 113, gid: 116 });
@@ -37,7 +71,9 @@ export const DOVECOT: Daemon = {
         const pem = await leaf(A(n));
         tls = `ssl_cert = <${ctx.write(join(root, 'cert.pem'), pem.cert)}\nssl_key = <${ctx.write(join(root, 'key.pem'), pem.key, 0o600)}\nssl_min_protocol = TLSv1.2\n`;
       }
-      const file = ctx.write(join(root, 'dovecot.conf'), `base_dir = ${root}/run
+      const file = ctx.write(
+        join(root, 'dovecot.conf'),
+        `base_dir = ${root}/run
 state_dir = ${root}/state
 log_path = ${root}/dovecot.log
 protocols = imap pop3
@@ -54,7 +90,8 @@ userdb {
 mail_location = maildir:${root}/mail/%u
 default_login_user = dovenull
 default_internal_user = dovecot
-`);
+`,
+      );
       const child = ctx.spawn(`dovecot-${A(n)}`, 'dovecot', ['-F', '-c', file]);
       await ctx.waitTcp(A(n), 143, child);
       await ctx.waitTcp(A(n), 110, child);

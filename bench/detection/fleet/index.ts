@@ -27,17 +27,37 @@ import { TFTPD, SNMPD } from './udp.ts';
 import { IMITATIONS } from './imitations.ts';
 
 export const DAEMONS: readonly Daemon[] = [
-  NGINX, APACHE, TLS, POSTFIX, DOVECOT, VSFTPD, SSHD, BIND, POSTGRES, MARIADB, REDIS, MEMCACHED,
-  SLAPD, RSYNC, SAMBA, XVFB, TFTPD, SNMPD, IMITATIONS,
+  NGINX,
+  APACHE,
+  TLS,
+  POSTFIX,
+  DOVECOT,
+  VSFTPD,
+  SSHD,
+  BIND,
+  POSTGRES,
+  MARIADB,
+  REDIS,
+  MEMCACHED,
+  SLAPD,
+  RSYNC,
+  SAMBA,
+  XVFB,
+  TFTPD,
+  SNMPD,
+  IMITATIONS,
 ];
 
 export const WEAKNESSES = DAEMONS.flatMap((d) => d.weaknesses);
 export const TWIN_ADDRESSES = new Set(DAEMONS.flatMap((d) => d.twins.map((t) => t.address)));
-export const ADDRESSES = [...new Set(DAEMONS.flatMap((d) => [...d.weaknesses.map((w) => w.address), ...d.twins.map((t) => t.address)]))];
+export const ADDRESSES = [
+  ...new Set(DAEMONS.flatMap((d) => [...d.weaknesses.map((w) => w.address), ...d.twins.map((t) => t.address)])),
+];
 export const TCP_PORTS = [...new Set(DAEMONS.flatMap((d) => d.ports.tcp))].sort((a, b) => a - b);
 export const UDP_PORTS = [...new Set(DAEMONS.flatMap((d) => d.ports.udp))].sort((a, b) => a - b);
 /** The daemon kind serving an address. */
-export const daemonAt = (address: string) => DAEMONS.find((d) => d.weaknesses.some((w) => w.address === address) || d.twins.some((t) => t.address === address));
+export const daemonAt = (address: string) =>
+  DAEMONS.find((d) => d.weaknesses.some((w) => w.address === address) || d.twins.some((t) => t.address === address));
 
 const groups: number[] = [];
 const stops: (() => void | Promise<void>)[] = [];
@@ -67,23 +87,37 @@ function context(kind: string, notes: string[]): Ctx {
       return child;
     },
     run(cmd, args, opts = {}) {
-      const r = spawnSync(cmd, args, { encoding: 'utf8', input: opts.input, uid: opts.uid, gid: opts.gid, env: opts.env ?? process.env, timeout: 120_000 });
-      if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout || String(r.error ?? '')).trim().slice(-600)}`);
+      const r = spawnSync(cmd, args, {
+        encoding: 'utf8',
+        input: opts.input,
+        uid: opts.uid,
+        gid: opts.gid,
+        env: opts.env ?? process.env,
+        timeout: 120_000,
+      });
+      if (r.status !== 0)
+        throw new Error(
+          `${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout || String(r.error ?? '')).trim().slice(-600)}`,
+        );
       return r.stdout;
     },
     async waitTcp(address, port, child, ms = 15_000) {
       const deadline = Date.now() + ms;
       while (!(await canConnect(address, port))) {
-        if (child && child.exitCode !== null) throw new Error(`${kind} exited (${child.exitCode}) before ${address}:${port} listened: ${tail(child)}`);
-        if (Date.now() > deadline) throw new Error(`${kind}: ${address}:${port} not listening after ${ms} ms: ${child ? tail(child) : ''}`);
+        if (child && child.exitCode !== null)
+          throw new Error(`${kind} exited (${child.exitCode}) before ${address}:${port} listened: ${tail(child)}`);
+        if (Date.now() > deadline)
+          throw new Error(`${kind}: ${address}:${port} not listening after ${ms} ms: ${child ? tail(child) : ''}`);
         await sleep(100);
       }
     },
     async waitUdp(address, port, payload, child, ms = 15_000) {
       const deadline = Date.now() + ms;
       while (!(await udpAnswers(address, port, payload, 300))) {
-        if (child && child.exitCode !== null) throw new Error(`${kind} exited (${child.exitCode}) before ${address}:${port}/udp answered: ${tail(child)}`);
-        if (Date.now() > deadline) throw new Error(`${kind}: ${address}:${port}/udp silent after ${ms} ms: ${child ? tail(child) : ''}`);
+        if (child && child.exitCode !== null)
+          throw new Error(`${kind} exited (${child.exitCode}) before ${address}:${port}/udp answered: ${tail(child)}`);
+        if (Date.now() > deadline)
+          throw new Error(`${kind}: ${address}:${port}/udp silent after ${ms} ms: ${child ? tail(child) : ''}`);
       }
     },
     note: (text) => notes.push(`${kind}: ${text}`),
@@ -142,13 +176,14 @@ function addLo(address: string) {
 
 /** Stops everything startFleet started: TERM to each process group, KILL to what is left after 5 s. */
 export async function stopFleet(): Promise<void> {
-  const signal = (sig: NodeJS.Signals) => groups.forEach((g) => {
-    try {
-      process.kill(-g, sig);
-    } catch {
-      // group already gone
-    }
-  });
+  const signal = (sig: NodeJS.Signals) =>
+    groups.forEach((g) => {
+      try {
+        process.kill(-g, sig);
+      } catch {
+        // group already gone
+      }
+    });
   signal('SIGTERM');
   const deadline = Date.now() + 5000;
   while (Date.now() < deadline && groups.some(alive)) await sleep(100);

@@ -79,7 +79,10 @@ export const addr = (k: number, n: number) => `127.14.${k}.${n}`;
 /** Finds a binary in the usual Debian places (or an absolute path). */
 export function which(name: string): string | null {
   if (name.startsWith('/')) return existsSync(name) ? name : null;
-  return ['/usr/sbin/', '/usr/bin/', '/sbin/', '/bin/', '/usr/local/bin/'].map((d) => d + name).find((p) => existsSync(p)) ?? null;
+  return (
+    ['/usr/sbin/', '/usr/bin/', '/sbin/', '/bin/', '/usr/local/bin/'].map((d) => d + name).find((p) => existsSync(p)) ??
+    null
+  );
 }
 
 export interface Ctx {
@@ -89,7 +92,11 @@ export interface Ctx {
   /** Starts a foreground daemon in its own process group; fails if it exits within the wait. */
   spawn(label: string, cmd: string, args: string[], opts?: SpawnOptions): ChildProcess;
   /** One command to completion (initdb, slapadd …); throws with its output on failure. */
-  run(cmd: string, args: string[], opts?: { uid?: number; gid?: number; input?: string; env?: NodeJS.ProcessEnv }): string;
+  run(
+    cmd: string,
+    args: string[],
+    opts?: { uid?: number; gid?: number; input?: string; env?: NodeJS.ProcessEnv },
+  ): string;
   waitTcp(address: string, port: number, child?: ChildProcess, ms?: number): Promise<void>;
   /** Waits until `payload` to address:port/udp gets any reply. */
   waitUdp(address: string, port: number, payload: Buffer, child?: ChildProcess, ms?: number): Promise<void>;
@@ -150,7 +157,10 @@ export const script = (id: string, re: RegExp) => (p: NmapPort) => {
   const m = s && re.exec(s.output);
   return m ? `${id}: ${m[0].slice(0, 140)}` : null;
 };
-export const any = (...ms: ((p: NmapPort) => string | null)[]) => (p: NmapPort) => ms.reduce<string | null>((hit, m) => hit ?? m(p), null);
+export const any =
+  (...ms: ((p: NmapPort) => string | null)[]) =>
+  (p: NmapPort) =>
+    ms.reduce<string | null>((hit, m) => hit ?? m(p), null);
 /** nmap: the -sV service line (identification). */
 export const svc = (re: RegExp) => (p: NmapPort) => (re.test(p.service) ? `-sV: ${p.service}` : null);
 export const none = () => null;

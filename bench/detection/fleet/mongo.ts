@@ -24,7 +24,8 @@ function bson(doc: Record<string, unknown>): Buffer {
       const n = Buffer.alloc(8);
       n.writeDoubleLE(v);
       parts.push(Buffer.from([0x01]), key, n);
-    } else if (Array.isArray(v)) parts.push(Buffer.from([0x04]), key, bson(Object.fromEntries(v.map((x, i) => [String(i), x]))));
+    } else if (Array.isArray(v))
+      parts.push(Buffer.from([0x04]), key, bson(Object.fromEntries(v.map((x, i) => [String(i), x]))));
     else if (v && typeof v === 'object') parts.push(Buffer.from([0x03]), key, bson(v as Record<string, unknown>));
   }
   const body = Buffer.concat(parts);
@@ -39,11 +40,38 @@ const firstKey = (b: Buffer, off: number) => b.toString('latin1', off + 5, b.ind
 function mongoReply(cmd: string, auth: boolean): Record<string, unknown> {
   const c = cmd.toLowerCase();
   if (c === 'ismaster' || c === 'hello')
-    return { ismaster: true, helloOk: true, maxBsonObjectSize: 16777216, maxMessageSizeBytes: 48000000, maxWriteBatchSize: 100000, localTime: Date.now(), maxWireVersion: 21, minWireVersion: 0, readOnly: false, ok: 1 };
-  if (c === 'buildinfo') return { version: '7.0.14', gitVersion: 'ce59cfc6a3c5e5c067dca0d30697edd68d4f5188', versionArray: [7, 0, 14, 0], bits: 64, maxBsonObjectSize: 16777216, ok: 1 };
+    return {
+      ismaster: true,
+      helloOk: true,
+      maxBsonObjectSize: 16777216,
+      maxMessageSizeBytes: 48000000,
+      maxWriteBatchSize: 100000,
+      localTime: Date.now(),
+      maxWireVersion: 21,
+      minWireVersion: 0,
+      readOnly: false,
+      ok: 1,
+    };
+  if (c === 'buildinfo')
+    return {
+      version: '7.0.14',
+      gitVersion: 'ce59cfc6a3c5e5c067dca0d30697edd68d4f5188',
+      versionArray: [7, 0, 14, 0],
+      bits: 64,
+      maxBsonObjectSize: 16777216,
+      ok: 1,
+    };
   if (auth) return { ok: 0, errmsg: `command ${cmd} requires authentication`, code: 13, codeName: 'Unauthorized' };
   if (c === 'listdatabases')
-    return { databases: [{ name: 'admin', sizeOnDisk: 40960, empty: false }, { name: 'customers', sizeOnDisk: 73728, empty: false }], totalSize: 114688, totalSizeMb: 0, ok: 1 };
+    return {
+      databases: [
+        { name: 'admin', sizeOnDisk: 40960, empty: false },
+        { name: 'customers', sizeOnDisk: 73728, empty: false },
+      ],
+      totalSize: 114688,
+      totalSizeMb: 0,
+      ok: 1,
+    };
   return { ok: 1 };
 }
 

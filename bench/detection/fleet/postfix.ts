@@ -45,14 +45,50 @@ export const POSTFIX: Daemon = {
   ports: { tcp: [25], udp: [] },
   onLo: [1, 2, 3, 4, 100].map(A), // inet_interfaces must name interface addresses ("no local interface found")
   weaknesses: [
-    { id: 'smtp-vrfy', family: 'dns-mail', label: 'SMTP VRFY answers (user enumeration)', daemon: 'postfix', address: A(1), port: 25, proto: 'tcp', vigil: { text: /vrfy|expn|enumerat/i },
-      nmap: any(script('smtp-enum-users', /root|METHOD/), script('smtp-commands', /VRFY/)) },
-    { id: 'smtp-tls-expiring', family: 'tls', label: 'SMTP STARTTLS certificate expires in 10 days', daemon: 'postfix', address: A(2), port: 25, proto: 'tcp', vigil: { text: /expir/i },
-      nmap: grep(/Not valid after:\s*2026-1[12]/) },
-    { id: 'smtp-tls-weak-dh', family: 'tls', label: 'SMTP STARTTLS with a 1024-bit DH group', daemon: 'postfix', address: A(3), port: 25, proto: 'tcp', vigil: { text: /diffie|\bdh\b|dhe|logjam/i },
-      nmap: script('ssl-dh-params', /WEAK DH|VULNERABLE/) },
-    { id: 'smtp-open-relay', family: 'dns-mail', label: 'open relay (mynetworks = 0.0.0.0/0)', daemon: 'postfix', address: A(4), port: 25, proto: 'tcp', vigil: { text: /relay/i },
-      nmap: script('smtp-open-relay', /Server is an open relay/i) },
+    {
+      id: 'smtp-vrfy',
+      family: 'dns-mail',
+      label: 'SMTP VRFY answers (user enumeration)',
+      daemon: 'postfix',
+      address: A(1),
+      port: 25,
+      proto: 'tcp',
+      vigil: { text: /vrfy|expn|enumerat/i },
+      nmap: any(script('smtp-enum-users', /root|METHOD/), script('smtp-commands', /VRFY/)),
+    },
+    {
+      id: 'smtp-tls-expiring',
+      family: 'tls',
+      label: 'SMTP STARTTLS certificate expires in 10 days',
+      daemon: 'postfix',
+      address: A(2),
+      port: 25,
+      proto: 'tcp',
+      vigil: { text: /expir/i },
+      nmap: grep(/Not valid after:\s*2026-1[12]/),
+    },
+    {
+      id: 'smtp-tls-weak-dh',
+      family: 'tls',
+      label: 'SMTP STARTTLS with a 1024-bit DH group',
+      daemon: 'postfix',
+      address: A(3),
+      port: 25,
+      proto: 'tcp',
+      vigil: { text: /diffie|\bdh\b|dhe|logjam/i },
+      nmap: script('ssl-dh-params', /WEAK DH|VULNERABLE/),
+    },
+    {
+      id: 'smtp-open-relay',
+      family: 'dns-mail',
+      label: 'open relay (mynetworks = 0.0.0.0/0)',
+      daemon: 'postfix',
+      address: A(4),
+      port: 25,
+      proto: 'tcp',
+      vigil: { text: /relay/i },
+      nmap: script('smtp-open-relay', /Server is an open relay/i),
+    },
   ],
   twins: [{ address: A(100), note: 'VRFY disabled, good STARTTLS certificate, default DH, relay for 127.0.0.2 only' }],
   async start(ctx) {
@@ -65,15 +101,23 @@ export const POSTFIX: Daemon = {
       return `-o smtpd_tls_cert_file=${ctx.write(join(etc, `${n}.crt`), pem.cert)} -o smtpd_tls_key_file=${ctx.write(join(etc, `${n}.key`), pem.key, 0o600)}`;
     };
     const smtpd = (n: number, opts: string) => `${A(n)}:25 inet n - n - - smtpd ${opts}`;
-    ctx.write(join(etc, 'master.cf'), [
-      smtpd(1, `${await cert(1)} -o disable_vrfy_command=no`),
-      smtpd(2, await cert(2, { expiresInDays: 10 })),
-      smtpd(3, `${await cert(3)} -o smtpd_tls_dh1024_param_file=${dh} -o tls_medium_cipherlist=DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384:ECDHE-RSA-AES128-GCM-SHA256:@SECLEVEL=0`),
-      smtpd(4, `${await cert(4)} -o mynetworks=0.0.0.0/0`),
-      smtpd(100, await cert(100)),
-      SERVICES,
-    ].join('\n'));
-    ctx.write(join(etc, 'main.cf'), `compatibility_level = 3.6
+    ctx.write(
+      join(etc, 'master.cf'),
+      [
+        smtpd(1, `${await cert(1)} -o disable_vrfy_command=no`),
+        smtpd(2, await cert(2, { expiresInDays: 10 })),
+        smtpd(
+          3,
+          `${await cert(3)} -o smtpd_tls_dh1024_param_file=${dh} -o tls_medium_cipherlist=DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384:ECDHE-RSA-AES128-GCM-SHA256:@SECLEVEL=0`,
+        ),
+        smtpd(4, `${await cert(4)} -o mynetworks=0.0.0.0/0`),
+        smtpd(100, await cert(100)),
+        SERVICES,
+      ].join('\n'),
+    );
+    ctx.write(
+      join(etc, 'main.cf'),
+      `compatibility_level = 3.6
 queue_directory = ${root}/spool
 data_directory = ${root}/data
 myhostname = mail.shop.example
@@ -99,7 +143,8 @@ smtpd_tls_exclude_ciphers = aNULL
 smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination
 smtpd_tls_loglevel = 0
 shlib_directory = /usr/lib/postfix
-`);
+`,
+    );
     makeDir(join(root, 'data'), { uid: 110, gid: 112 });
     makeDir(join(root, 'spool')); // postfix-script makes the queue's subdirectories, not the queue itself
     const child = ctx.spawn('master', '/usr/sbin/postfix', ['-c', etc, 'start-fg']);

@@ -20,19 +20,64 @@ export const SAMBA: Daemon = {
   onLo: [1, 2, 100].map(A),
   wrongCves: (cves) => cves.some((c) => /CVE-2017-014[3-8]|MS17-010/.test(c)), // EternalBlue and friends: Windows SMBv1 (srv.sys), never Samba
   weaknesses: [
-    { id: 'smb-guest-share', family: 'smb', label: 'guest access to a writable share', daemon: 'samba', address: A(1), port: 445, proto: 'tcp', vigil: { text: /guest|anonymous|null session/i },
-      nmap: any(script('smb-enum-shares', /public[\s\S]*(Anonymous access: READ|Current user access: READ)/), script('smb-security-mode', /guest/)) },
-    { id: 'smb-v1', family: 'smb', label: 'SMBv1 accepted (Samba: a NOTE, not EternalBlue)', daemon: 'samba', address: A(1), port: 445, proto: 'tcp', vigil: { text: /smb ?v?1|nt1|nt lm 0\.12/i },
-      nmap: any(script('smb-protocols', /NT LM 0\.12|SMBv1/), script('smb-os-discovery', /Samba/)) },
-    { id: 'smb-signing-optional', family: 'smb', label: 'SMB message signing not required', daemon: 'samba', address: A(2), port: 445, proto: 'tcp', vigil: { text: /signing/i },
-      nmap: any(script('smb2-security-mode', /enabled but not required/), script('smb-security-mode', /message_signing: disabled|supported/)) },
+    {
+      id: 'smb-guest-share',
+      family: 'smb',
+      label: 'guest access to a writable share',
+      daemon: 'samba',
+      address: A(1),
+      port: 445,
+      proto: 'tcp',
+      vigil: { text: /guest|anonymous|null session/i },
+      nmap: any(
+        script('smb-enum-shares', /public[\s\S]*(Anonymous access: READ|Current user access: READ)/),
+        script('smb-security-mode', /guest/),
+      ),
+    },
+    {
+      id: 'smb-v1',
+      family: 'smb',
+      label: 'SMBv1 accepted (Samba: a NOTE, not EternalBlue)',
+      daemon: 'samba',
+      address: A(1),
+      port: 445,
+      proto: 'tcp',
+      vigil: { text: /smb ?v?1|nt1|nt lm 0\.12/i },
+      nmap: any(script('smb-protocols', /NT LM 0\.12|SMBv1/), script('smb-os-discovery', /Samba/)),
+    },
+    {
+      id: 'smb-signing-optional',
+      family: 'smb',
+      label: 'SMB message signing not required',
+      daemon: 'samba',
+      address: A(2),
+      port: 445,
+      proto: 'tcp',
+      vigil: { text: /signing/i },
+      nmap: any(
+        script('smb2-security-mode', /enabled but not required/),
+        script('smb-security-mode', /message_signing: disabled|supported/),
+      ),
+    },
   ],
   twins: [{ address: A(100), note: 'server signing = mandatory, restrict anonymous = 2, no guest, SMB2+ only' }],
   async start(ctx) {
     const configs: [number, string, string][] = [
-      [1, 'server signing = mandatory\nserver min protocol = NT1\nmap to guest = Bad User\n', '[public]\npath = SHARE\nguest ok = yes\nread only = no\n'],
-      [2, 'server signing = disabled\nserver min protocol = SMB2_10\nmap to guest = Never\nrestrict anonymous = 2\n', '[data]\npath = SHARE\nguest ok = no\nread only = yes\n'],
-      [100, 'server signing = mandatory\nserver min protocol = SMB2_10\nmap to guest = Never\nrestrict anonymous = 2\n', '[data]\npath = SHARE\nguest ok = no\nread only = yes\n'],
+      [
+        1,
+        'server signing = mandatory\nserver min protocol = NT1\nmap to guest = Bad User\n',
+        '[public]\npath = SHARE\nguest ok = yes\nread only = no\n',
+      ],
+      [
+        2,
+        'server signing = disabled\nserver min protocol = SMB2_10\nmap to guest = Never\nrestrict anonymous = 2\n',
+        '[data]\npath = SHARE\nguest ok = no\nread only = yes\n',
+      ],
+      [
+        100,
+        'server signing = mandatory\nserver min protocol = SMB2_10\nmap to guest = Never\nrestrict anonymous = 2\n',
+        '[data]\npath = SHARE\nguest ok = no\nread only = yes\n',
+      ],
     ];
     for (const [n, global, share] of configs) {
       const r = ctx.dir(A(n));
@@ -40,7 +85,9 @@ export const SAMBA: Daemon = {
       const data = ctx.dir(`${A(n)}/share`);
       ctx.run('chmod', ['0777', data]);
       ctx.write(join(data, 'prices.xlsx'), 'x');
-      const conf = ctx.write(join(r, 'smb.conf'), `[global]
+      const conf = ctx.write(
+        join(r, 'smb.conf'),
+        `[global]
 workgroup = SHOP
 netbios name = SHOPFS${n}
 server role = standalone server
@@ -61,8 +108,15 @@ printing = bsd
 printcap name = /dev/null
 disable spoolss = yes
 ${global}
-${share.replace('SHARE', data)}`);
-      const child = ctx.spawn(`smbd-${A(n)}`, 'smbd', ['--foreground', '--no-process-group', '--debug-stdout', '-s', conf]);
+${share.replace('SHARE', data)}`,
+      );
+      const child = ctx.spawn(`smbd-${A(n)}`, 'smbd', [
+        '--foreground',
+        '--no-process-group',
+        '--debug-stdout',
+        '-s',
+        conf,
+      ]);
       // smbd starts samba-dcerpcd and its rpcd_* helpers on demand, in a session of their own: find them by our config path.
       ctx.onStop(() => {
         for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {

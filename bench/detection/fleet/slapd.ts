@@ -23,13 +23,17 @@ dn: ou=people,dc=shop,dc=example
 objectClass: organizationalUnit
 ou: people
 
-${['alice', 'bob', 'carol'].map((u) => `dn: uid=${u},ou=people,dc=shop,dc=example
+${['alice', 'bob', 'carol']
+  .map(
+    (u) => `dn: uid=${u},ou=people,dc=shop,dc=example
 objectClass: inetOrgPerson
 uid: ${u}
 cn: ${u}
 sn: ${u}
 mail: ${u}@shop.example
-userPassword: {SSHA}YmVuY2gtbm90LWEtc2VjcmV0`).join('\n\n')}
+userPassword: {SSHA}YmVuY2gtbm90LWEtc2VjcmV0`,
+  )
+  .join('\n\n')}
 `;
 
 export const SLAPD: Daemon = {
@@ -37,9 +41,28 @@ export const SLAPD: Daemon = {
   binaries: ['slapd', 'slapadd'],
   ports: { tcp: [389], udp: [] },
   weaknesses: [
-    { id: 'ldap-anon-read', family: 'auth', label: 'LDAP anonymous bind reads the directory (people, mail)', daemon: 'slapd', address: A(1), port: 389, proto: 'tcp', vigil: { text: /anonym/i },
-      nmap: any(script('ldap-rootdse', /namingContexts: dc=shop/), script('ldap-search', /uid=alice/)) },
-    { id: 'ident-ldap', family: 'ident', label: 'LDAP named as ldap by service detection', daemon: 'slapd', address: A(1), port: 389, proto: 'tcp', vigil: { service: /^ldap$/ }, nmap: svc(/^ldap/) },
+    {
+      id: 'ldap-anon-read',
+      family: 'auth',
+      label: 'LDAP anonymous bind reads the directory (people, mail)',
+      daemon: 'slapd',
+      address: A(1),
+      port: 389,
+      proto: 'tcp',
+      vigil: { text: /anonym/i },
+      nmap: any(script('ldap-rootdse', /namingContexts: dc=shop/), script('ldap-search', /uid=alice/)),
+    },
+    {
+      id: 'ident-ldap',
+      family: 'ident',
+      label: 'LDAP named as ldap by service detection',
+      daemon: 'slapd',
+      address: A(1),
+      port: 389,
+      proto: 'tcp',
+      vigil: { service: /^ldap$/ },
+      nmap: svc(/^ldap/),
+    },
   ],
   twins: [{ address: A(100), note: 'disallow bind_anon, require authc, StartTLS with a good certificate' }],
   async start(ctx) {
@@ -50,9 +73,14 @@ export const SLAPD: Daemon = {
       if (n === 100) {
         const pem = await leaf(A(n));
         extra = `disallow bind_anon\nrequire authc\naccess to attrs=userPassword by self write by anonymous auth by * none\naccess to * by users read by * none\n`;
-        ctx.write(join(root, 'tls.conf'), `TLSProtocolMin 3.3\nTLSCipherSuite NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2\nTLSCertificateFile ${ctx.write(join(root, 'cert.pem'), pem.cert)}\nTLSCertificateKeyFile ${ctx.write(join(root, 'key.pem'), pem.key, 0o600)}\n`);
+        ctx.write(
+          join(root, 'tls.conf'),
+          `TLSProtocolMin 3.3\nTLSCipherSuite NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2\nTLSCertificateFile ${ctx.write(join(root, 'cert.pem'), pem.cert)}\nTLSCertificateKeyFile ${ctx.write(join(root, 'key.pem'), pem.key, 0o600)}\n`,
+        );
       }
-      const conf = ctx.write(join(root, 'slapd.conf'), `include /etc/ldap/schema/core.schema
+      const conf = ctx.write(
+        join(root, 'slapd.conf'),
+        `include /etc/ldap/schema/core.schema
 include /etc/ldap/schema/cosine.schema
 include /etc/ldap/schema/inetorgperson.schema
 modulepath /usr/lib/ldap
@@ -65,7 +93,8 @@ suffix "dc=shop,dc=example"
 rootdn "cn=admin,dc=shop,dc=example"
 rootpw bench-Lm3-not-a-secret
 directory ${db}
-${n === 100 ? extra.split('\n').slice(2).join('\n') : extra}`);
+${n === 100 ? extra.split('\n').slice(2).join('\n') : extra}`,
+      );
       ctx.run('slapadd', ['-f', conf, '-l', ctx.write(join(root, 'data.ldif'), DATA)]);
       const child = ctx.spawn(`slapd-${A(n)}`, 'slapd', ['-d', '0', '-f', conf, '-h', `ldap://${A(n)}:389/`]);
       await ctx.waitTcp(A(n), 389, child);

@@ -18,10 +18,28 @@ export const SSHD: Daemon = {
   // Terrapin (CVE-2023-48795) not at all: Debian's 9.2p1-2+deb12u2 and later offer strict kex.
   wrongCves: (cves, text) => cves.includes('CVE-2023-48795') || (cves.includes('CVE-2008-5161') && !/cbc/i.test(text)),
   weaknesses: [
-    { id: 'ssh-password-auth', family: 'cleartext', label: 'SSH accepts passwords (information)', daemon: 'sshd', address: addr(K, 1), port: 22, proto: 'tcp', vigil: { text: /password/i },
-      nmap: script('ssh-auth-methods', /password/) },
-    { id: 'ssh-weak-algorithms', family: 'tls', label: 'SSH legacy algorithms (group1-sha1 kex, CBC, hmac-md5)', daemon: 'sshd', address: addr(K, 2), port: 22, proto: 'tcp', vigil: { text: /algorithm|cbc|sha1|md5|group1|weak/i },
-      nmap: any(script('ssh2-enum-algos', /diffie-hellman-group1-sha1|aes128-cbc|hmac-md5/)) },
+    {
+      id: 'ssh-password-auth',
+      family: 'cleartext',
+      label: 'SSH accepts passwords (information)',
+      daemon: 'sshd',
+      address: addr(K, 1),
+      port: 22,
+      proto: 'tcp',
+      vigil: { text: /password/i },
+      nmap: script('ssh-auth-methods', /password/),
+    },
+    {
+      id: 'ssh-weak-algorithms',
+      family: 'tls',
+      label: 'SSH legacy algorithms (group1-sha1 kex, CBC, hmac-md5)',
+      daemon: 'sshd',
+      address: addr(K, 2),
+      port: 22,
+      proto: 'tcp',
+      vigil: { text: /algorithm|cbc|sha1|md5|group1|weak/i },
+      nmap: any(script('ssh2-enum-algos', /diffie-hellman-group1-sha1|aes128-cbc|hmac-md5/)),
+    },
   ],
   twins: [{ address: addr(K, 100), note: 'patched Debian OpenSSH, public keys only, default algorithms' }],
   async start(ctx) {
@@ -31,13 +49,20 @@ export const SSHD: Daemon = {
     ctx.run('ssh-keygen', ['-q', '-t', 'rsa', '-b', '3072', '-N', '', '-f', join(keys, 'rsa')]);
     const configs: [number, string][] = [
       [1, 'PasswordAuthentication yes\nKbdInteractiveAuthentication yes\n'],
-      [2, 'PasswordAuthentication no\nKbdInteractiveAuthentication no\nKexAlgorithms +diffie-hellman-group1-sha1,diffie-hellman-group14-sha1\nCiphers +aes128-cbc,3des-cbc\nMACs +hmac-md5,hmac-sha1\n'],
+      [
+        2,
+        'PasswordAuthentication no\nKbdInteractiveAuthentication no\nKexAlgorithms +diffie-hellman-group1-sha1,diffie-hellman-group14-sha1\nCiphers +aes128-cbc,3des-cbc\nMACs +hmac-md5,hmac-sha1\n',
+      ],
       [100, 'PasswordAuthentication no\nKbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\n'],
     ];
     for (const [n, conf] of configs) {
       const address = addr(K, n);
       const dir = ctx.dir(address);
-      const file = ctx.write(join(dir, 'sshd_config'), `ListenAddress ${address}:22\nHostKey ${keys}/ed25519\nHostKey ${keys}/rsa\nPidFile ${dir}/sshd.pid\nUsePAM no\n${conf}`, 0o600);
+      const file = ctx.write(
+        join(dir, 'sshd_config'),
+        `ListenAddress ${address}:22\nHostKey ${keys}/ed25519\nHostKey ${keys}/rsa\nPidFile ${dir}/sshd.pid\nUsePAM no\n${conf}`,
+        0o600,
+      );
       const child = ctx.spawn(`sshd-${address}`, '/usr/sbin/sshd', ['-D', '-e', '-f', file]);
       await ctx.waitTcp(address, 22, child);
     }

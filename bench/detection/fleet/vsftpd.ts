@@ -32,16 +32,57 @@ export const VSFTPD: Daemon = {
   binaries: ['vsftpd'],
   ports: { tcp: [21], udp: [] },
   weaknesses: [
-    { id: 'ftp-anon-read', family: 'auth', label: 'anonymous FTP login (read)', daemon: 'vsftpd', address: addr(K, 1), port: 21, proto: 'tcp', vigil: { text: /anonym/i },
-      nmap: script('ftp-anon', /Anonymous FTP login allowed/) },
-    { id: 'ftp-cleartext', family: 'cleartext', label: 'FTP logins without TLS (no AUTH TLS)', daemon: 'vsftpd', address: addr(K, 1), port: 21, proto: 'tcp', vigil: { text: /cleartext|plain|without tls|starttls|auth tls|unencrypted/i },
-      nmap: () => null },
-    { id: 'ftp-anon-write', family: 'auth', label: 'anonymous FTP upload (incoming/ writable)', daemon: 'vsftpd', address: addr(K, 2), port: 21, proto: 'tcp', vigil: { text: /writ|upload/i },
-      nmap: any(script('ftp-anon', /incoming|drwxrwxrwx/), grep(/writable/i)) },
-    { id: 'ftp-tls-expired', family: 'tls', label: 'FTPS (AUTH TLS) with an expired certificate', daemon: 'vsftpd', address: addr(K, 3), port: 21, proto: 'tcp', vigil: { text: /expired/i },
-      nmap: script('ssl-cert', /Not valid after:\s*20(1|2[0-5])/) },
+    {
+      id: 'ftp-anon-read',
+      family: 'auth',
+      label: 'anonymous FTP login (read)',
+      daemon: 'vsftpd',
+      address: addr(K, 1),
+      port: 21,
+      proto: 'tcp',
+      vigil: { text: /anonym/i },
+      nmap: script('ftp-anon', /Anonymous FTP login allowed/),
+    },
+    {
+      id: 'ftp-cleartext',
+      family: 'cleartext',
+      label: 'FTP logins without TLS (no AUTH TLS)',
+      daemon: 'vsftpd',
+      address: addr(K, 1),
+      port: 21,
+      proto: 'tcp',
+      vigil: { text: /cleartext|plain|without tls|starttls|auth tls|unencrypted/i },
+      nmap: () => null,
+    },
+    {
+      id: 'ftp-anon-write',
+      family: 'auth',
+      label: 'anonymous FTP upload (incoming/ writable)',
+      daemon: 'vsftpd',
+      address: addr(K, 2),
+      port: 21,
+      proto: 'tcp',
+      vigil: { text: /writ|upload/i },
+      nmap: any(script('ftp-anon', /incoming|drwxrwxrwx/), grep(/writable/i)),
+    },
+    {
+      id: 'ftp-tls-expired',
+      family: 'tls',
+      label: 'FTPS (AUTH TLS) with an expired certificate',
+      daemon: 'vsftpd',
+      address: addr(K, 3),
+      port: 21,
+      proto: 'tcp',
+      vigil: { text: /expired/i },
+      nmap: script('ssl-cert', /Not valid after:\s*20(1|2[0-5])/),
+    },
   ],
-  twins: [{ address: addr(K, 100), note: 'anonymous off, AUTH TLS required for logins and data (force_local_*_ssl), good certificate' }],
+  twins: [
+    {
+      address: addr(K, 100),
+      note: 'anonymous off, AUTH TLS required for logins and data (force_local_*_ssl), good certificate',
+    },
+  ],
   async start(ctx) {
     const tls = async (address: string, expired: boolean, dir: string) => {
       const pem = await leaf(address, { expired });
@@ -61,12 +102,20 @@ require_ssl_reuse=NO
       makeDir(join(dir, 'empty'));
       const anon = makeDir(join(dir, 'anon'), undefined, 0o555);
       ctx.write(join(anon, 'README.txt'), 'Shop price lists.\n');
-      const file = ctx.write(join(dir, 'vsftpd.conf'), COMMON(address, dir) + (await conf(dir)).replace(/ANON/g, anon), 0o600);
+      const file = ctx.write(
+        join(dir, 'vsftpd.conf'),
+        COMMON(address, dir) + (await conf(dir)).replace(/ANON/g, anon),
+        0o600,
+      );
       const child = ctx.spawn(`vsftpd-${address}`, 'vsftpd', [file]);
       await ctx.waitTcp(address, 21, child);
       return anon;
     };
-    await start(1, () => 'anonymous_enable=YES\nanon_root=ANON\nno_anon_password=YES\nlocal_enable=YES\nwrite_enable=NO\nssl_enable=NO\n');
+    await start(
+      1,
+      () =>
+        'anonymous_enable=YES\nanon_root=ANON\nno_anon_password=YES\nlocal_enable=YES\nwrite_enable=NO\nssl_enable=NO\n',
+    );
     await start(2, (dir) => {
       makeDir(join(dir, 'anon', 'incoming'), { uid: 103, gid: 106 }, 0o777);
       return 'anonymous_enable=YES\nanon_root=ANON\nno_anon_password=YES\nlocal_enable=NO\nwrite_enable=YES\nanon_upload_enable=YES\nanon_mkdir_write_enable=YES\nanon_other_write_enable=YES\nanon_umask=022\nssl_enable=NO\n';

@@ -27,7 +27,11 @@ export const SCANINFO = {
         // Extensions (issue 15): what ran and a one-sentence summary; spec clients ignore them.
         portsScanned: { ...num, optional: true },
         checksRun: { ...num, optional: true },
-        nse: { type: 'object', optional: true, fields: { ran: { type: 'boolean' }, version: { ...str, optional: true } } },
+        nse: {
+          type: 'object',
+          optional: true,
+          fields: { ran: { type: 'boolean' }, version: { ...str, optional: true } },
+        },
         summary: { ...str, optional: true },
       },
     },

@@ -7,10 +7,18 @@ export const authAuditContracts = {
     requires: [],
     params: {
       // Checked by the domain: the spec answers the API key's codes before `missing credentials`.
-      userid: { required: true, kind: 'text', code: 'missing credentials', checkedBy: 'domain', doc: "the account's user id" },
+      userid: {
+        required: true,
+        kind: 'text',
+        code: 'missing credentials',
+        checkedBy: 'domain',
+        doc: "the account's user id",
+      },
       password: { required: true, kind: 'text', code: 'missing credentials', checkedBy: 'domain', doc: 'its password' },
     },
-    reply: { sessionToken: { type: 'string', doc: 'valid for --session-ttl (24 h); send it with the key on every other call' } },
+    reply: {
+      sessionToken: { type: 'string', doc: 'valid for --session-ttl (24 h); send it with the key on every other call' },
+    },
     errors: ['invalidLogin', 'tokenCreation'],
     systemError: 'sysErrdoLogin',
   },
@@ -58,7 +66,12 @@ export const authAuditContracts = {
     requires: ['session'],
     params: {
       // reportLoadFailure[missingScanuid] / [invalidScanuid]: a variable code, the audit service gives it.
-      scanuid: { required: true, kind: 'seq', checkedBy: 'domain', doc: 'an audit id from the list: a positive decimal number, no leading zeros' },
+      scanuid: {
+        required: true,
+        kind: 'seq',
+        checkedBy: 'domain',
+        doc: 'an audit id from the list: a positive decimal number, no leading zeros',
+      },
     },
     reply: { scaninfo: SCANINFO },
     errors: ['reportLoadFailure[<reason>]'],
@@ -84,8 +97,18 @@ export const authAuditContracts = {
         checkedBy: 'domain',
         doc: "comma-separated IPv4/IPv6 addresses, CIDRs or IPv4 patterns with `*` or `a-b` in any octet; at most 256 addresses; absent or blank: the caller's address",
       },
-      excludedos: { required: false, kind: 'presence', checkedBy: 'table', doc: 'present with any value: the denial-of-service checks are left out' },
-      notification: { required: false, kind: 'text', checkedBy: 'table', doc: "`OCMP`: mail the account's address when the audit ends" },
+      excludedos: {
+        required: false,
+        kind: 'presence',
+        checkedBy: 'table',
+        doc: 'present with any value: the denial-of-service checks are left out',
+      },
+      notification: {
+        required: false,
+        kind: 'text',
+        checkedBy: 'table',
+        doc: "`OCMP`: mail the account's address when the audit ends",
+      },
     },
     reply: { scanuid: { type: 'string', doc: "extension: the queued audit's id, as in the list" } },
     errors: ['IPPermissionsProblem', 'noriskAlreadyRun'],

@@ -18,7 +18,12 @@ const FIGURES = {
 
 const PUBLISH_LISTS = {
   warnings: { type: 'array', items: { type: 'string' }, optional: true },
-  errors: { type: 'array', items: { type: 'string' }, optional: true, doc: 'present: the domain cannot be published as is' },
+  errors: {
+    type: 'array',
+    items: { type: 'string' },
+    optional: true,
+    doc: 'present: the domain cannot be published as is',
+  },
 } as const;
 
 const DNS = { requires: ['session', 'dnsSubscription'], storeDownError: 'dbConnectionFailure' } as const;
@@ -45,7 +50,11 @@ export const dnsDomainContracts = {
             state: { type: 'number' },
             stateText: { type: 'string' },
             hold: { type: 'boolean', doc: 'extension: on operator hold' },
-            servedSerial: { type: 'number', nullable: true, doc: 'extension: the serial the name servers answer with; null while not served' },
+            servedSerial: {
+              type: 'number',
+              nullable: true,
+              doc: 'extension: the serial the name servers answer with; null while not served',
+            },
           },
         },
       },
@@ -62,11 +71,23 @@ export const dnsDomainContracts = {
       state: { type: 'number' },
       stateText: { type: 'string' },
       hold: { type: 'boolean', doc: 'extension: on operator hold' },
-      ds: { type: 'array', items: { type: 'string' }, optional: true, doc: 'extension: present when the domain is signed (DNSSEC): the DS records to give the parent' },
+      ds: {
+        type: 'array',
+        items: { type: 'string' },
+        optional: true,
+        doc: 'extension: present when the domain is signed (DNSSEC): the DS records to give the parent',
+      },
       records: {
         type: 'map',
         doc: "keyed by the record's seq",
-        values: { type: 'object', fields: { seq: { type: 'string' }, type: { type: 'string' }, data: { type: 'map', values: { type: 'scalar' } } } },
+        values: {
+          type: 'object',
+          fields: {
+            seq: { type: 'string' },
+            type: { type: 'string' },
+            data: { type: 'map', values: { type: 'scalar' } },
+          },
+        },
       },
     },
     errors: ['noSuchDomain'],
@@ -77,9 +98,23 @@ export const dnsDomainContracts = {
     summary: 'add a domain (default NS and SOA records for a master)',
     params: {
       // The domain checks these three in this order, before any state: the table can.
-      aup: { required: true, kind: 'enum', values: ['YES'], code: 'mustAcceptAUP', checkedBy: 'table', doc: 'must be `YES`: the acceptable-use policy is accepted' },
+      aup: {
+        required: true,
+        kind: 'enum',
+        values: ['YES'],
+        code: 'mustAcceptAUP',
+        checkedBy: 'table',
+        doc: 'must be `YES`: the acceptable-use policy is accepted',
+      },
       domain: DOMAIN,
-      domaintype: { required: true, kind: 'enum', values: ['master', 'slave'], code: 'syntaxInvalidDomainType', checkedBy: 'table', doc: '`master` or `slave`' },
+      domaintype: {
+        required: true,
+        kind: 'enum',
+        values: ['master', 'slave'],
+        code: 'syntaxInvalidDomainType',
+        checkedBy: 'table',
+        doc: '`master` or `slave`',
+      },
     },
     reply: {},
     errors: ['unableToAddDuplicate', 'unspecifiedError'],
@@ -96,7 +131,13 @@ export const dnsDomainContracts = {
     ...CHANGE,
     summary: 'delete a record by its seq',
     params: {
-      seq: { required: true, kind: 'seq', code: 'syntaxInvalidSeq', checkedBy: 'table', doc: "the record's seq from dnsGetDomainRecords" },
+      seq: {
+        required: true,
+        kind: 'seq',
+        code: 'syntaxInvalidSeq',
+        checkedBy: 'table',
+        doc: "the record's seq from dnsGetDomainRecords",
+      },
     },
     reply: {},
     errors: ['recordNotDeleted'],
@@ -106,8 +147,22 @@ export const dnsDomainContracts = {
     summary: "set the SOA's admin address and/or minimum TTL (also served as dnsAddTXT.php)",
     params: {
       domain: DOMAIN,
-      admin: { required: false, kind: 'email', code: 'syntaxInvalidAdmin', checkedBy: 'domain', doc: 'admin address `local@domain`' },
-      ttl: { required: false, kind: 'integer', min: 60, max: 2419200, code: 'syntaxInvalidTTL', checkedBy: 'domain', doc: 'minimum TTL in seconds' },
+      admin: {
+        required: false,
+        kind: 'email',
+        code: 'syntaxInvalidAdmin',
+        checkedBy: 'domain',
+        doc: 'admin address `local@domain`',
+      },
+      ttl: {
+        required: false,
+        kind: 'integer',
+        min: 60,
+        max: 2419200,
+        code: 'syntaxInvalidTTL',
+        checkedBy: 'domain',
+        doc: 'minimum TTL in seconds',
+      },
     },
     reply: {},
     errors: ['noSuchDomain', 'missingInput'],
@@ -117,10 +172,35 @@ export const dnsDomainContracts = {
     summary: 'set zone options: masters, transfer ACL, notify (also served as dnsAddTXT.php)',
     params: {
       domain: DOMAIN,
-      masters: { required: true, kind: 'addresses', code: 'syntaxInvalidMasters', checkedBy: 'domain', doc: "masters' addresses (`ip` or `ip:port`), comma-separated; may be blank for a master domain" },
-      allowtransferacl: { required: false, kind: 'addresses', code: 'syntaxInvalidAllowtransferacl', checkedBy: 'domain', doc: 'addresses or CIDRs allowed to transfer' },
-      notify: { required: false, kind: 'enum', values: ['', 'yes', 'no', 'explicit'], code: 'syntaxInvalidNotify', checkedBy: 'domain', doc: 'NOTIFY policy' },
-      alsonotify: { required: false, kind: 'addresses', code: 'syntaxInvalidAlsoNotify', checkedBy: 'domain', doc: 'extra addresses to notify; needs notify `yes` or `explicit`' },
+      masters: {
+        required: true,
+        kind: 'addresses',
+        code: 'syntaxInvalidMasters',
+        checkedBy: 'domain',
+        doc: "masters' addresses (`ip` or `ip:port`), comma-separated; may be blank for a master domain",
+      },
+      allowtransferacl: {
+        required: false,
+        kind: 'addresses',
+        code: 'syntaxInvalidAllowtransferacl',
+        checkedBy: 'domain',
+        doc: 'addresses or CIDRs allowed to transfer',
+      },
+      notify: {
+        required: false,
+        kind: 'enum',
+        values: ['', 'yes', 'no', 'explicit'],
+        code: 'syntaxInvalidNotify',
+        checkedBy: 'domain',
+        doc: 'NOTIFY policy',
+      },
+      alsonotify: {
+        required: false,
+        kind: 'addresses',
+        code: 'syntaxInvalidAlsoNotify',
+        checkedBy: 'domain',
+        doc: 'extra addresses to notify; needs notify `yes` or `explicit`',
+      },
     },
     reply: {},
     errors: ['noSuchDomain', 'logicAlsoNotifyRequiresNotify'],
@@ -129,7 +209,10 @@ export const dnsDomainContracts = {
     ...CHANGE,
     summary: 'validate the zone and queue it for the name servers (also served as dnsAddTXT.php)',
     params: { domain: DOMAIN },
-    reply: { ...PUBLISH_LISTS, nextDistribution: { type: 'string', optional: true, doc: 'extension: when the version waiting now goes live' } },
+    reply: {
+      ...PUBLISH_LISTS,
+      nextDistribution: { type: 'string', optional: true, doc: 'extension: when the version waiting now goes live' },
+    },
     errors: ['noSuchDomain'],
   },
   'dnsBuildZone.php': {
@@ -138,7 +221,11 @@ export const dnsDomainContracts = {
     params: { domain: DOMAIN },
     reply: {
       zone: { type: 'string' },
-      dnssec: { type: 'string', optional: true, doc: 'extension: present when the domain is signed: the text is the unsigned zone, signed at each distribution (dnsGetDNSSEC.php gives the keys)' },
+      dnssec: {
+        type: 'string',
+        optional: true,
+        doc: 'extension: present when the domain is signed: the text is the unsigned zone, signed at each distribution (dnsGetDNSSEC.php gives the keys)',
+      },
     },
     errors: ['noSuchDomain'],
   },

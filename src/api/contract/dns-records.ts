@@ -7,8 +7,12 @@ import type { Kind } from './schema.ts';
  * field but `domain` is checked by the domain after the domain is found:
  * a name is relative to the zone, and `noSuchDomain` comes first.
  */
-const domainCheck = <const R extends boolean, const K extends Kind, const C extends ErrorCode>(required: R, kind: K, code: C, doc: string) =>
-  ({ required, kind, code, checkedBy: 'domain', doc }) as const;
+const domainCheck = <const R extends boolean, const K extends Kind, const C extends ErrorCode>(
+  required: R,
+  kind: K,
+  code: C,
+  doc: string,
+) => ({ required, kind, code, checkedBy: 'domain', doc }) as const;
 
 /** Extension (issue 16): every add takes a record TTL; the zone text writes it. */
 const TTL = {
@@ -68,8 +72,21 @@ export const dnsRecordContracts = {
     params: {
       domain: DOMAIN,
       name: domainCheck(true, 'owner', 'syntaxInvalidMX', 'owner, usually blank'),
-      mxname: domainCheck(true, 'hostname', 'syntaxInvalidHostname', 'the mail server; another domain fully qualified with a final dot'),
-      priority: { required: true, kind: 'integer', min: 0, max: 99, code: 'syntaxInvalidPriority', checkedBy: 'domain', doc: '0 to 99' },
+      mxname: domainCheck(
+        true,
+        'hostname',
+        'syntaxInvalidHostname',
+        'the mail server; another domain fully qualified with a final dot',
+      ),
+      priority: {
+        required: true,
+        kind: 'integer',
+        min: 0,
+        max: 99,
+        code: 'syntaxInvalidPriority',
+        checkedBy: 'domain',
+        doc: '0 to 99',
+      },
       ttl: TTL,
     },
     errors: ['noSuchDomain'],
@@ -80,8 +97,23 @@ export const dnsRecordContracts = {
     params: {
       domain: DOMAIN,
       subdomain: domainCheck(true, 'owner', 'syntaxInvalidSubdomain', 'owner, usually blank'),
-      flag: { required: true, kind: 'integer', min: 0, max: 255, code: 'syntaxInvalidFlag', checkedBy: 'domain', doc: '0 to 255' },
-      tag: { required: true, kind: 'enum', values: ['issue', 'issuewild', 'iodef'], code: 'syntaxInvalidTag', checkedBy: 'domain', doc: 'the property' },
+      flag: {
+        required: true,
+        kind: 'integer',
+        min: 0,
+        max: 255,
+        code: 'syntaxInvalidFlag',
+        checkedBy: 'domain',
+        doc: '0 to 255',
+      },
+      tag: {
+        required: true,
+        kind: 'enum',
+        values: ['issue', 'issuewild', 'iodef'],
+        code: 'syntaxInvalidTag',
+        checkedBy: 'domain',
+        doc: 'the property',
+      },
       // No code of its own in the spec: an invalid value is unspecifiedError.
       value: { required: true, kind: 'text', checkedBy: 'domain', doc: 'the property value' },
       ttl: TTL,
@@ -115,11 +147,45 @@ export const dnsRecordContracts = {
     summary: 'add an SRV record',
     params: {
       srvc: domainCheck(true, 'text', 'syntaxInvalidSrvc', 'the service, with or without its underscore'),
-      prot: domainCheck(true, 'text', 'syntaxInvalidProt', 'the protocol (`tcp`, `udp`, …), with or without its underscore'),
-      host: domainCheck(true, 'owner', 'syntaxInvalidHostname', 'owner; without `domain`: fully qualified, and the domain is the longest of the account that ends it'),
-      pri: { required: true, kind: 'integer', min: 0, max: 65535, code: 'syntaxInvalidPriority', checkedBy: 'domain', doc: '0 to 65535' },
-      weight: { required: true, kind: 'integer', min: 0, max: 65535, code: 'syntaxInvalidWeight', checkedBy: 'domain', doc: '0 to 65535' },
-      port: { required: true, kind: 'integer', min: 0, max: 65535, code: 'syntaxInvalidPort', checkedBy: 'domain', doc: '0 to 65535' },
+      prot: domainCheck(
+        true,
+        'text',
+        'syntaxInvalidProt',
+        'the protocol (`tcp`, `udp`, …), with or without its underscore',
+      ),
+      host: domainCheck(
+        true,
+        'owner',
+        'syntaxInvalidHostname',
+        'owner; without `domain`: fully qualified, and the domain is the longest of the account that ends it',
+      ),
+      pri: {
+        required: true,
+        kind: 'integer',
+        min: 0,
+        max: 65535,
+        code: 'syntaxInvalidPriority',
+        checkedBy: 'domain',
+        doc: '0 to 65535',
+      },
+      weight: {
+        required: true,
+        kind: 'integer',
+        min: 0,
+        max: 65535,
+        code: 'syntaxInvalidWeight',
+        checkedBy: 'domain',
+        doc: '0 to 65535',
+      },
+      port: {
+        required: true,
+        kind: 'integer',
+        min: 0,
+        max: 65535,
+        code: 'syntaxInvalidPort',
+        checkedBy: 'domain',
+        doc: '0 to 65535',
+      },
       target: domainCheck(true, 'hostname', 'syntaxInvalidTarget', 'the target host, or `.`'),
       // The spec lists no `domain` for SRV but lists its code: Vigil takes one when sent.
       domain: { ...DOMAIN, required: false },
@@ -135,7 +201,13 @@ export const dnsRecordContracts = {
       domain: DOMAIN,
       host: domainCheck(true, 'owner', 'syntaxInvalidHostname', 'owner, blank for the apex'),
       target: domainCheck(true, 'url', 'syntaxInvalidTarget', 'an http(s) URL'),
-      cloak: { required: false, kind: 'enum', values: ['', '0', '1'], checkedBy: 'domain', doc: '`1`: keep the address shown (a frame)' },
+      cloak: {
+        required: false,
+        kind: 'enum',
+        values: ['', '0', '1'],
+        checkedBy: 'domain',
+        doc: '`1`: keep the address shown (a frame)',
+      },
       ttl: TTL,
     },
     errors: ['noSuchDomain'],
@@ -146,7 +218,12 @@ export const dnsRecordContracts = {
     extension: true,
     params: {
       domain: DOMAIN,
-      zone: { required: true, kind: 'zoneText', checkedBy: 'domain', doc: 'master-file text; every record checked as its add script would' },
+      zone: {
+        required: true,
+        kind: 'zoneText',
+        checkedBy: 'domain',
+        doc: 'master-file text; every record checked as its add script would',
+      },
     },
     reply: {
       imported: { type: 'number' },

@@ -8,7 +8,11 @@ import type { Contract } from './schema.ts';
  */
 const STATUS = {
   enabled: { type: 'boolean', doc: 'whether the zone is signed from the next distribution on' },
-  ds: { type: 'array', items: { type: 'string' }, doc: 'the DS records to give the parent (registrar), presentation form: `example.org. 3600 IN DS 12345 13 2 ABCD…`; empty until the first distribution after enabling made the keys' },
+  ds: {
+    type: 'array',
+    items: { type: 'string' },
+    doc: 'the DS records to give the parent (registrar), presentation form: `example.org. 3600 IN DS 12345 13 2 ABCD…`; empty until the first distribution after enabling made the keys',
+  },
   dnskey: { type: 'array', items: { type: 'string' }, doc: 'the DNSKEY set, presentation form' },
   keys: {
     type: 'array',
@@ -28,7 +32,12 @@ const STATUS = {
   },
 } as const;
 
-const DNSSEC = { requires: ['session', 'dnsSubscription'], storeDownError: 'dbConnectionFailure', systemError: 'unspecifiedError', extension: true } as const;
+const DNSSEC = {
+  requires: ['session', 'dnsSubscription'],
+  storeDownError: 'dbConnectionFailure',
+  systemError: 'unspecifiedError',
+  extension: true,
+} as const;
 
 export const dnssecContracts = {
   'dnsSetDNSSEC.php': {
@@ -36,7 +45,15 @@ export const dnssecContracts = {
     summary: 'extension: sign a master domain with DNSSEC from the next distribution on, or stop',
     params: {
       domain: DOMAIN,
-      enable: { required: true, kind: 'enum', values: ['YES', 'NO'], code: 'syntaxInvalidEnable', missingCode: 'missingInput', checkedBy: 'domain', doc: '`YES` to sign, `NO` to stop (remove the DS at the parent first; the keys are dropped)' },
+      enable: {
+        required: true,
+        kind: 'enum',
+        values: ['YES', 'NO'],
+        code: 'syntaxInvalidEnable',
+        missingCode: 'missingInput',
+        checkedBy: 'domain',
+        doc: '`YES` to sign, `NO` to stop (remove the DS at the parent first; the keys are dropped)',
+      },
     },
     reply: STATUS,
     errors: ['noSuchDomain', 'missingInput', 'syntaxInvalidEnable', 'dnssecMasterOnly'],
@@ -50,7 +67,8 @@ export const dnssecContracts = {
   },
   'dnsRollDNSSECKey.php': {
     ...DNSSEC,
-    summary: 'extension: one step of a KSK roll: the first call adds a KSK (give its DS to the parent), the second takes the old one out',
+    summary:
+      'extension: one step of a KSK roll: the first call adds a KSK (give its DS to the parent), the second takes the old one out',
     params: { domain: DOMAIN },
     reply: { ...STATUS, step: { type: 'string', enum: ['started', 'finished'] } },
     errors: ['noSuchDomain', 'dnssecNotEnabled'],

@@ -15,7 +15,14 @@ export * from './schema.ts';
  * `run`), what the API validates before `run`, and what OpenAPI, the
  * reference doc and the typed client are derived from.
  */
-export const CONTRACTS = { ...authAuditContracts, ...dnsDomainContracts, ...dnsRecordContracts, ...dnsZoneContracts, ...dnssecContracts, ...accountContracts } as const satisfies Record<string, Contract>;
+export const CONTRACTS = {
+  ...authAuditContracts,
+  ...dnsDomainContracts,
+  ...dnsRecordContracts,
+  ...dnsZoneContracts,
+  ...dnssecContracts,
+  ...accountContracts,
+} as const satisfies Record<string, Contract>;
 
 export type ScriptName = keyof typeof CONTRACTS;
 

@@ -56,7 +56,12 @@ export type JsonSchema =
   /** A string or a number: the members of a record's `data`, by record type. */
   | { readonly type: 'scalar'; readonly doc?: string; readonly optional?: true }
   | { readonly type: 'array'; readonly items: JsonSchema; readonly doc?: string; readonly optional?: true }
-  | { readonly type: 'object'; readonly fields: Readonly<Record<string, JsonSchema>>; readonly doc?: string; readonly optional?: true }
+  | {
+      readonly type: 'object';
+      readonly fields: Readonly<Record<string, JsonSchema>>;
+      readonly doc?: string;
+      readonly optional?: true;
+    }
   | { readonly type: 'map'; readonly values: JsonSchema; readonly doc?: string; readonly optional?: true };
 
 /** Checks a script needs before its parameters, in this order, beyond the API key. */
@@ -111,13 +116,13 @@ type BaseOf<S> = S extends { type: 'string'; enum: readonly (infer E)[] }
         ? boolean
         : S extends { type: 'scalar' }
           ? string | number
-        : S extends { type: 'array'; items: infer I }
-          ? TypeOf<I>[]
-          : S extends { type: 'object'; fields: infer F }
-            ? ObjectOf<F>
-            : S extends { type: 'map'; values: infer V }
-              ? Record<string, TypeOf<V>>
-              : never;
+          : S extends { type: 'array'; items: infer I }
+            ? TypeOf<I>[]
+            : S extends { type: 'object'; fields: infer F }
+              ? ObjectOf<F>
+              : S extends { type: 'map'; values: infer V }
+                ? Record<string, TypeOf<V>>
+                : never;
 
 export type ObjectOf<F> = Simplify<
   { -readonly [K in keyof F as F[K] extends { optional: true } ? never : K]: TypeOf<F[K]> } & {
@@ -126,7 +131,11 @@ export type ObjectOf<F> = Simplify<
 >;
 
 /** A form value a parameter takes: its enum's values, a number where it is one, else text. */
-export type ValueOf<P> = P extends { kind: 'enum'; values: readonly (infer E)[] } ? E : P extends { kind: 'integer' | 'seq' } ? number | string : string;
+export type ValueOf<P> = P extends { kind: 'enum'; values: readonly (infer E)[] }
+  ? E
+  : P extends { kind: 'integer' | 'seq' }
+    ? number | string
+    : string;
 
 export type ParamsOf<P> = Simplify<
   { -readonly [K in keyof P as P[K] extends { required: true } ? K : never]: ValueOf<P[K]> } & {

@@ -16,12 +16,16 @@ export type SharedName = keyof typeof SHARED_NAMES;
 /** The operation a shared name serves for a form with these fields. */
 export function sharedOperation(name: SharedName, has: (field: string) => boolean): ScriptName {
   const any = (...fields: string[]) => fields.some(has);
-  if (name === 'dnsAddNS.php') return !has('nameserver') && any('flag', 'tag', 'value') ? 'dnsAddCAA.php' : 'dnsAddNS.php';
+  if (name === 'dnsAddNS.php')
+    return !has('nameserver') && any('flag', 'tag', 'value') ? 'dnsAddCAA.php' : 'dnsAddNS.php';
   // A TXT add's own fields first: it may carry `ttl` (its record TTL) too. A
   // SOA set never sends `name`, so a TXT add that forgot `txtdata` is told
   // so, instead of silently setting the zone's TTL.
-  return any('txtdata', 'name') ? 'dnsAddTXT.php'
-    : any('admin', 'ttl') ? 'dnsSetSOA.php'
-    : any('masters', 'allowtransferacl', 'notify', 'alsonotify') ? 'dnsSetOptions.php'
-    : 'dnsPublish.php';
+  return any('txtdata', 'name')
+    ? 'dnsAddTXT.php'
+    : any('admin', 'ttl')
+      ? 'dnsSetSOA.php'
+      : any('masters', 'allowtransferacl', 'notify', 'alsonotify')
+        ? 'dnsSetOptions.php'
+        : 'dnsPublish.php';
 }

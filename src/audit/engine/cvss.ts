@@ -15,7 +15,8 @@ import type { Risk } from './types.ts';
 const { Cvss2, Cvss3P0, Cvss3P1 } = cvssLib as unknown as typeof import('ae-cvss-calculator');
 
 const FACTS = new Map<string, CveFacts>();
-for (const part of CVSS_PARTS) for (const [cve, facts] of Object.entries(part)) if (!FACTS.has(cve)) FACTS.set(cve, facts);
+for (const part of CVSS_PARTS)
+  for (const [cve, facts] of Object.entries(part)) if (!FACTS.has(cve)) FACTS.set(cve, facts);
 
 export function cveFacts(cve: string): CveFacts | undefined {
   return FACTS.get(cve);
@@ -27,7 +28,11 @@ export function knownCves(): string[] {
 
 /** Base score (0.0-10.0) of a CVSS v3.0/v3.1 vector; throws on anything else. */
 export function baseScore(vector: string): number {
-  const v = vector.startsWith('CVSS:3.1/') ? new Cvss3P1(vector) : vector.startsWith('CVSS:3.0/') ? new Cvss3P0(vector) : null;
+  const v = vector.startsWith('CVSS:3.1/')
+    ? new Cvss3P1(vector)
+    : vector.startsWith('CVSS:3.0/')
+      ? new Cvss3P0(vector)
+      : null;
   if (!v) throw new Error(`not a CVSS v3.x vector: ${vector}`);
   const base = v.calculateScores().base;
   if (typeof base !== 'number' || !(base >= 0 && base <= 10)) throw new Error(`no base score for ${vector}`);

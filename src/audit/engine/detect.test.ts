@@ -16,7 +16,10 @@ after(() => {
 });
 
 async function listen(server: Server): Promise<number> {
-  server.on('connection', (c: Socket) => (sockets.add(c), c.on('close', () => sockets.delete(c)), c.on('error', () => {})));
+  server.on(
+    'connection',
+    (c: Socket) => (sockets.add(c), c.on('close', () => sockets.delete(c)), c.on('error', () => {})),
+  );
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return (server.address() as { port: number }).port;
@@ -49,14 +52,37 @@ before(async () => {
     notAfterDate: new Date(Date.UTC(2021, 0, 1)),
   });
   ports.http = await listen(createHttp((_q, r) => r.end('hello')) as unknown as Server);
-  ports.https = await listen(createHttps({ key: pems.private, cert: pems.cert }, (_q, r) => (r.setHeader('Server', 'nginx/1.18.0'), r.end('secure'))) as unknown as Server);
+  ports.https = await listen(
+    createHttps(
+      { key: pems.private, cert: pems.cert },
+      (_q, r) => (r.setHeader('Server', 'nginx/1.18.0'), r.end('secure')),
+    ) as unknown as Server,
+  );
   ports.ssh = await lines('SSH-2.0-OpenSSH_7.4\r\n');
-  ports.ftp = await lines('220 (vsFTPd 2.3.4)\r\n', (l) => (l === 'FEAT' ? '211-Features:\r\n EPSV\r\n UTF8\r\n211 End\r\n' : '500 Unknown command.\r\n'));
-  ports.smtp = await lines('220 mail.example.com ESMTP Exim 4.92 Mon, 1 Jan 2024\r\n', (l) => (l.startsWith('EHLO') ? '250-mail.example.com Hello\r\n250-SIZE 52428800\r\n250-STARTTLS\r\n250 HELP\r\n' : '221 bye\r\n'));
-  ports.pop3 = await lines('+OK Dovecot ready.\r\n', (l) => (l === 'CAPA' ? '+OK\r\nUSER\r\nSTLS\r\n.\r\n' : '+OK\r\n'));
+  ports.ftp = await lines('220 (vsFTPd 2.3.4)\r\n', (l) =>
+    l === 'FEAT' ? '211-Features:\r\n EPSV\r\n UTF8\r\n211 End\r\n' : '500 Unknown command.\r\n',
+  );
+  ports.smtp = await lines('220 mail.example.com ESMTP Exim 4.92 Mon, 1 Jan 2024\r\n', (l) =>
+    l.startsWith('EHLO')
+      ? '250-mail.example.com Hello\r\n250-SIZE 52428800\r\n250-STARTTLS\r\n250 HELP\r\n'
+      : '221 bye\r\n',
+  );
+  ports.pop3 = await lines('+OK Dovecot ready.\r\n', (l) =>
+    l === 'CAPA' ? '+OK\r\nUSER\r\nSTLS\r\n.\r\n' : '+OK\r\n',
+  );
   ports.imap = await lines('* OK [CAPABILITY IMAP4rev1 STARTTLS AUTH=PLAIN] Dovecot ready.\r\n');
-  ports.redis = await lines('', (l) => (l === 'PING' ? '+PONG\r\n' : l === 'INFO server' ? '$40\r\n# Server\r\nredis_version:6.2.6\r\nredis_mo\r\n' : '-ERR unknown\r\n'));
-  const greet = Buffer.concat([Buffer.from([10]), Buffer.from('5.5.5-10.11.6-MariaDB-0+deb12u1\0', 'latin1'), Buffer.alloc(40, 1)]);
+  ports.redis = await lines('', (l) =>
+    l === 'PING'
+      ? '+PONG\r\n'
+      : l === 'INFO server'
+        ? '$40\r\n# Server\r\nredis_version:6.2.6\r\nredis_mo\r\n'
+        : '-ERR unknown\r\n',
+  );
+  const greet = Buffer.concat([
+    Buffer.from([10]),
+    Buffer.from('5.5.5-10.11.6-MariaDB-0+deb12u1\0', 'latin1'),
+    Buffer.alloc(40, 1),
+  ]);
   const head = Buffer.from([greet.length & 0xff, greet.length >> 8, 0, 0]);
   ports.mysql = await lines(Buffer.concat([head, greet]));
   ports.vnc = await lines('RFB 003.008\n');

@@ -44,7 +44,17 @@ const GREETING: readonly Family[] = [ssh, vnc, telnet, mysql, pop3, imap, ftp, s
 /** Client-first probes, default order; `tls` is the handshake probe. */
 const PROBES: readonly Family[] = [http, tls, redis, postgresql, mongodb, rdp, smb, dns, memcached, x11];
 
-export const emptyService = (port: number): Service => ({ port, protocol: 'tcp', name: 'unknown', product: null, version: null, banner: null, tls: null, http: null, extra: {} });
+export const emptyService = (port: number): Service => ({
+  port,
+  protocol: 'tcp',
+  name: 'unknown',
+  product: null,
+  version: null,
+  banner: null,
+  tls: null,
+  http: null,
+  extra: {},
+});
 
 export async function detectServices(net: Net, ports: readonly number[], opts: DetectOptions = {}): Promise<Service[]> {
   opts.signal?.throwIfAborted();
@@ -134,7 +144,9 @@ export async function detectOne(net: Net, port: number, opts: DetectOptions = {}
   // 3. Nothing of ours answered: the probes nmap's database lists for this port.
   if (opts.nmapProbes !== false && deadline > Date.now()) {
     opts.signal?.throwIfAborted();
-    const id = await identifyByProbes(net, port, { waitMs: Math.min(1500, Math.max(300, deadline - Date.now())) }).catch(() => null);
+    const id = await identifyByProbes(net, port, {
+      waitMs: Math.min(1500, Math.max(300, deadline - Date.now())),
+    }).catch(() => null);
     if (id && (!id.soft || s.name === 'unknown')) named(s, id);
   }
   return s;
@@ -148,4 +160,5 @@ function named(s: Service, id: Identified): Service {
   return s;
 }
 
-const statusLine = (s: Service) => (s.http ? `HTTP ${s.http.status}${s.http.headers['server'] ? ` ${s.http.headers['server']}` : ''}` : null);
+const statusLine = (s: Service) =>
+  s.http ? `HTTP ${s.http.status}${s.http.headers['server'] ? ` ${s.http.headers['server']}` : ''}` : null;

@@ -11,7 +11,9 @@ test('the fence: only a permitted address inside --scan-allow gets a Net', () =>
 });
 
 test('UDP: a reply comes back; a closed port ends the wait at the ICMP refusal, not at the timeout', async () => {
-  const server = createSocket('udp4').on('message', (msg, from) => server.send(Buffer.concat([Buffer.from('re:'), msg]), from.port, from.address));
+  const server = createSocket('udp4').on('message', (msg, from) =>
+    server.send(Buffer.concat([Buffer.from('re:'), msg]), from.port, from.address),
+  );
   await new Promise<void>((r) => server.bind(0, '127.0.0.40', r));
   try {
     const net = new Fence(['127.0.0.40'], ['127.0.0.0/8']).net('127.0.0.40');

@@ -83,7 +83,13 @@ function open(make: () => Socket, timeoutMs: number, event: string): Promise<Soc
   });
 }
 
-function udpRequest(address: string, port: number, payload: Buffer, timeoutMs: number, anyPort = false): Promise<Buffer | null> {
+function udpRequest(
+  address: string,
+  port: number,
+  payload: Buffer,
+  timeoutMs: number,
+  anyPort = false,
+): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
     let settled = false;

@@ -9,7 +9,9 @@ let cached: Promise<string | null> | undefined;
  */
 export function nmapVersion(): Promise<string | null> {
   cached ??= new Promise((resolve) => {
-    execFile('nmap', ['--version'], { timeout: 10_000 }, (err, stdout) => resolve(err ? null : (/Nmap version (\S+)/.exec(stdout)?.[1] ?? null)));
+    execFile('nmap', ['--version'], { timeout: 10_000 }, (err, stdout) =>
+      resolve(err ? null : (/Nmap version (\S+)/.exec(stdout)?.[1] ?? null)),
+    );
   });
   return cached;
 }

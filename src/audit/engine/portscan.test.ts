@@ -30,10 +30,16 @@ test('finds exactly the open ports among closed ones (fast path, one thread and 
   const ports = rangeAround(open).filter((p) => p % 7 !== 0 || open.includes(p));
   for (const threads of [1, 2]) {
     // threads: 2 with few ports still scans in-thread; force the split with a big set.
-    const list = threads === 2 ? [...ports, ...Array.from({ length: 5000 }, (_, i) => 1000 + i).filter((p) => !ports.includes(p))] : ports;
+    const list =
+      threads === 2
+        ? [...ports, ...Array.from({ length: 5000 }, (_, i) => 1000 + i).filter((p) => !ports.includes(p))]
+        : ports;
     const found = await scanPorts({ fence, address: '127.0.0.3' }, list, { threads });
     // Other processes may listen on 127.0.0.3 wildcard ports; ours must all be there.
-    assert.deepEqual(found.filter((p) => ports.includes(p)), open.filter((p) => ports.includes(p)));
+    assert.deepEqual(
+      found.filter((p) => ports.includes(p)),
+      open.filter((p) => ports.includes(p)),
+    );
   }
 });
 
@@ -42,7 +48,10 @@ test('the plain Net path (fence.net) finds the same ports', async () => {
   const ports = rangeAround(open, 50);
   const found = await scanPorts(fence.net('127.0.0.3'), ports, { concurrency: 64 });
   for (const p of open) assert.ok(found.includes(p), `port ${p}`);
-  assert.deepEqual(found, [...found].sort((a, b) => a - b));
+  assert.deepEqual(
+    found,
+    [...found].sort((a, b) => a - b),
+  );
 });
 
 test('an address outside the fence is refused before any socket', async () => {
@@ -77,9 +86,20 @@ test('a port that never answers is retried, then left out, without hanging', asy
   const { port, lock } = await new Promise<{ port: number; lock: Int32Array }>((r) => w.once('message', r));
   const held: Socket[] = [];
   try {
-    for (let i = 0; i < 2; i++) held.push(await new Promise<Socket>((r, j) => { const s = connect(port, '127.0.0.1', () => r(s)); s.once('error', j); }));
+    for (let i = 0; i < 2; i++)
+      held.push(
+        await new Promise<Socket>((r, j) => {
+          const s = connect(port, '127.0.0.1', () => r(s));
+          s.once('error', j);
+        }),
+      );
     const other = await listen();
-    const found = await scanPorts({ fence, address: '127.0.0.1' }, [port, other], { initialTimeoutMs: 150, minTimeoutMs: 50, maxTimeoutMs: 150, retries: 1 });
+    const found = await scanPorts({ fence, address: '127.0.0.1' }, [port, other], {
+      initialTimeoutMs: 150,
+      minTimeoutMs: 50,
+      maxTimeoutMs: 150,
+      retries: 1,
+    });
     assert.ok(!found.includes(port));
     assert.ok(found.includes(other));
   } finally {
@@ -103,10 +123,25 @@ test('scan loop: silent ports get `retries` extra attempts, refused ones one', a
     },
   });
   const opts = { burst: 8, concurrency: 8, initialTimeoutMs: 40, minTimeoutMs: 20, maxTimeoutMs: 40, retries: 2 };
-  const r = await scanCore('127.0.0.1', [1, 2, 3, 4], opts, connector, () => false, () => {});
+  const r = await scanCore(
+    '127.0.0.1',
+    [1, 2, 3, 4],
+    opts,
+    connector,
+    () => false,
+    () => {},
+  );
   assert.deepEqual(r.open, [3]);
   assert.equal(r.filtered, 1);
-  assert.deepEqual([...attempts].sort((a, b) => a[0] - b[0]), [[1, 1], [2, 3], [3, 1], [4, 1]]);
+  assert.deepEqual(
+    [...attempts].sort((a, b) => a[0] - b[0]),
+    [
+      [1, 1],
+      [2, 3],
+      [3, 1],
+      [4, 1],
+    ],
+  );
 });
 
 test('port sets per audit type and usual services', () => {
@@ -133,15 +168,20 @@ test('port sets per audit type and usual services', () => {
  */
 test('a TCP self-connect is not an open port (fast path and Net path)', async (t) => {
   const { spawnSync } = await import('node:child_process');
-  if (process.getuid?.() !== 0 || spawnSync('unshare', ['--help']).status !== 0) return t.skip('needs root and unshare(1) for a network namespace');
+  if (process.getuid?.() !== 0 || spawnSync('unshare', ['--help']).status !== 0)
+    return t.skip('needs root and unshare(1) for a network namespace');
   const engine = new URL('.', import.meta.url).pathname;
   for (const path of ['fast', 'net']) {
     const target = path === 'fast' ? "{ fence: f, address: '127.0.0.1' }" : "f.net('127.0.0.1')";
     const code = `const { scanPorts } = await import('${engine}portscan.ts'); const { Fence } = await import('${engine}fence.ts');
       const f = new Fence(['127.0.0.1'], ['127.0.0.0/8']); console.log(JSON.stringify(await scanPorts(${target}, [40000], { threads: 1 })));`;
     const sh = `ip link set lo up && sysctl -qw net.ipv4.ip_local_port_range='40000 40000' && exec "$0" --import tsx --input-type=module -e "$1"`;
-    const r = spawnSync('unshare', ['-n', 'sh', '-c', sh, process.execPath, code], { encoding: 'utf8', timeout: 60_000 });
-    if (r.status !== 0 && /unshare failed|Operation not permitted/.test(r.stderr)) return t.skip(`no network namespace here: ${r.stderr.trim()}`);
+    const r = spawnSync('unshare', ['-n', 'sh', '-c', sh, process.execPath, code], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    if (r.status !== 0 && /unshare failed|Operation not permitted/.test(r.stderr))
+      return t.skip(`no network namespace here: ${r.stderr.trim()}`);
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').pop()!), [], `${path} path`);
   }

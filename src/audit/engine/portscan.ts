@@ -56,7 +56,11 @@ function binding(): any {
 }
 
 /** Scans `ports` with TCP connects; resolves to the open ones, ascending. */
-export async function scanPorts(target: ScanTarget, ports: readonly number[], opts: ScanOptions = {}): Promise<number[]> {
+export async function scanPorts(
+  target: ScanTarget,
+  ports: readonly number[],
+  opts: ScanOptions = {},
+): Promise<number[]> {
   opts.signal?.throwIfAborted();
   const list = [...new Set(ports)].filter((p) => Number.isInteger(p) && p > 0 && p < 65536);
   const core: CoreOptions = {
@@ -72,11 +76,35 @@ export async function scanPorts(target: ScanTarget, ports: readonly number[], op
     target.fence.check(target.address);
     const b = binding();
     const threads = Math.max(1, Math.min(opts.threads ?? Math.min(2, availableParallelism()), 8));
-    if (b && threads > 1 && list.length >= THREAD_MIN_PORTS) result = await threaded(target, list, core, threads, opts.signal);
-    else if (b) result = await scanCore(target.address, list, core, wrapConnector(b), () => !!opts.signal?.aborted, () => target.fence.check(target.address));
-    else result = await scanCore(target.address, list, core, netConnector(target.fence.net(target.address)), () => !!opts.signal?.aborted, () => {});
+    if (b && threads > 1 && list.length >= THREAD_MIN_PORTS)
+      result = await threaded(target, list, core, threads, opts.signal);
+    else if (b)
+      result = await scanCore(
+        target.address,
+        list,
+        core,
+        wrapConnector(b),
+        () => !!opts.signal?.aborted,
+        () => target.fence.check(target.address),
+      );
+    else
+      result = await scanCore(
+        target.address,
+        list,
+        core,
+        netConnector(target.fence.net(target.address)),
+        () => !!opts.signal?.aborted,
+        () => {},
+      );
   } else {
-    result = await scanCore(target.address, list, core, netConnector(target), () => !!opts.signal?.aborted, () => {});
+    result = await scanCore(
+      target.address,
+      list,
+      core,
+      netConnector(target),
+      () => !!opts.signal?.aborted,
+      () => {},
+    );
   }
   opts.signal?.throwIfAborted();
   return result.open.sort((a, b) => a - b);
@@ -96,7 +124,14 @@ export function wrapConnector(b: any) {
         const local: any = {};
         const remote: any = {};
         const h = this.probe.handle;
-        if (h && h.getsockname(local) === 0 && h.getpeername(remote) === 0 && local.port === remote.port && local.address === remote.address) status = SELF_CONNECT;
+        if (
+          h &&
+          h.getsockname(local) === 0 &&
+          h.getpeername(remote) === 0 &&
+          local.port === remote.port &&
+          local.address === remote.address
+        )
+          status = SELF_CONNECT;
       }
       finish(this.probe, status);
     };
@@ -131,7 +166,8 @@ function netConnector(net: Net) {
           s.destroy();
           finish(probe, self ? -4242 : 0);
         },
-        (e: NodeJS.ErrnoException) => finish(probe, e.code === 'ECONNREFUSED' ? -111 : e.message === 'timeout' ? -110 : -1),
+        (e: NodeJS.ErrnoException) =>
+          finish(probe, e.code === 'ECONNREFUSED' ? -111 : e.message === 'timeout' ? -110 : -1),
       );
       return 0;
     },
@@ -144,7 +180,13 @@ function netConnector(net: Net) {
 }
 
 /** Splits the ports over worker threads (contiguous slices, interleaved so slow ranges spread). */
-async function threaded(target: { fence: Fence; address: string }, ports: number[], core: CoreOptions, threads: number, signal?: AbortSignal): Promise<CoreResult> {
+async function threaded(
+  target: { fence: Fence; address: string },
+  ports: number[],
+  core: CoreOptions,
+  threads: number,
+  signal?: AbortSignal,
+): Promise<CoreResult> {
   const slices: number[][] = Array.from({ length: threads }, () => []);
   ports.forEach((p, i) => slices[Math.floor(i / 256) % threads]!.push(p));
   const per = { ...core, concurrency: Math.max(1, Math.floor(core.concurrency / threads)) };
@@ -154,7 +196,14 @@ async function threaded(target: { fence: Fence; address: string }, ports: number
       target.fence.check(target.address);
       return runWorker(target.address, slice, per, signal).catch(() =>
         // A worker that cannot start (odd loader, no threads): same scan here.
-        scanCore(target.address, slice, per, wrapConnector(binding()), () => !!signal?.aborted, () => target.fence.check(target.address)),
+        scanCore(
+          target.address,
+          slice,
+          per,
+          wrapConnector(binding()),
+          () => !!signal?.aborted,
+          () => target.fence.check(target.address),
+        ),
       );
     }),
   );
@@ -205,7 +254,10 @@ export interface CoreResult {
   /** Ports that never answered, after all retries. */
   filtered: number;
 }
-type Connector = (finish: (probe: any, status: number) => void) => { connect(probe: any, address: string): number; cancel(probe: any): void };
+type Connector = (finish: (probe: any, status: number) => void) => {
+  connect(probe: any, address: string): number;
+  cancel(probe: any): void;
+};
 
 /**
  * The scan loop, self-contained (it is also the worker's code: no imports,
@@ -214,7 +266,14 @@ type Connector = (finish: (probe: any, status: number) => void) => { connect(pro
  * retried with double the timeout per attempt, then counted filtered.
  * Refused (or any error) is final at once. One sweep timer, no per-probe timer.
  */
-export function scanCore(address: string, ports: ArrayLike<number>, o: CoreOptions, connector: Connector, stopped: () => boolean, guard: () => void): Promise<CoreResult> {
+export function scanCore(
+  address: string,
+  ports: ArrayLike<number>,
+  o: CoreOptions,
+  connector: Connector,
+  stopped: () => boolean,
+  guard: () => void,
+): Promise<CoreResult> {
   return new Promise((resolve, reject) => {
     const open: number[] = [];
     const inflight = new Set<any>();
@@ -257,7 +316,9 @@ export function scanCore(address: string, ports: ArrayLike<number>, o: CoreOptio
       if (stopped()) return end();
       let started = 0;
       while (inflight.size < limit && inflight.size - waiting < o.burst && (retry.length || next < ports.length)) {
-        const probe = retry.length ? retry.shift() : { port: ports[next++], attempt: 0, start: 0, done: false, handle: null };
+        const probe = retry.length
+          ? retry.shift()
+          : { port: ports[next++], attempt: 0, start: 0, done: false, handle: null };
         if (started++ === 0) {
           try {
             guard();
@@ -291,7 +352,8 @@ export function scanCore(address: string, ports: ArrayLike<number>, o: CoreOptio
           p.done = true;
           inflight.delete(p);
           conn.cancel(p);
-          if (p.attempt < o.retries) retry.push({ port: p.port, attempt: p.attempt + 1, start: 0, done: false, handle: null });
+          if (p.attempt < o.retries)
+            retry.push({ port: p.port, attempt: p.attempt + 1, start: 0, done: false, handle: null });
           else filtered++;
         } else if (age > 20) waiting++;
       }

@@ -17,7 +17,8 @@ export function checksTable(): string {
   const marks = (id: string) => TYPES.map((t) => (runs.get(t)!.has(id) ? '✓' : '')).join(' | ');
   const rows: string[] = [];
   for (const c of CHECKS) {
-    if (/^vigil\.version\.\w+$/.test(c.id)) rows.push(`| \`${c.id}\` (${c.cves.length} CVEs) | ${classOf(c)} | 80 / 30 | ${marks(c.id)} |`);
+    if (/^vigil\.version\.\w+$/.test(c.id))
+      rows.push(`| \`${c.id}\` (${c.cves.length} CVEs) | ${classOf(c)} | 80 / 30 | ${marks(c.id)} |`);
     else rows.push(`| \`${c.id}\` | ${classOf(c)} | ${checkQod(c)} | ${marks(c.id)} |`);
   }
   return [

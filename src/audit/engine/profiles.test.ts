@@ -5,7 +5,21 @@ import { checksFor, classOf } from './profiles.ts';
 import type { Check } from './types.ts';
 
 const fake = (id: string, flags: Partial<Check>): Check =>
-  ({ id, shortid: id, title: id, category: 'General', risk: 'low', cves: [], type: 'NOTE', description: '', intrusive: false, dos: false, active: true, run: async () => [], ...flags }) as Check;
+  ({
+    id,
+    shortid: id,
+    title: id,
+    category: 'General',
+    risk: 'low',
+    cves: [],
+    type: 'NOTE',
+    description: '',
+    intrusive: false,
+    dos: false,
+    active: true,
+    run: async () => [],
+    ...flags,
+  }) as Check;
 
 const catalogue = [
   fake('passive', { active: false }),
@@ -16,7 +30,8 @@ const catalogue = [
   fake('desktop', { desktop: true }),
   fake('vigil.nse.vuln', {}),
 ];
-const ids = (type: Parameters<typeof checksFor>[0], excludedos = false) => checksFor(type, excludedos, catalogue).map((c) => c.id);
+const ids = (type: Parameters<typeof checksFor>[0], excludedos = false) =>
+  checksFor(type, excludedos, catalogue).map((c) => c.id);
 
 test('each audit type runs what its profile allows (ARCHITECTURE.md)', () => {
   assert.deepEqual(ids('basic'), ['passive']);
@@ -24,7 +39,10 @@ test('each audit type runs what its profile allows (ARCHITECTURE.md)', () => {
   assert.deepEqual(ids('desktop'), ['passive', 'desktop']);
   // standard = norisk + the denial-of-service measurements: the two differ.
   assert.deepEqual(ids('standard'), ['passive', 'active', 'dos', 'dos-category', 'desktop']);
-  assert.deepEqual(ids('advanced'), catalogue.map((c) => c.id));
+  assert.deepEqual(
+    ids('advanced'),
+    catalogue.map((c) => c.id),
+  );
 });
 
 test('excludedos drops the denial-of-service checks from every type', () => {
@@ -47,7 +65,8 @@ test('the real catalogue: norisk never runs an intrusive or DoS check; standard 
   assert.ok(checksFor('standard', false).length > checksFor('norisk', false).length, 'standard runs more than norisk');
   assert.ok(checksFor('standard', true).length < checksFor('standard', false).length, 'excludedos removes something');
   for (const c of checksFor('basic', false)) assert.ok(!c.active, c.id);
-  for (const type of ['basic', 'norisk', 'desktop', 'standard'] as const) assert.ok(!checksFor(type, false).some((c) => c.id.startsWith('vigil.nse.')), type);
+  for (const type of ['basic', 'norisk', 'desktop', 'standard'] as const)
+    assert.ok(!checksFor(type, false).some((c) => c.id.startsWith('vigil.nse.')), type);
   assert.ok(checksFor('advanced', false).some((c) => c.id === 'vigil.nse.vuln'));
   assert.ok(CHECKS.length >= 80);
 });

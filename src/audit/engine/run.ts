@@ -101,41 +101,53 @@ async function audit(
   tell();
   // Hosts in parallel, a few at a time: most of a host's time is spent
   // waiting (banner reads, probe timeouts), not sending.
-  await eachLimited(job.addresses.map((address, i) => ({ address, i })), options.hostConcurrency ?? 4, async ({ address, i }) => {
-    options.signal?.throwIfAborted();
-    const net = fence.net(address);
-    // One port scan at a time: a scan already runs thousands of sockets.
-    const openPorts = await oneScanAtATime(() => scanPorts({ fence, address }, ports, { signal: options.signal }));
-    left.scans--;
-    count.portsScanned += ports.length;
-    tell();
-    const services = openPorts.length ? await detectServices(net, openPorts, { signal: options.signal }) : [];
-    left.detections--;
-    tell();
-    const facts = { address, openPorts, services };
-    const findings: HostResult['findings'] = [];
-    const checksFailed: string[] = [];
-    await eachLimited(checks, options.checkConcurrency ?? 8, async (check) => {
+  await eachLimited(
+    job.addresses.map((address, i) => ({ address, i })),
+    options.hostConcurrency ?? 4,
+    async ({ address, i }) => {
       options.signal?.throwIfAborted();
-      const found = await withTimeout(check.run(facts, net), options.checkTimeoutMs ?? 150_000).catch(() => {
-        checksFailed.push(check.id);
-        return [];
-      });
-      // Every finding leaves with its QoD, and below the threshold as LOG (qod.ts).
-      for (const finding of found) findings.push({ check, finding: { ...finding, ...settle(check, finding) } });
-      count.checksDone++;
+      const net = fence.net(address);
+      // One port scan at a time: a scan already runs thousands of sockets.
+      const openPorts = await oneScanAtATime(() => scanPorts({ fence, address }, ports, { signal: options.signal }));
+      left.scans--;
+      count.portsScanned += ports.length;
       tell();
-    });
-    options.signal?.throwIfAborted();
-    // Stable order whatever order the checks finished in.
-    findings.sort((a, b) => a.finding.port - b.finding.port || a.check.id.localeCompare(b.check.id));
-    hosts[i] = { address, openPorts, services, findings, checksFailed: checksFailed.sort() };
-  });
+      const services = openPorts.length ? await detectServices(net, openPorts, { signal: options.signal }) : [];
+      left.detections--;
+      tell();
+      const facts = { address, openPorts, services };
+      const findings: HostResult['findings'] = [];
+      const checksFailed: string[] = [];
+      await eachLimited(checks, options.checkConcurrency ?? 8, async (check) => {
+        options.signal?.throwIfAborted();
+        const found = await withTimeout(check.run(facts, net), options.checkTimeoutMs ?? 150_000).catch(() => {
+          checksFailed.push(check.id);
+          return [];
+        });
+        // Every finding leaves with its QoD, and below the threshold as LOG (qod.ts).
+        for (const finding of found) findings.push({ check, finding: { ...finding, ...settle(check, finding) } });
+        count.checksDone++;
+        tell();
+      });
+      options.signal?.throwIfAborted();
+      // Stable order whatever order the checks finished in.
+      findings.sort((a, b) => a.finding.port - b.finding.port || a.check.id.localeCompare(b.check.id));
+      hosts[i] = { address, openPorts, services, findings, checksFailed: checksFailed.sort() };
+    },
+  );
   // The NSE check runs nmap only where ports are open and nmap is installed
   // (checks/nse.ts); where it threw or timed out it did not run to the end.
-  const nseRan = checks.some(isNse) && hosts.some((h) => h.openPorts.length > 0 && !h.checksFailed.some((id) => id.startsWith('vigil.nse.')));
+  const nseRan =
+    checks.some(isNse) &&
+    hosts.some((h) => h.openPorts.length > 0 && !h.checksFailed.some((id) => id.startsWith('vigil.nse.')));
   const nse = nseRan ? await (options.nseVersion ?? nmapVersion)() : null;
-  return { ports, checksRun: checks.length, checkIds: checks.map((c) => c.id), nse: nse ? { ran: true, version: nse } : { ran: false }, hosts };
+  return {
+    ports,
+    checksRun: checks.length,
+    checkIds: checks.map((c) => c.id),
+    nse: nse ? { ran: true, version: nse } : { ran: false },
+    hosts,
+  };
 }
 
 const isNse = (c: Check) => c.id.startsWith('vigil.nse.');

@@ -10,7 +10,14 @@
  * a softmatch only names the service.
  */
 import { Conv } from './detect/io.ts';
-import { fillTemplate, inPorts, loadProbes, type ProbeDb, type ProbeMatch, type ServiceProbe } from './service-probes.ts';
+import {
+  fillTemplate,
+  inPorts,
+  loadProbes,
+  type ProbeDb,
+  type ProbeMatch,
+  type ServiceProbe,
+} from './service-probes.ts';
 import type { Net } from './types.ts';
 
 export interface Identified {
@@ -61,7 +68,15 @@ function safeExec(m: ProbeMatch, text: string): RegExpExecArray | null {
 
 function identified(m: ProbeMatch, r: RegExpExecArray, probe: string): Identified {
   const f = (k: keyof ProbeMatch['fields']) => (m.fields[k] ? fillTemplate(m.fields[k]!, r) || null : null);
-  return { service: m.service, product: f('p'), version: f('v'), info: f('i'), cpe: m.cpe.map((c) => fillTemplate(c, r)), soft: m.soft, probe };
+  return {
+    service: m.service,
+    product: f('p'),
+    version: f('v'),
+    info: f('i'),
+    cpe: m.cpe.map((c) => fillTemplate(c, r)),
+    soft: m.soft,
+    probe,
+  };
 }
 
 /** The greeting a port sent unasked, matched as nmap's NULL probe. */
@@ -77,7 +92,11 @@ export async function identifyByProbes(net: Net, port: number, opts: IdentifyOpt
   const maxRarity = opts.rarity ?? 7;
   const tcp = db.probes.filter((p) => p.proto === 'TCP' && p.name !== 'NULL');
   const round = async (probes: ServiceProbe[]) => {
-    const results = await Promise.all(probes.map((p) => send(net, port, p, opts.waitMs ?? 1500).then((reply) => (reply ? matchReply(db, p, reply) : null))));
+    const results = await Promise.all(
+      probes.map((p) =>
+        send(net, port, p, opts.waitMs ?? 1500).then((reply) => (reply ? matchReply(db, p, reply) : null)),
+      ),
+    );
     return results.find((r) => r && !r.soft) ?? results.find((r) => r) ?? null;
   };
   const listed = tcp.filter((p) => p.rarity <= maxRarity && inPorts(p.ports, port));

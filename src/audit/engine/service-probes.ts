@@ -83,8 +83,18 @@ export function unescapePayload(s: string): Buffer {
 }
 
 const POSIX: Record<string, string> = {
-  alpha: 'a-zA-Z', digit: '0-9', alnum: 'a-zA-Z0-9', upper: 'A-Z', lower: 'a-z', space: '\\s', xdigit: '0-9a-fA-F',
-  punct: '!-\\/:-@\\[-`{-~', print: ' -~', graph: '!-~', cntrl: '\\x00-\\x1f\\x7f', word: '\\w',
+  alpha: 'a-zA-Z',
+  digit: '0-9',
+  alnum: 'a-zA-Z0-9',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: '\\s',
+  xdigit: '0-9a-fA-F',
+  punct: '!-\\/:-@\\[-`{-~',
+  print: ' -~',
+  graph: '!-~',
+  cntrl: '\\x00-\\x1f\\x7f',
+  word: '\\w',
 };
 
 /** Perl regex source → JS source (see the header for what differs). */
@@ -146,7 +156,10 @@ export function parseMatch(line: string): ProbeMatch | null | 'bad' {
   const [src, flags] = body;
   let re: RegExp;
   try {
-    re = new RegExp(perlToJs(src, flags.includes('s')), (flags.includes('i') ? 'i' : '') + (flags.includes('s') ? 's' : ''));
+    re = new RegExp(
+      perlToJs(src, flags.includes('s')),
+      (flags.includes('i') ? 'i' : '') + (flags.includes('s') ? 's' : ''),
+    );
   } catch {
     return 'bad';
   }
@@ -183,14 +196,30 @@ function parser(): (lines: string[]) => ProbeDb {
       if (line.startsWith('Exclude ')) db.exclude = portSet(line.slice(8).replace(/U:[^,]*(,|$)/g, ''));
       else if (line.startsWith('Probe ')) {
         const p = /^Probe (TCP|UDP) (\S+) q(.)(.*)\3(\s.*)?$/.exec(line);
-        cur = p ? { proto: p[1] as 'TCP' | 'UDP', name: p[2]!, payload: unescapePayload(p[4]!), rarity: 5, ports: [], sslports: [], totalwaitms: 5000, fallback: [], matches: [] } : null;
+        cur = p
+          ? {
+              proto: p[1] as 'TCP' | 'UDP',
+              name: p[2]!,
+              payload: unescapePayload(p[4]!),
+              rarity: 5,
+              ports: [],
+              sslports: [],
+              totalwaitms: 5000,
+              fallback: [],
+              matches: [],
+            }
+          : null;
         if (cur) db.probes.push(cur), db.byName.set(`${cur.proto}/${cur.name}`, cur);
       } else if (!cur) continue;
       else if (line.startsWith('rarity ')) cur.rarity = Number(line.slice(7)) || 5;
       else if (line.startsWith('ports ')) cur.ports = portSet(line.slice(6));
       else if (line.startsWith('sslports ')) cur.sslports = portSet(line.slice(9));
       else if (line.startsWith('totalwaitms ')) cur.totalwaitms = Number(line.slice(12)) || 5000;
-      else if (line.startsWith('fallback ')) cur.fallback = line.slice(9).split(',').map((s) => s.trim());
+      else if (line.startsWith('fallback '))
+        cur.fallback = line
+          .slice(9)
+          .split(',')
+          .map((s) => s.trim());
       else if (line.startsWith('match ') || line.startsWith('softmatch ')) {
         db.total++;
         const m = parseMatch(line);

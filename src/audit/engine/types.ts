@@ -88,7 +88,10 @@ export interface Finding {
 export interface Net {
   readonly address: string;
   connect(port: number, opts?: { timeoutMs?: number }): Promise<Socket>;
-  connectTls(port: number, opts?: { timeoutMs?: number; servername?: string; minVersion?: string; maxVersion?: string; ciphers?: string }): Promise<TLSSocket>;
+  connectTls(
+    port: number,
+    opts?: { timeoutMs?: number; servername?: string; minVersion?: string; maxVersion?: string; ciphers?: string },
+  ): Promise<TLSSocket>;
   /** One UDP request, the first reply or null on timeout. `anyPort`: take the reply from any port of the address (TFTP answers from a new one, RFC 1350 §4). */
   udpRequest(port: number, payload: Buffer, opts?: { timeoutMs?: number; anyPort?: boolean }): Promise<Buffer | null>;
 }

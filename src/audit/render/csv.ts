@@ -1,7 +1,18 @@
 import type { ScanInfo } from '../report.ts';
 import { orderedEntries } from './model.ts';
 
-export const CSV_COLUMNS = ['risk', 'score', 'port', 'ip', 'title', 'cve', 'baseline', 'id', 'solution', 'description'] as const;
+export const CSV_COLUMNS = [
+  'risk',
+  'score',
+  'port',
+  'ip',
+  'title',
+  'cve',
+  'baseline',
+  'id',
+  'solution',
+  'description',
+] as const;
 
 /**
  * One cell (RFC 4180: quoted when it holds a quote, comma or line break;
@@ -20,8 +31,24 @@ export function renderCsv(info: ScanInfo): string {
   const rows: string[][] = [[...CSV_COLUMNS]];
   for (const v of orderedEntries(info)) {
     const e = v.entry;
-    const description = [...v.body, ...(v.vector ? [`Vector: ${v.vector}`] : []), ...(v.references.length ? [`References: ${v.references.join(' ')}`] : []), ...(v.qod ? [`Quality of detection: ${v.qod}`] : [])];
-    rows.push([e.risk, v.score !== null ? v.score.toFixed(1) : '', e.port, e.ip, e.title, e.cve, e.baseline, e.id, v.solution ?? '', description.join('\n')]);
+    const description = [
+      ...v.body,
+      ...(v.vector ? [`Vector: ${v.vector}`] : []),
+      ...(v.references.length ? [`References: ${v.references.join(' ')}`] : []),
+      ...(v.qod ? [`Quality of detection: ${v.qod}`] : []),
+    ];
+    rows.push([
+      e.risk,
+      v.score !== null ? v.score.toFixed(1) : '',
+      e.port,
+      e.ip,
+      e.title,
+      e.cve,
+      e.baseline,
+      e.id,
+      v.solution ?? '',
+      description.join('\n'),
+    ]);
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }

@@ -1,5 +1,16 @@
 import type { ScanInfo } from '../report.ts';
-import { baselineOf, CVE_ID, type EntryView, gridOf, headLines, isWebUrl, nvdUrl, orderedEntries, RISK_LABEL, RISKS } from './model.ts';
+import {
+  baselineOf,
+  CVE_ID,
+  type EntryView,
+  gridOf,
+  headLines,
+  isWebUrl,
+  nvdUrl,
+  orderedEntries,
+  RISK_LABEL,
+  RISKS,
+} from './model.ts';
 import { STYLE } from './style.ts';
 
 /**
@@ -7,10 +18,12 @@ import { STYLE } from './style.ts';
  * descriptions come from the target, which may be hostile.
  */
 export function esc(s: string | number): string {
-  return String(s)
-    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
-    // Control characters (a banner's terminal escapes) are parse errors in HTML: shown as `?` as in the text format.
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '?');
+  return (
+    String(s)
+      .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+      // Control characters (a banner's terminal escapes) are parse errors in HTML: shown as `?` as in the text format.
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '?')
+  );
 }
 
 const link = (href: string, text: string) => `<a href="${esc(href)}">${esc(text)}</a>`;
@@ -18,7 +31,9 @@ const cveLink = (cve: string) => (CVE_ID.test(cve) ? link(nvdUrl(cve), cve) : es
 const riskTag = (r: keyof typeof RISK_LABEL) => `<span class="risk ${r}">${RISK_LABEL[r]}</span>`;
 
 function head(info: ScanInfo): string {
-  const rows = headLines(info).map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('');
+  const rows = headLines(info)
+    .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`)
+    .join('');
   const summary = info.basic.summary ? `<p class="summary">${esc(info.basic.summary)}</p>` : '';
   return `<header><h1>Vigil audit report</h1><p class="sub">${esc(info.basic.title)}</p><dl class="head">${rows}</dl>${summary}</header>`;
 }
@@ -32,7 +47,9 @@ function grid(info: ScanInfo): string {
   const g = gridOf(info);
   if (!g.cats.length) return '';
   const headRow = `<tr><th>Category</th>${RISKS.map((r) => `<th class="n">${RISK_LABEL[r]}</th>`).join('')}</tr>`;
-  const rows = g.cats.map((c) => `<tr><td>${esc(c)}</td>${RISKS.map((r) => `<td class="n">${g.cell(c, r) || ''}</td>`).join('')}</tr>`).join('');
+  const rows = g.cats
+    .map((c) => `<tr><td>${esc(c)}</td>${RISKS.map((r) => `<td class="n">${g.cell(c, r) || ''}</td>`).join('')}</tr>`)
+    .join('');
   return `<section><h2>Category × risk</h2><table class="grid">${headRow}${rows}</table></section>`;
 }
 
@@ -55,7 +72,9 @@ function findings(entries: readonly EntryView[]): string {
   if (!entries.length) return '<section><h2>Findings</h2><p>None.</p></section>';
   const groups = RISKS.map((r) => {
     const here = entries.filter((v) => v.entry.risk === r);
-    return here.length ? `<h3>${riskTag(r)} ${here.length} ${here.length === 1 ? 'entry' : 'entries'}</h3>${here.map(entry).join('')}` : '';
+    return here.length
+      ? `<h3>${riskTag(r)} ${here.length} ${here.length === 1 ? 'entry' : 'entries'}</h3>${here.map(entry).join('')}`
+      : '';
   });
   return `<section><h2>Findings</h2>${groups.join('')}</section>`;
 }
@@ -66,7 +85,13 @@ function baseline(entries: readonly EntryView[]): string {
     ? `<table><tr><th>State</th><th class="n">Findings</th></tr>${b.counts.map(([s, n]) => `<tr><td>${esc(s)}</td><td class="n">${n}</td></tr>`).join('')}</table>`
     : '<p>No findings to compare.</p>';
   const resolved = b.resolved
-    .map((v) => `<p>Resolved on ${esc(v.entry.ip)} since the previous audit:</p><ul>${v.body.slice(1).map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`)
+    .map(
+      (v) =>
+        `<p>Resolved on ${esc(v.entry.ip)} since the previous audit:</p><ul>${v.body
+          .slice(1)
+          .map((l) => `<li>${esc(l)}</li>`)
+          .join('')}</ul>`,
+    )
     .join('');
   return `<section><h2>Baseline</h2>${counts}${resolved}</section>`;
 }
@@ -74,7 +99,10 @@ function baseline(entries: readonly EntryView[]): string {
 function ports(info: ScanInfo): string {
   if (!info.ports.length) return '<section><h2>Open ports</h2><p>None found.</p></section>';
   const rows = info.ports
-    .map((p) => `<tr><td>${esc(p.hostip)}</td><td class="n">${esc(p.portend)}</td><td>${esc(p.portprot)}</td><td>${esc(p.portservice)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td>${esc(p.hostip)}</td><td class="n">${esc(p.portend)}</td><td>${esc(p.portprot)}</td><td>${esc(p.portservice)}</td></tr>`,
+    )
     .join('');
   return `<section><h2>Open ports</h2><table class="ports"><tr><th>Address</th><th class="n">Port</th><th>Protocol</th><th>Service</th></tr>${rows}</table></section>`;
 }

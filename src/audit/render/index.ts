@@ -5,7 +5,11 @@ import { renderText } from './text.ts';
 
 export type ReportFormat = 'text' | 'csv' | 'html';
 
-const FORMATS: Record<ReportFormat, (info: ScanInfo) => string> = { text: renderText, csv: renderCsv, html: renderHtml };
+const FORMATS: Record<ReportFormat, (info: ScanInfo) => string> = {
+  text: renderText,
+  csv: renderCsv,
+  html: renderHtml,
+};
 
 /**
  * The report (the spec's `scaninfo`) as text for a terminal, CSV for a

@@ -25,7 +25,16 @@ export interface EntryView {
 const SCORE = /^Score: CVSS (\d+(?:\.\d+)?)(?: \(([^)]*)\))?$/;
 
 export function viewOf(entry: ReportEntry): EntryView {
-  const v: EntryView = { entry, body: [], score: null, vector: null, solution: null, references: [], qod: null, cves: [] };
+  const v: EntryView = {
+    entry,
+    body: [],
+    score: null,
+    vector: null,
+    solution: null,
+    references: [],
+    qod: null,
+    cves: [],
+  };
   for (const line of entry.description.split('\n')) {
     const score = SCORE.exec(line);
     if (score) {
@@ -75,7 +84,8 @@ export function headLines(info: ScanInfo): [string, string][] {
   if (b.scanattr) rows.push(['Options', b.scanattr]);
   if (b.portsScanned !== undefined) rows.push(['Ports scanned', `${b.portsScanned} TCP per address`]);
   rows.push(['Checks run', `${b.checksRun ?? b.totalnaslentries} per address`]);
-  if (b.nse) rows.push(['NSE scripts', b.nse.ran ? `run${b.nse.version ? ` (nmap ${b.nse.version})` : ''}` : 'not run']);
+  if (b.nse)
+    rows.push(['NSE scripts', b.nse.ran ? `run${b.nse.version ? ` (nmap ${b.nse.version})` : ''}` : 'not run']);
   return rows;
 }
 
@@ -90,7 +100,10 @@ export function gridOf(info: ScanInfo): { cats: string[]; cell: (cat: string, r:
 export function baselineOf(entries: readonly EntryView[]): { counts: [string, number][]; resolved: EntryView[] } {
   const counts = new Map<string, number>();
   for (const v of entries.filter(isFinding)) counts.set(v.entry.baseline, (counts.get(v.entry.baseline) ?? 0) + 1);
-  return { counts: [...counts].sort(([a], [b]) => a.localeCompare(b)), resolved: entries.filter((v) => v.entry.baseline === 'resolved') };
+  return {
+    counts: [...counts].sort(([a], [b]) => a.localeCompare(b)),
+    resolved: entries.filter((v) => v.entry.baseline === 'resolved'),
+  };
 }
 
 /** CVE ids link to NVD only when they look like one (the id is a path segment of the URL). */

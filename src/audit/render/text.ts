@@ -54,7 +54,11 @@ export function renderText(info: ScanInfo): string {
     const catWidth = Math.min(40, Math.max(8, ...grid.cats.map((c) => c.length)) + 2);
     out.push('', 'CATEGORY x RISK', rule());
     out.push(pad('Category', catWidth) + RISKS.map((r) => padStart(RISK_LABEL[r], 8)).join(''));
-    for (const c of grid.cats) out.push(pad(clean(c).slice(0, catWidth - 1), catWidth) + RISKS.map((r) => padStart(String(grid.cell(c, r)), 8)).join(''));
+    for (const c of grid.cats)
+      out.push(
+        pad(clean(c).slice(0, catWidth - 1), catWidth) +
+          RISKS.map((r) => padStart(String(grid.cell(c, r)), 8)).join(''),
+      );
   }
 
   out.push('', 'FINDINGS', rule());
@@ -79,6 +83,12 @@ export function renderText(info: ScanInfo): string {
 
   out.push('', 'OPEN PORTS', rule());
   if (!info.ports.length) out.push('None found.');
-  for (const p of info.ports) out.push(...wrap(`${pad(p.hostip, 16)} ${padStart(String(p.portend), 5)}/${p.portprot.toLowerCase()}  ${p.portservice}`, WIDTH));
+  for (const p of info.ports)
+    out.push(
+      ...wrap(
+        `${pad(p.hostip, 16)} ${padStart(String(p.portend), 5)}/${p.portprot.toLowerCase()}  ${p.portservice}`,
+        WIDTH,
+      ),
+    );
   return `${out.join('\n')}\n`;
 }

@@ -25,7 +25,8 @@ async function startAudit(s: UserSession, fields: RunFields): Promise<AuditEntry
   const before = new Set((await auditList(s)).map((e) => e.scanuid));
   const reply = await s.call('saRunAudit.php', fields);
   const list = await auditList(s);
-  const scanuid = reply.scanuid !== undefined ? String(reply.scanuid) : list.find((e) => !before.has(e.scanuid))?.scanuid;
+  const scanuid =
+    reply.scanuid !== undefined ? String(reply.scanuid) : list.find((e) => !before.has(e.scanuid))?.scanuid;
   const entry = list.find((e) => e.scanuid === scanuid);
   if (!entry) throw new CliError(EXIT.api, 'the new audit is not in the list: see vigil audit list');
   return entry;
@@ -42,18 +43,26 @@ export function auditCommand(): Command {
       .option('--exclude-dos', 'leave out the denial-of-service checks')
       .option('--wait', 'show progress on stderr and return when the audit ends (exit 5 if it failed)')
       .action(
-        act(async (targets: string[], o: Json & { type: RunFields['audittype']; notify?: boolean; excludeDos?: boolean; wait?: boolean }) => {
-          const fields: RunFields = { ipaddr: targets.join(','), audittype: o.type };
-          if (o.notify) fields.notification = 'OCMP';
-          if (o.excludeDos) fields.excludedos = '1';
-          const entry = await withSession(async (s) => {
-            const started = await startAudit(s, fields);
-            return o.wait ? waitForEnd(s, started.scanuid, POLL_MS) : started;
-          });
-          if (o.json) printJson(entry);
-          else printText(o.wait ? `${entryText(entry)}; the report: vigil audit report ${entry.scanuid}` : `${entryText(entry)}`);
-          if (entry.folder === 'failed') throw new CliError(EXIT.failed, `audit ${entry.scanuid} failed`);
-        }),
+        act(
+          async (
+            targets: string[],
+            o: Json & { type: RunFields['audittype']; notify?: boolean; excludeDos?: boolean; wait?: boolean },
+          ) => {
+            const fields: RunFields = { ipaddr: targets.join(','), audittype: o.type };
+            if (o.notify) fields.notification = 'OCMP';
+            if (o.excludeDos) fields.excludedos = '1';
+            const entry = await withSession(async (s) => {
+              const started = await startAudit(s, fields);
+              return o.wait ? waitForEnd(s, started.scanuid, POLL_MS) : started;
+            });
+            if (o.json) printJson(entry);
+            else
+              printText(
+                o.wait ? `${entryText(entry)}; the report: vigil audit report ${entry.scanuid}` : `${entryText(entry)}`,
+              );
+            if (entry.folder === 'failed') throw new CliError(EXIT.failed, `audit ${entry.scanuid} failed`);
+          },
+        ),
       ),
   );
 

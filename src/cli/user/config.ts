@@ -30,8 +30,12 @@ export function readConfig(): UserConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(EXIT.notLoggedIn, `not logged in (no ${file}): run vigil login`);
-    throw new CliError(EXIT.notLoggedIn, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new CliError(EXIT.notLoggedIn, `not logged in (no ${file}): run vigil login`);
+    throw new CliError(
+      EXIT.notLoggedIn,
+      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   let c: Partial<UserConfig>;
   try {

@@ -37,7 +37,12 @@ export const ADD_TYPES = Object.keys(ADD_SCRIPTS) as AddType[];
  * are never guessed: a missing `name` of an A record is a usage error,
  * not silently the apex.
  */
-const BLANK_BY_DEFAULT: Partial<Record<AddType, string>> = { MX: 'name', CAA: 'subdomain', NS: 'subdomain', TXT: 'name' };
+const BLANK_BY_DEFAULT: Partial<Record<AddType, string>> = {
+  MX: 'name',
+  CAA: 'subdomain',
+  NS: 'subdomain',
+  TXT: 'name',
+};
 
 /** The TYPE as given, any case (`webforwarding` too). */
 export function addTypeOf(text: string): AddType {
@@ -47,7 +52,11 @@ export function addTypeOf(text: string): AddType {
 }
 
 /** The script and its form for `dns add`, or a usage error naming the fields the script takes. */
-export function addCall(domain: string, type: AddType, pairs: readonly string[]): { script: ScriptName; fields: Fields } {
+export function addCall(
+  domain: string,
+  type: AddType,
+  pairs: readonly string[],
+): { script: ScriptName; fields: Fields } {
   const script = ADD_SCRIPTS[type];
   const params: Record<string, { required: boolean }> = CONTRACTS[script].params;
   const own = Object.keys(params).filter((p) => p !== 'domain');

@@ -28,7 +28,8 @@ function outcome(reply: Record<string, any>, o: Json, done: string, notDone: str
     for (const e of errors) note(`error: ${e}`);
     if (!errors.length) printText(done);
   }
-  if (errors.length) throw new CliError(EXIT.failed, `${errors.length} error${errors.length > 1 ? 's' : ''}: ${notDone}`);
+  if (errors.length)
+    throw new CliError(EXIT.failed, `${errors.length} error${errors.length > 1 ? 's' : ''}: ${notDone}`);
 }
 
 function fileText(file: string): string {
@@ -50,7 +51,15 @@ export function dnsCommand(): Command {
         const domains = Object.values((r.domains ?? {}) as Record<string, any>);
         printText(
           `${r.domaincount} domain(s), weight ${r.domainweight}; subscription until ${r.expiryreadable}` +
-            (domains.length ? `\n\n${table(domains, [['SEQ', (d) => d.seq], ['DOMAIN', (d) => d.domain], ['STATE', (d) => `${d.state} ${d.stateText}${d.hold ? ' (on hold)' : ''}`], ['WEIGHT', (d) => d.weight], ['SERVED SERIAL', (d) => d.servedSerial]])}` : ''),
+            (domains.length
+              ? `\n\n${table(domains, [
+                  ['SEQ', (d) => d.seq],
+                  ['DOMAIN', (d) => d.domain],
+                  ['STATE', (d) => `${d.state} ${d.stateText}${d.hold ? ' (on hold)' : ''}`],
+                  ['WEIGHT', (d) => d.weight],
+                  ['SERVED SERIAL', (d) => d.servedSerial],
+                ])}`
+              : ''),
         );
       }),
     ),
@@ -64,7 +73,13 @@ export function dnsCommand(): Command {
           const r = await withSession((s) => s.call('dnsGetDomainRecords.php', { domain }));
           if (o.json) return printJson(r);
           const records = Object.values((r.records ?? {}) as Record<string, any>);
-          printText(`${r.domain}: ${r.state} ${r.stateText}\n\n${table(records, [['SEQ', (x) => x.seq], ['TYPE', (x) => x.type], ['DATA', (x) => dataText(x.data)]])}`);
+          printText(
+            `${r.domain}: ${r.state} ${r.stateText}\n\n${table(records, [
+              ['SEQ', (x) => x.seq],
+              ['TYPE', (x) => x.type],
+              ['DATA', (x) => dataText(x.data)],
+            ])}`,
+          );
         }),
       ),
   );
@@ -77,7 +92,10 @@ export function dnsCommand(): Command {
         act(async (domain: string, o: Json & { type: 'master' | 'slave' }) => {
           const r = await withSession((s) => s.call('dnsAddDomain.php', { domain, domaintype: o.type, aup: 'YES' }));
           if (o.json) printJson({ ...r, domain });
-          else printText(`added ${domain} (${o.type}); publish it when its records are ready: vigil dns publish ${domain}`);
+          else
+            printText(
+              `added ${domain} (${o.type}); publish it when its records are ready: vigil dns publish ${domain}`,
+            );
         }),
       ),
   );
@@ -116,7 +134,12 @@ export function dnsCommand(): Command {
       .action(
         act(async (domain: string, o: Json) => {
           const r = await withSession((s) => s.call('dnsPublish.php', { domain }));
-          outcome(r, o, `published ${domain}${r.nextDistribution ? `; live from ${r.nextDistribution}` : ''}`, `${domain} not published`);
+          outcome(
+            r,
+            o,
+            `published ${domain}${r.nextDistribution ? `; live from ${r.nextDistribution}` : ''}`,
+            `${domain} not published`,
+          );
         }),
       ),
   );
@@ -141,13 +164,21 @@ export function dnsCommand(): Command {
         act(async (domain: string, file: string, o: Json) => {
           const zone = fileText(file);
           const r = await withSession((s) => s.call('dnsImportZone.php', { domain, zone }));
-          outcome(r, o, `imported ${r.imported} record(s) into ${domain}; publish to make them live: vigil dns publish ${domain}`, 'nothing imported');
+          outcome(
+            r,
+            o,
+            `imported ${r.imported} record(s) into ${domain}; publish to make them live: vigil dns publish ${domain}`,
+            'nothing imported',
+          );
         }),
       ),
   );
 
   dns.addCommand(
-    userCommand('dnssec', 'DNSSEC of a domain: show it, or turn signing on or off, or take a step of a KSK roll (docs/dnssec.md)')
+    userCommand(
+      'dnssec',
+      'DNSSEC of a domain: show it, or turn signing on or off, or take a step of a KSK roll (docs/dnssec.md)',
+    )
       .argument('<domain>')
       .addArgument(new Argument('[action]', 'on | off | roll; none: show').choices(['on', 'off', 'roll']))
       .action(
@@ -161,9 +192,17 @@ export function dnsCommand(): Command {
           );
           if (o.json) return printJson(r);
           printText(`${domain}: signing ${r.enabled ? 'on' : 'off'}${'step' in r ? `; KSK roll ${r.step}` : ''}`);
-          if (r.enabled && !r.ds.length) printText('keys are made at the next distribution; then give the parent the DS shown here');
+          if (r.enabled && !r.ds.length)
+            printText('keys are made at the next distribution; then give the parent the DS shown here');
           for (const line of r.ds) printText(line);
-          if (r.keys.length) printText(`\n${table(r.keys as { tag: number; role: string; signing: boolean }[], [['TAG', (k) => k.tag], ['ROLE', (k) => k.role], ['SIGNING', (k) => (k.signing ? 'yes' : 'no (published only)')]])}`);
+          if (r.keys.length)
+            printText(
+              `\n${table(r.keys as { tag: number; role: string; signing: boolean }[], [
+                ['TAG', (k) => k.tag],
+                ['ROLE', (k) => k.role],
+                ['SIGNING', (k) => (k.signing ? 'yes' : 'no (published only)')],
+              ])}`,
+            );
         }),
       ),
   );

@@ -39,13 +39,19 @@ async function password(o: LoginOptions): Promise<string> {
 }
 
 export function loginCommand() {
-  return userCommand('login', 'log in to a running Vigil and keep the session in $VIGIL_CONFIG (default ~/.config/vigil/config.json)')
+  return userCommand(
+    'login',
+    'log in to a running Vigil and keep the session in $VIGIL_CONFIG (default ~/.config/vigil/config.json)',
+  )
     .requiredOption('--url <url>', 'the API, https://HOST:PORT')
     .requiredOption('--apikey <key>', "the account's API key")
     .requiredOption('--userid <userid>', 'the account')
     .option('--cacert <file>', "PEM certificate to trust for the server (Vigil's own is DATA/tls/cert.pem)")
     .option('--password-stdin', 'read the password from the first line of standard input')
-    .option('--remember-password', 'keep the password in the config (mode 0600) for a fresh login when the session expires')
+    .option(
+      '--remember-password',
+      'keep the password in the config (mode 0600) for a fresh login when the session expires',
+    )
     .action(
       act(async (o: LoginOptions) => {
         const url = checkedUrl(o.url);
@@ -56,7 +62,8 @@ export function loginCommand() {
           } catch (err) {
             throw usage(`--cacert: cannot read ${o.cacert} (${(err as NodeJS.ErrnoException).code})`);
           }
-          if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw usage(`--cacert: ${o.cacert} holds no PEM certificate`);
+          if (!ca.includes('-----BEGIN CERTIFICATE-----'))
+            throw usage(`--cacert: ${o.cacert} holds no PEM certificate`);
         }
         const pw = await password(o);
         const client = clientFor(url, ca);
@@ -66,11 +73,20 @@ export function loginCommand() {
         } catch (err) {
           const e = explain(err, 'auth.php');
           // A refused login is an API answer (invalidLogin, …), not "log in again".
-          throw e.exitCode === EXIT.notLoggedIn ? new CliError(EXIT.api, e.message.replace(/: run vigil login again$/, '')) : e;
+          throw e.exitCode === EXIT.notLoggedIn
+            ? new CliError(EXIT.api, e.message.replace(/: run vigil login again$/, ''))
+            : e;
         } finally {
           client.close();
         }
-        const config: UserConfig = { url, apikey: o.apikey, userid: o.userid, sessionToken, ...(ca ? { ca } : {}), ...(o.rememberPassword ? { password: pw } : {}) };
+        const config: UserConfig = {
+          url,
+          apikey: o.apikey,
+          userid: o.userid,
+          sessionToken,
+          ...(ca ? { ca } : {}),
+          ...(o.rememberPassword ? { password: pw } : {}),
+        };
         const file = writeConfig(config);
         if (o.json) printJson({ url, userid: o.userid, config: file, passwordKept: Boolean(o.rememberPassword) });
         else printText(`logged in as ${o.userid} at ${url}; session kept in ${file}`);

@@ -24,7 +24,12 @@ export function table<R>(rows: readonly R[], columns: readonly Column<R>[]): str
   const cells = [columns.map(([h]) => h), ...rows.map((r) => columns.map(([, f]) => cellText(f(r))))];
   const widths = columns.map((_, i) => Math.max(...cells.map((c) => [...c[i]!].length)));
   return cells
-    .map((c) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd())
+    .map((c) =>
+      c
+        .map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }
 

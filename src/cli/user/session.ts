@@ -1,4 +1,12 @@
-import { type CallParams, type CallReply, type Fields, type Loose, type ScriptName, VigilApiError, VigilClient } from '../../client/index.ts';
+import {
+  type CallParams,
+  type CallReply,
+  type Fields,
+  type Loose,
+  type ScriptName,
+  VigilApiError,
+  VigilClient,
+} from '../../client/index.ts';
 import { askHidden } from './prompt.ts';
 import { readConfig, type UserConfig, writeConfig } from './config.ts';
 import { CliError, EXIT } from './exit.ts';
@@ -46,9 +54,13 @@ export class UserSession {
 
   private async relogin(): Promise<void> {
     let password = this.config.password;
-    if (password === undefined && process.stdin.isTTY) password = await askHidden(`Session expired; password for ${this.config.userid}: `);
+    if (password === undefined && process.stdin.isTTY)
+      password = await askHidden(`Session expired; password for ${this.config.userid}: `);
     if (password === undefined) {
-      throw new CliError(EXIT.notLoggedIn, 'sessionTimeout: the session expired; run vigil login again (or log in with --remember-password)');
+      throw new CliError(
+        EXIT.notLoggedIn,
+        'sessionTimeout: the session expired; run vigil login again (or log in with --remember-password)',
+      );
     }
     const token = await this.client.login(this.config.apikey, this.config.userid, password);
     writeConfig({ ...this.config, sessionToken: token });
@@ -89,7 +101,9 @@ export function explain(err: unknown, script?: string): CliError {
   if (typeof code === 'string') {
     // Node's TLS codes (DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID, …) and socket codes (ECONNREFUSED, …).
     const tls = /CERT|SELF_SIGNED|TLS|SSL|EPROTO/.test(code);
-    const hint = tls ? ': the server\'s certificate is not trusted; give its certificate with vigil login --cacert FILE' : '';
+    const hint = tls
+      ? ": the server's certificate is not trusted; give its certificate with vigil login --cacert FILE"
+      : '';
     return new CliError(EXIT.connection, `cannot reach the server: ${code}${hint}`);
   }
   return new CliError(EXIT.api, (err as Error)?.message ?? String(err));

@@ -20,7 +20,10 @@ interface RdataCodec {
 const codecs = dnsPacket as unknown as { record(type: string): RdataCodec };
 
 /** dns-packet's own type table ('UNKNOWN_n' for types it has no name for); not in its typings, hence require. */
-const typeNumbers = createRequire(import.meta.url)('dns-packet/types.js') as { toType(name: string): number; toString(n: number): string };
+const typeNumbers = createRequire(import.meta.url)('dns-packet/types.js') as {
+  toType(name: string): number;
+  toString(n: number): string;
+};
 export const typeNumber = (type: string): number => typeNumbers.toType(type);
 export const typeName = (n: number): string => typeNumbers.toString(n);
 

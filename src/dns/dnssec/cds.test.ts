@@ -15,16 +15,31 @@ test('CDS and CDNSKEY: the KSK as its DS, signed by the KSK; one naming a key no
   const clock = new ManualClock(Date.now());
   const ksk = generateKey('ksk');
   const zsk = generateKey('zsk');
-  const keys = [{ key: ksk, sign: true }, { key: zsk, sign: true }];
+  const keys = [
+    { key: ksk, sign: true },
+    { key: zsk, sign: true },
+  ];
   const check = (extra: ReturnType<typeof cdsRecords>) => {
     const signed = signZone(Z, [...bigZone(Z, 2), ...extra], keys, { clock });
     const text = masterFile(signed.records);
-    return { text, signed, bind: HAVE_VERIFY ? bindVerify(Z, text).ok : null, knot: HAVE_KZONECHECK ? knotCheck(Z, text, Math.floor(clock.now() / 1000)).ok : null };
+    return {
+      text,
+      signed,
+      bind: HAVE_VERIFY ? bindVerify(Z, text).ok : null,
+      knot: HAVE_KZONECHECK ? knotCheck(Z, text, Math.floor(clock.now() / 1000)).ok : null,
+    };
   };
   const good = check(cdsRecords(Z, [ksk], 3600));
   assert.match(good.text, new RegExp(`\\tCDS\\t${dsText(Z, ksk)}\\n`));
-  const sigs = good.signed.records.filter((r) => r.type === 'RRSIG' && ['CDS', 'CDNSKEY'].includes(((r as { data: unknown }).data as { typeCovered: string }).typeCovered));
-  assert.deepEqual(sigs.map((r) => ((r as { data: unknown }).data as { keyTag: number }).keyTag), [ksk.tag, ksk.tag]);
+  const sigs = good.signed.records.filter(
+    (r) =>
+      r.type === 'RRSIG' &&
+      ['CDS', 'CDNSKEY'].includes(((r as { data: unknown }).data as { typeCovered: string }).typeCovered),
+  );
+  assert.deepEqual(
+    sigs.map((r) => ((r as { data: unknown }).data as { keyTag: number }).keyTag),
+    [ksk.tag, ksk.tag],
+  );
   if (HAVE_VERIFY) assert.equal(good.bind, true);
   if (HAVE_KZONECHECK) assert.equal(good.knot, true);
   if (HAVE_KZONECHECK) assert.equal(check(cdsRecords(Z, [generateKey('ksk')], 3600)).knot, false);

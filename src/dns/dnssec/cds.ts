@@ -17,7 +17,8 @@ import dnsPacket from 'dns-packet';
  */
 const dsCodec = (dnsPacket as unknown as { record(t: string): { encode(d: unknown): Buffer } }).record('DS');
 
-const raw = (type: 'CDS' | 'CDNSKEY', zone: string, ttl: number, data: Buffer): Answer => ({ type, name: zone, ttl, class: 'IN', data }) as unknown as Answer;
+const raw = (type: 'CDS' | 'CDNSKEY', zone: string, ttl: number, data: Buffer): Answer =>
+  ({ type, name: zone, ttl, class: 'IN', data }) as unknown as Answer;
 
 export function cdsRecords(zone: string, ksks: readonly ZoneKey[], ttl: number): Answer[] {
   return ksks.flatMap((k) => [

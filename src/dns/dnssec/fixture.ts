@@ -18,10 +18,22 @@ export const ZONE = 'signed.example';
 export function everyTypeZone(zone = ZONE): Answer[] {
   const model = everyTypeModel(zone);
   // A secure delegation: DS is no Vigil record type yet, but the signer must sign it at the cut.
-  const ds: Answer = { type: 'DS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.alloc(32, 0xab) } };
+  const ds: Answer = {
+    type: 'DS',
+    name: `secure.${zone}`,
+    ttl: 3600,
+    class: 'IN',
+    data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.alloc(32, 0xab) },
+  };
   const cut: Answer = { type: 'NS', name: `secure.${zone}`, ttl: 3600, class: 'IN', data: 'ns1.other.net' };
   // A type Vigil does not host, which present.ts writes in RFC 3597's generic form.
-  const sshfp = { type: 'SSHFP', name: `mail.${zone}`, ttl: 3600, class: 'IN', data: { algorithm: 4, hash: 2, fingerprint: 'ab'.repeat(32) } } as Answer;
+  const sshfp = {
+    type: 'SSHFP',
+    name: `mail.${zone}`,
+    ttl: 3600,
+    class: 'IN',
+    data: { algorithm: 4, hash: 2, fingerprint: 'ab'.repeat(32) },
+  } as Answer;
   return [...buildZoneIndex(model, FORWARDER).all, cut, ds, sshfp];
 }
 
@@ -31,10 +43,18 @@ export const FORWARDER = '192.0.2.80';
 /** The stored zone the fixture signs: every record type Vigil hosts. */
 export function everyTypeModel(zone = ZONE): ZoneModel {
   let seq = 0;
-  const rec = (type: ZoneRecord['type'], fields: Fields): ZoneRecord => ({ seq: ++seq, type, data: parseRecord(type, fields, zone) });
+  const rec = (type: ZoneRecord['type'], fields: Fields): ZoneRecord => ({
+    seq: ++seq,
+    type,
+    data: parseRecord(type, fields, zone),
+  });
   const records: ZoneRecord[] = [
     // A mailbox with a dot in its local part: stored as `john\\.doe`, an escaped dot in the name.
-    { seq: ++seq, type: 'SOA', data: setSoa(defaultSoa(zone, 'ns.vigil.test'), { admin: 'John.Doe@example.net', ttl: '3600' }) },
+    {
+      seq: ++seq,
+      type: 'SOA',
+      data: setSoa(defaultSoa(zone, 'ns.vigil.test'), { admin: 'John.Doe@example.net', ttl: '3600' }),
+    },
     rec('NS', { subdomain: '', nameserver: 'ns1.ns.vigil.test.' }),
     rec('NS', { subdomain: '', nameserver: 'ns2.ns.vigil.test.' }),
     rec('A', { name: '', ip: '192.0.2.1' }),
@@ -71,10 +91,31 @@ export function everyTypeModel(zone = ZONE): ZoneModel {
 /** `n` A records (and the SOA and NS) for size tests and the bench. */
 export function bigZone(zone: string, n: number): Answer[] {
   const out: Answer[] = [
-    { type: 'SOA', name: zone, ttl: 3600, class: 'IN', data: { mname: 'ns1.ns.vigil.test', rname: `hostmaster.${zone}`, serial: 1, refresh: 10800, retry: 3600, expire: 1209600, minimum: 3600 } },
+    {
+      type: 'SOA',
+      name: zone,
+      ttl: 3600,
+      class: 'IN',
+      data: {
+        mname: 'ns1.ns.vigil.test',
+        rname: `hostmaster.${zone}`,
+        serial: 1,
+        refresh: 10800,
+        retry: 3600,
+        expire: 1209600,
+        minimum: 3600,
+      },
+    },
     { type: 'NS', name: zone, ttl: 3600, class: 'IN', data: 'ns1.ns.vigil.test' },
   ];
-  for (let i = 0; i < n; i++) out.push({ type: 'A', name: `h${i}.${zone}`, ttl: 3600, class: 'IN', data: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
+  for (let i = 0; i < n; i++)
+    out.push({
+      type: 'A',
+      name: `h${i}.${zone}`,
+      ttl: 3600,
+      class: 'IN',
+      data: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    });
   return out;
 }
 
@@ -104,7 +145,8 @@ function run(text: string, cmd: (file: string) => [string, string[]]): Verdict {
  * DNSKEY set, a complete NSEC chain. `-x`: the DNSKEY set is signed by
  * the KSK only (our split). It reads the time from the system clock only.
  */
-export const bindVerify = (zone: string, text: string): Verdict => run(text, (f) => ['dnssec-verify', ['-x', '-o', zone, f]]);
+export const bindVerify = (zone: string, text: string): Verdict =>
+  run(text, (f) => ['dnssec-verify', ['-x', '-o', zone, f]]);
 
 /** Knot's kzonecheck with DNSSEC checks, at the given time (seconds) so tests can move it. */
 export const knotCheck = (zone: string, text: string, atSeconds: number): Verdict =>

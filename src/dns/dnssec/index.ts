@@ -5,7 +5,21 @@
  * the choices.
  */
 export { DnssecError, type DnssecCode } from './errors.ts';
-export { generateKey, importKey, exportPrivateKey, dnskeyData, dnskeyRdata, keyTag, dsData, dsText, publicKey, type Algorithm, type KeyRole, type PublicKey, type ZoneKey } from './keys.ts';
+export {
+  generateKey,
+  importKey,
+  exportPrivateKey,
+  dnskeyData,
+  dnskeyRdata,
+  keyTag,
+  dsData,
+  dsText,
+  publicKey,
+  type Algorithm,
+  type KeyRole,
+  type PublicKey,
+  type ZoneKey,
+} from './keys.ts';
 export { sealPrivateKey, openPrivateKey } from './seal.ts';
 export { DEFAULT_TIMERS, signatureWindow, needsRefresh, signRRset, type Timers, type SignatureWindow } from './sign.ts';
 export { signZone, DEFAULT_DNSKEY_TTL, type KeyUse, type SignOptions, type SignedZone } from './zone.ts';

@@ -59,9 +59,15 @@ export function keyStates(keys: readonly KeyTimes[], now: number): { id: number;
  * (a ZSK's successor due, a key activating, retiring or leaving): the
  * zone is signed again then, whatever its signatures' refresh says.
  */
-export function nextKeyEvent(keys: readonly KeyTimes[], now: number, policy: KeyPolicy = DEFAULT_POLICY, intervalMs = 0): number {
+export function nextKeyEvent(
+  keys: readonly KeyTimes[],
+  now: number,
+  policy: KeyPolicy = DEFAULT_POLICY,
+  intervalMs = 0,
+): number {
   let next = Infinity;
-  for (const k of keys) for (const t of [k.activeAt, k.retireAt, k.removeAt]) if (t !== null && t > now) next = Math.min(next, t);
+  for (const k of keys)
+    for (const t of [k.activeAt, k.retireAt, k.removeAt]) if (t !== null && t > now) next = Math.min(next, t);
   const due = successorDue(keys, now, policy, intervalMs);
   if (due !== null && due > now) next = Math.min(next, due);
   return next;
@@ -92,24 +98,41 @@ function successorDue(keys: readonly KeyTimes[], now: number, policy: KeyPolicy,
  *
  * `maxTtl` is the zone's largest record TTL in ms.
  */
-export function plan(keys: readonly KeyTimes[], now: number, maxTtl: number, policy: KeyPolicy = DEFAULT_POLICY, intervalMs = 0): KeyPlan {
+export function plan(
+  keys: readonly KeyTimes[],
+  now: number,
+  maxTtl: number,
+  policy: KeyPolicy = DEFAULT_POLICY,
+  intervalMs = 0,
+): KeyPlan {
   const out: KeyPlan = { create: [], retire: [], remove: [] };
   const live = keys.filter((k) => k.removeAt === null || now < k.removeAt);
   out.remove.push(...keys.filter((k) => !live.includes(k)).map((k) => k.id));
   for (const role of ['ksk', 'zsk'] as const) {
-    if (!live.some((k) => k.role === role && (k.retireAt === null || now < k.retireAt))) out.create.push({ role, activeAt: now });
+    if (!live.some((k) => k.role === role && (k.retireAt === null || now < k.retireAt)))
+      out.create.push({ role, activeAt: now });
   }
   const due = successorDue(live, now, policy, intervalMs);
   if (due !== null && due <= now) {
-    const current = live.filter((k) => k.role === 'zsk' && signing(k, now) && k.retireAt === null).sort((a, b) => b.activeAt - a.activeAt)[0]!;
-    out.create.push({ role: 'zsk', activeAt: Math.max(now + publishLead(policy, intervalMs), current.activeAt + policy.zskLifetime) });
+    const current = live
+      .filter((k) => k.role === 'zsk' && signing(k, now) && k.retireAt === null)
+      .sort((a, b) => b.activeAt - a.activeAt)[0]!;
+    out.create.push({
+      role: 'zsk',
+      activeAt: Math.max(now + publishLead(policy, intervalMs), current.activeAt + policy.zskLifetime),
+    });
   }
   // A ZSK whose successor signs: retire it then.
   const zsks = live.filter((k) => k.role === 'zsk').sort((a, b) => a.activeAt - b.activeAt);
   for (let i = 0; i + 1 < zsks.length; i++) {
     const old = zsks[i]!;
     const next = zsks[i + 1]!;
-    if (old.retireAt === null && next.activeAt <= now) out.retire.push({ id: old.id, retireAt: next.activeAt, removeAt: next.activeAt + intervalMs + policy.propagation + maxTtl });
+    if (old.retireAt === null && next.activeAt <= now)
+      out.retire.push({
+        id: old.id,
+        retireAt: next.activeAt,
+        removeAt: next.activeAt + intervalMs + policy.propagation + maxTtl,
+      });
   }
   return out;
 }
@@ -121,8 +144,15 @@ export function plan(keys: readonly KeyTimes[], now: number, maxTtl: number, pol
  * the new DS. The second call, once the parent serves only the new DS and
  * its TTL has passed, takes the old KSK out. 'started' or 'finished'.
  */
-export function kskRoll(keys: readonly KeyTimes[], now: number): { step: 'started'; create: { role: 'ksk'; activeAt: number } } | { step: 'finished'; retire: { id: number; retireAt: number; removeAt: number }[] } {
-  const ksks = keys.filter((k) => k.role === 'ksk' && signing(k, now)).sort((a, b) => a.activeAt - b.activeAt || a.id - b.id);
+export function kskRoll(
+  keys: readonly KeyTimes[],
+  now: number,
+):
+  | { step: 'started'; create: { role: 'ksk'; activeAt: number } }
+  | { step: 'finished'; retire: { id: number; retireAt: number; removeAt: number }[] } {
+  const ksks = keys
+    .filter((k) => k.role === 'ksk' && signing(k, now))
+    .sort((a, b) => a.activeAt - b.activeAt || a.id - b.id);
   if (ksks.length < 2) return { step: 'started', create: { role: 'ksk', activeAt: now } };
   return { step: 'finished', retire: ksks.slice(0, -1).map((k) => ({ id: k.id, retireAt: now, removeAt: now })) };
 }

@@ -9,7 +9,8 @@ import { dnskeyRdata, dsData, dsText, exportPrivateKey, generateKey, importKey, 
 import { recordLine } from './present.ts';
 import { openPrivateKey, sealPrivateKey } from './seal.ts';
 
-const HAVE_BIND = spawnSync('which', ['dnssec-dsfromkey']).status === 0 && spawnSync('which', ['dnssec-keygen']).status === 0;
+const HAVE_BIND =
+  spawnSync('which', ['dnssec-dsfromkey']).status === 0 && spawnSync('which', ['dnssec-keygen']).status === 0;
 const Z = 'keys.example';
 
 function inTmp<T>(fn: (dir: string) => T): T {
@@ -29,14 +30,23 @@ test('keys: P-256 and Ed25519, KSK 257 and ZSK 256, public key fields of the RFC
   const e = generateKey('zsk', 15);
   assert.equal(e.flags, 256);
   assert.equal(e.publicKey.length, 32); // RFC 8080 3
-  assert.throws(() => generateKey('zsk', 8 as 13), (err: DnssecError) => err.code === 'unsupportedAlgorithm');
+  assert.throws(
+    () => generateKey('zsk', 8 as 13),
+    (err: DnssecError) => err.code === 'unsupportedAlgorithm',
+  );
 });
 
 test("key tag and DS agree with BIND's dnssec-dsfromkey, both algorithms", (t) => {
   if (!HAVE_BIND) return t.skip('BIND tools not installed');
   for (const alg of [13, 15] as const) {
     const key = generateKey('ksk', alg);
-    const line = recordLine({ type: 'DNSKEY', name: Z, ttl: 3600, class: 'IN', data: { flags: key.flags, algorithm: key.algorithm, key: key.publicKey } });
+    const line = recordLine({
+      type: 'DNSKEY',
+      name: Z,
+      ttl: 3600,
+      class: 'IN',
+      data: { flags: key.flags, algorithm: key.algorithm, key: key.publicKey },
+    });
     const bind = inTmp((dir) => {
       writeFileSync(join(dir, 'k'), `${line}\n`);
       return spawnSync('dnssec-dsfromkey', ['-2', '-f', join(dir, 'k'), Z], { encoding: 'utf8' });
@@ -50,16 +60,27 @@ test("key tag and DS agree with BIND's dnssec-dsfromkey, both algorithms", (t) =
 
 test("key tag of keys BIND made: the tag in dnssec-keygen's file name", (t) => {
   if (!HAVE_BIND) return t.skip('BIND tools not installed');
-  for (const [alg, name] of [[13, 'ECDSAP256SHA256'], [15, 'ED25519']] as const) {
+  for (const [alg, name] of [
+    [13, 'ECDSAP256SHA256'],
+    [15, 'ED25519'],
+  ] as const) {
     inTmp((dir) => {
       const r = spawnSync('dnssec-keygen', ['-q', '-K', dir, '-a', name, '-f', 'KSK', Z], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       const file = readdirSync(dir).find((f) => f.endsWith('.key'))!;
       const tag = Number(/\+\d{3}\+(\d{5})\.key$/.exec(file)![1]);
-      const rr = readFileSync(join(dir, file), 'utf8').split('\n').find((l) => /\sDNSKEY\s/.test(l))!;
-      const [flags, , algorithm, ...b64] = rr.split(/\sDNSKEY\s/)[1]!.trim().split(/\s+/);
+      const rr = readFileSync(join(dir, file), 'utf8')
+        .split('\n')
+        .find((l) => /\sDNSKEY\s/.test(l))!;
+      const [flags, , algorithm, ...b64] = rr
+        .split(/\sDNSKEY\s/)[1]!
+        .trim()
+        .split(/\s+/);
       assert.equal(Number(algorithm), alg);
-      assert.equal(keyTag(dnskeyRdata({ flags: Number(flags), algorithm: alg, key: Buffer.from(b64.join(''), 'base64') })), tag);
+      assert.equal(
+        keyTag(dnskeyRdata({ flags: Number(flags), algorithm: alg, key: Buffer.from(b64.join(''), 'base64') })),
+        tag,
+      );
     });
   }
 });
@@ -71,7 +92,10 @@ test('a key exported and imported is the same key', () => {
     assert.equal(back.tag, key.tag);
     assert.deepEqual(back.publicKey, key.publicKey);
     // An Ed25519 private key read as P-256 is refused, not mis-keyed.
-    assert.throws(() => importKey('zsk', alg === 13 ? 15 : 13, exportPrivateKey(key)), (e: DnssecError) => e.code === 'unsupportedAlgorithm');
+    assert.throws(
+      () => importKey('zsk', alg === 13 ? 15 : 13, exportPrivateKey(key)),
+      (e: DnssecError) => e.code === 'unsupportedAlgorithm',
+    );
   }
 });
 
@@ -83,7 +107,8 @@ test('sealed private keys: open with the same key and binding only; tampering, t
   assert.deepEqual(openPrivateKey(sealed, kek, 'keys.example/ksk/1'), der);
   // A fresh IV each time: the same key sealed twice gives two blobs.
   assert.notEqual(sealPrivateKey(der, kek, 'keys.example/ksk/1'), sealed);
-  const fails = (fn: () => unknown, code = 'keyUnsealFailed') => assert.throws(fn, (e: DnssecError) => e instanceof DnssecError && e.code === code);
+  const fails = (fn: () => unknown, code = 'keyUnsealFailed') =>
+    assert.throws(fn, (e: DnssecError) => e instanceof DnssecError && e.code === code);
   fails(() => openPrivateKey(sealed, Buffer.alloc(32, 8), 'keys.example/ksk/1'));
   fails(() => openPrivateKey(sealed, kek, 'other.example/ksk/1'));
   const raw = Buffer.from(sealed.slice(3), 'base64');

@@ -49,13 +49,21 @@ function publicField(privateKey: KeyObject, algorithm: Algorithm): Buffer {
 function makeKey(role: KeyRole, algorithm: Algorithm, privateKey: KeyObject): ZoneKey {
   const flags = FLAGS[role];
   const publicKey = publicField(privateKey, algorithm);
-  return { role, algorithm, flags, publicKey, privateKey, tag: keyTag(dnskeyRdata({ flags, algorithm, key: publicKey })) };
+  return {
+    role,
+    algorithm,
+    flags,
+    publicKey,
+    privateKey,
+    tag: keyTag(dnskeyRdata({ flags, algorithm, key: publicKey })),
+  };
 }
 
 /** A fresh key from node:crypto. */
 export function generateKey(role: KeyRole, algorithm: Algorithm = 13): ZoneKey {
   const alg = checkAlgorithm(algorithm);
-  const { privateKey } = alg === 13 ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
+  const { privateKey } =
+    alg === 13 ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
   return makeKey(role, alg, privateKey);
 }
 
@@ -94,7 +102,10 @@ export function keyTag(rdata: Buffer): number {
 
 /** The DS the parent publishes for a KSK: SHA-256, digest type 2 (RFC 4509), the one RFC 8624 says MUST be used. */
 export function dsData(zone: string, key: PublicKey): DsData {
-  const digest = createHash('sha256').update(nameWire(zone)).update(dnskeyRdata(dnskeyData(key))).digest();
+  const digest = createHash('sha256')
+    .update(nameWire(zone))
+    .update(dnskeyRdata(dnskeyData(key)))
+    .digest();
   return { keyTag: key.tag, algorithm: key.algorithm, digestType: 2, digest };
 }
 
@@ -108,5 +119,11 @@ export function dsText(zone: string, key: PublicKey): string {
 export function publicKey(role: KeyRole, algorithm: number, field: Buffer): PublicKey {
   const alg = checkAlgorithm(algorithm);
   const flags = FLAGS[role];
-  return { role, algorithm: alg, flags, publicKey: field, tag: keyTag(dnskeyRdata({ flags, algorithm: alg, key: field })) };
+  return {
+    role,
+    algorithm: alg,
+    flags,
+    publicKey: field,
+    tag: keyTag(dnskeyRdata({ flags, algorithm: alg, key: field })),
+  };
 }

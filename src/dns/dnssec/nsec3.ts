@@ -32,7 +32,11 @@ export function base32hex(bytes: Buffer): string {
 }
 
 /** RFC 5155 5: IH(salt, x, 0) = H(x | salt), then k more rounds of H(prev | salt); 0 extra rounds here. */
-export function nsec3Hash(name: string, iterations: number = NSEC3_PARAMS.iterations, salt: Buffer = NSEC3_PARAMS.salt): Buffer {
+export function nsec3Hash(
+  name: string,
+  iterations: number = NSEC3_PARAMS.iterations,
+  salt: Buffer = NSEC3_PARAMS.salt,
+): Buffer {
   let h = createHash('sha1').update(nameWire(name)).update(salt).digest();
   for (let i = 0; i < iterations; i++) h = createHash('sha1').update(h).update(salt).digest();
   return h;
@@ -72,6 +76,12 @@ export function nsec3Chain(zone: string, owners: readonly Nsec3Owner[], ttl: num
     const rrtypes = [...numbers].sort((a, b) => a - b).map(typeName);
     const next = hashed[(i + 1) % hashed.length]!.h;
     const { algorithm, flags, iterations, salt } = NSEC3_PARAMS;
-    return { type: 'NSEC3', name: `${base32hex(h)}.${zone}`, ttl, class: 'IN', data: { algorithm, flags, iterations, salt, nextDomain: next, rrtypes } } as Answer;
+    return {
+      type: 'NSEC3',
+      name: `${base32hex(h)}.${zone}`,
+      ttl,
+      class: 'IN',
+      data: { algorithm, flags, iterations, salt, nextDomain: next, rrtypes },
+    } as Answer;
   });
 }

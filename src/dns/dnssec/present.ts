@@ -10,7 +10,8 @@ import { base32hex } from './nsec3.ts';
  * later. Names go through text.ts's presentName like every zone line, so
  * no stored byte can break the file.
  */
-const fqdn = (name: string) => (name === '' || name === '.' ? '.' : name.endsWith('.') ? presentName(name) : `${presentName(name)}.`);
+const fqdn = (name: string) =>
+  name === '' || name === '.' ? '.' : name.endsWith('.') ? presentName(name) : `${presentName(name)}.`;
 
 /** YYYYMMDDHHmmSS in UTC (RFC 4034 3.2), from RRSIG's 32-bit seconds. */
 function stamp(seconds: number): string {

@@ -28,7 +28,10 @@ function again(clock: ManualClock, records: Answer[], keys: KeyUse[], previous: 
 test('re-signing reuses the signatures of unchanged RRsets, re-makes changed ones, and all of them once due', (t) => {
   if (!HAVE_KZONECHECK) t.diagnostic('kzonecheck not installed: signatures not validated');
   const clock = new ManualClock(Date.UTC(2026, 5, 1));
-  const keys: KeyUse[] = [{ key: ksk, sign: true }, { key: zsk, sign: true }];
+  const keys: KeyUse[] = [
+    { key: ksk, sign: true },
+    { key: zsk, sign: true },
+  ];
   const records = everyTypeZone();
   const first = signZone(ZONE, records, keys, { clock });
   const total = first.signatures.made;
@@ -52,12 +55,29 @@ test('re-signing reuses the signatures of unchanged RRsets, re-makes changed one
   assert.equal(prepub.signatures.made, 1);
 
   // The new ZSK signs, the old one stays published: every ZSK signature is new.
-  const rolled = again(clock, changed, [{ key: ksk, sign: true }, { key: zsk, sign: false }, { key: next, sign: true }], prepub);
+  const rolled = again(
+    clock,
+    changed,
+    [
+      { key: ksk, sign: true },
+      { key: zsk, sign: false },
+      { key: next, sign: true },
+    ],
+    prepub,
+  );
   assert.equal(rolled.signatures.made, total + 2 - 1);
 
   // Within the refresh margin (7 days left of 14): everything re-made, and refreshAt moves on.
   clock.set(rolled.refreshAt);
-  const refreshed = again(clock, changed, [{ key: ksk, sign: true }, { key: next, sign: true }], rolled);
+  const refreshed = again(
+    clock,
+    changed,
+    [
+      { key: ksk, sign: true },
+      { key: next, sign: true },
+    ],
+    rolled,
+  );
   assert.equal(refreshed.signatures.reused, 0);
   assert.equal(refreshed.refreshAt, clock.now() + 7 * DAY);
 });

@@ -39,12 +39,28 @@ export class SignatureCache {
    * The RRSIG of `rrset` by `key`: the previous signing's when still good,
    * else a new one. Either way it is recorded here for the next signing.
    */
-  sign(previous: SignatureCache | undefined, owner: string, ownerWire: Buffer | undefined, type: string, rrset: readonly Answer[], zone: string, key: ZoneKey, window: SignatureWindow, clock: Clock, timers: Timers): Answer {
+  sign(
+    previous: SignatureCache | undefined,
+    owner: string,
+    ownerWire: Buffer | undefined,
+    type: string,
+    rrset: readonly Answer[],
+    zone: string,
+    key: ZoneKey,
+    window: SignatureWindow,
+    clock: Clock,
+    timers: Timers,
+  ): Answer {
     const set = canonicalSet(owner, type, rrset, ownerWire);
     const id = `${owner}|${type}|${key.tag}`;
     const old = previous ? previous.#entries.get(id) : undefined;
     let rrsig: Answer;
-    if (old && old.wire.equals(set.wire) && old.publicKey.equals(key.publicKey) && !needsRefresh((old.rrsig as { data: RrsigData }).data, clock, timers)) {
+    if (
+      old &&
+      old.wire.equals(set.wire) &&
+      old.publicKey.equals(key.publicKey) &&
+      !needsRefresh((old.rrsig as { data: RrsigData }).data, clock, timers)
+    ) {
       rrsig = old.rrsig;
       this.reused++;
     } else {

@@ -28,7 +28,12 @@ function sign(algorithm: Algorithm, c = clock(), denial: 'nsec' | 'nsec3' = 'nse
   return { c, signed: signZone(ZONE, everyTypeZone(), keysFor(algorithm), { clock: c, denial }) };
 }
 
-for (const [algorithm, denial] of [[13, 'nsec'], [15, 'nsec'], [13, 'nsec3'], [15, 'nsec3']] as const) {
+for (const [algorithm, denial] of [
+  [13, 'nsec'],
+  [15, 'nsec'],
+  [13, 'nsec3'],
+  [15, 'nsec3'],
+] as const) {
   test(`a zone with every record type, algorithm ${algorithm}, ${denial.toUpperCase()}, validates with dnssec-verify and kzonecheck`, (t) => {
     const { c, signed } = sign(algorithm, clock(), denial);
     const text = masterFile(signed.records);
@@ -59,11 +64,20 @@ test('signed records: wildcard labels, empty non-terminals, the delegation and i
   // The delegation: NSEC says NS only (no A: that is the child's), nothing signed but the NSEC; glue out of the chain.
   const cut = nsecs.find((n) => n.name === `sub.${ZONE}`)!;
   assert.deepEqual(cut.data.rrtypes, ['NS', 'RRSIG', 'NSEC']);
-  assert.deepEqual(rrsigs.filter((r) => r.name === `sub.${ZONE}`).map((r) => r.data.typeCovered), ['NSEC']);
+  assert.deepEqual(
+    rrsigs.filter((r) => r.name === `sub.${ZONE}`).map((r) => r.data.typeCovered),
+    ['NSEC'],
+  );
   assert.ok(!names.includes(`ns1.sub.${ZONE}`));
   // A secure delegation: DS in the bitmap and signed, NS still not.
   assert.deepEqual(nsecs.find((n) => n.name === `secure.${ZONE}`)!.data.rrtypes, ['NS', 'DS', 'RRSIG', 'NSEC']);
-  assert.deepEqual(rrsigs.filter((r) => r.name === `secure.${ZONE}`).map((r) => r.data.typeCovered).sort(), ['DS', 'NSEC']);
+  assert.deepEqual(
+    rrsigs
+      .filter((r) => r.name === `secure.${ZONE}`)
+      .map((r) => r.data.typeCovered)
+      .sort(),
+    ['DS', 'NSEC'],
+  );
   assert.ok(!rrsigs.some((r) => r.name === `ns1.sub.${ZONE}`));
   // The chain is a ring: the last points back to the apex.
   assert.equal(nsecs.at(-1)!.data.nextDomain, ZONE);
@@ -75,9 +89,16 @@ test('signed records: wildcard labels, empty non-terminals, the delegation and i
 test('NSEC3: hashes as RFC 5155 appendix A, empty non-terminals in the chain, an insecure delegation without RRSIG in its bitmap', () => {
   // RFC 5155 appendix A: salt aabbccdd, 12 iterations.
   assert.equal(base32hex(nsec3Hash('example', 12, Buffer.from('aabbccdd', 'hex'))), '0p9mhaveqvm6t7vbl5lop2u3t2rp3tom');
-  assert.equal(base32hex(nsec3Hash('a.example', 12, Buffer.from('aabbccdd', 'hex'))), '35mthgpgcu1qg68fab165klnsnk3dpvl');
+  assert.equal(
+    base32hex(nsec3Hash('a.example', 12, Buffer.from('aabbccdd', 'hex'))),
+    '35mthgpgcu1qg68fab165klnsnk3dpvl',
+  );
   const { signed } = sign(13, clock(), 'nsec3');
-  const byHash = new Map(signed.records.filter((r) => r.type === 'NSEC3').map((r) => [r.name.split('.')[0], (r.data as { rrtypes: string[] }).rrtypes]));
+  const byHash = new Map(
+    signed.records
+      .filter((r) => r.type === 'NSEC3')
+      .map((r) => [r.name.split('.')[0], (r.data as { rrtypes: string[] }).rrtypes]),
+  );
   const of = (name: string) => byHash.get(base32hex(nsec3Hash(name)));
   assert.deepEqual(of(`deep.er.${ZONE}`), []);
   assert.deepEqual(of(`sub.${ZONE}`), ['NS']);
@@ -102,7 +123,12 @@ test('a tampered record, a missing signature and expired signatures fail both va
   assert.equal(bindVerify(ZONE, tampered).ok, false);
   assert.equal(knotCheck(ZONE, tampered, nowSeconds(c)).ok, false);
   // An RRset whose signature was dropped.
-  const unsigned = masterFile(signed.records.filter((r) => !(r.type === 'RRSIG' && r.name === `mail.${ZONE}` && (r.data as { typeCovered: string }).typeCovered === 'A')));
+  const unsigned = masterFile(
+    signed.records.filter(
+      (r) =>
+        !(r.type === 'RRSIG' && r.name === `mail.${ZONE}` && (r.data as { typeCovered: string }).typeCovered === 'A'),
+    ),
+  );
   assert.equal(bindVerify(ZONE, unsigned).ok, false);
   assert.equal(knotCheck(ZONE, unsigned, nowSeconds(c)).ok, false);
   // Signed a month ago: past the 14-day validity at the real time.

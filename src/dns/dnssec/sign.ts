@@ -45,7 +45,9 @@ const rrsigCodec = (dnsPacket as unknown as { record(t: string): { encode(d: Rrs
 
 /** The raw signature: ECDSA as r|s (RFC 6605 4, node's 'ieee-p1363'), Ed25519 as is (RFC 8080 4). */
 function rawSignature(key: ZoneKey, data: Buffer): Buffer {
-  return key.algorithm === 13 ? sign('sha256', data, { key: key.privateKey, dsaEncoding: 'ieee-p1363' }) : sign(null, data, key.privateKey);
+  return key.algorithm === 13
+    ? sign('sha256', data, { key: key.privateKey, dsaEncoding: 'ieee-p1363' })
+    : sign(null, data, key.privateKey);
 }
 
 /** An RRset as a signature covers it: its TTL (one per set) and its records in canonical form. */
@@ -67,11 +69,25 @@ export function canonicalSet(owner: string, type: string, rrset: readonly Answer
  * signature, then the set in canonical form with the original TTL. `owner`
  * and `zone` in dns-packet's form (no trailing dot).
  */
-export function signRRset(owner: string, type: string, rrset: readonly Answer[], zone: string, key: ZoneKey, window: SignatureWindow): Answer {
+export function signRRset(
+  owner: string,
+  type: string,
+  rrset: readonly Answer[],
+  zone: string,
+  key: ZoneKey,
+  window: SignatureWindow,
+): Answer {
   return signCanonical(owner, type, canonicalSet(owner, type, rrset), zone, key, window);
 }
 
-export function signCanonical(owner: string, type: string, set: CanonicalSet, zone: string, key: ZoneKey, window: SignatureWindow): Answer {
+export function signCanonical(
+  owner: string,
+  type: string,
+  set: CanonicalSet,
+  zone: string,
+  key: ZoneKey,
+  window: SignatureWindow,
+): Answer {
   const data: RrsigData = {
     typeCovered: type,
     algorithm: key.algorithm,

@@ -13,7 +13,15 @@ for (const denial of ['nsec', 'nsec3'] as const) {
     const ksk = generateKey('ksk');
     const zsk = generateKey('zsk');
     const input = [...everyTypeZone(), ...cdsRecords(ZONE, [ksk], 3600)];
-    const signed = signZone(ZONE, input, [{ key: ksk, sign: true }, { key: zsk, sign: true }], { clock: new ManualClock(Date.UTC(2026, 10, 1)), denial });
+    const signed = signZone(
+      ZONE,
+      input,
+      [
+        { key: ksk, sign: true },
+        { key: zsk, sign: true },
+      ],
+      { clock: new ManualClock(Date.UTC(2026, 10, 1)), denial },
+    );
     const added = signed.records.filter((r) => SIGNER.has(r.type));
     const back = decodeSigned(encodeSigned(added));
     // Presentation form compares every field, Buffers included.

@@ -76,7 +76,12 @@ interface Owner {
  * there and glue below it are not, and occluded names get no NSEC
  * (RFC 4035 2.3).
  */
-export function signZone(zone: string, records: readonly Answer[], keys: readonly KeyUse[], options: SignOptions): SignedZone {
+export function signZone(
+  zone: string,
+  records: readonly Answer[],
+  keys: readonly KeyUse[],
+  options: SignOptions,
+): SignedZone {
   const apex = zone.toLowerCase().replace(/\.$/, '');
   const apexLabels = labels(apex);
   const ksks = keys.filter((k) => k.sign && k.key.role === 'ksk').map((k) => k.key);
@@ -89,7 +94,8 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
     let o = owners.get(name);
     if (!o) {
       const ls = labels(name);
-      if (ls.length < apexLabels.length || compareLabels(ls.slice(ls.length - apexLabels.length), apexLabels) !== 0) dnssecFail('recordOutsideZone');
+      if (ls.length < apexLabels.length || compareLabels(ls.slice(ls.length - apexLabels.length), apexLabels) !== 0)
+        dnssecFail('recordOutsideZone');
       owners.set(name, (o = { name, labels: ls, sets: new Map() }));
     }
     const set = o.sets.get(r.type);
@@ -100,11 +106,17 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
   const soa = top?.sets.get('SOA')?.[0] as { ttl?: number; data: SoaData } | undefined;
   if (!top || !soa) dnssecFail('zoneHasNoSoa');
   const dnskeyTtl = options.dnskeyTtl ?? DEFAULT_DNSKEY_TTL;
-  top.sets.set('DNSKEY', keys.map((k) => ({ type: 'DNSKEY', name: apex, ttl: dnskeyTtl, class: 'IN', data: dnskeyData(k.key) }) as Answer));
+  top.sets.set(
+    'DNSKEY',
+    keys.map((k) => ({ type: 'DNSKEY', name: apex, ttl: dnskeyTtl, class: 'IN', data: dnskeyData(k.key) }) as Answer),
+  );
 
   const nsec3 = options.denial === 'nsec3';
   // TTL 0 as BIND and Knot publish it: only the signer and secondaries read it.
-  if (nsec3) top.sets.set('NSEC3PARAM', [{ type: 'NSEC3PARAM', name: apex, ttl: 0, class: 'IN', data: nsec3paramRdata() } as unknown as Answer]);
+  if (nsec3)
+    top.sets.set('NSEC3PARAM', [
+      { type: 'NSEC3PARAM', name: apex, ttl: 0, class: 'IN', data: nsec3paramRdata() } as unknown as Answer,
+    ]);
 
   const sorted = [...owners.values()].sort((a, b) => compareLabels(a.labels, b.labels));
   // Delegations: NS below the apex. Sorted order puts a cut before every name under it.
@@ -112,7 +124,8 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
   const cuts = new Set<string>();
   let cut: Buffer[] | null = null;
   for (const o of sorted) {
-    if (cut && o.labels.length > cut.length && compareLabels(o.labels.slice(o.labels.length - cut.length), cut) === 0) continue; // glue: occluded
+    if (cut && o.labels.length > cut.length && compareLabels(o.labels.slice(o.labels.length - cut.length), cut) === 0)
+      continue; // glue: occluded
     cut = o.name !== apex && o.sets.has('NS') ? o.labels : null;
     if (cut) cuts.add(o.name);
     live.push(o);
@@ -120,7 +133,12 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
 
   // RFC 9077: the NSEC TTL is the lesser of the SOA's TTL and its minimum, the negative-caching TTL.
   const nsecTtl = Math.min(soa.ttl ?? soa.data.minimum ?? 0, soa.data.minimum ?? 0);
-  const nsecs = nsec3 ? new Map<string, Answer>() : nsecChain(live.map((o) => ({ name: o.name, types: [...o.sets.keys()] })), nsecTtl);
+  const nsecs = nsec3
+    ? new Map<string, Answer>()
+    : nsecChain(
+        live.map((o) => ({ name: o.name, types: [...o.sets.keys()] })),
+        nsecTtl,
+      );
 
   const timers = options.timers ?? DEFAULT_TIMERS;
   const window = signatureWindow(options.clock, timers);
@@ -128,7 +146,18 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
   const sig = (o: Owner | string, type: string, set: readonly Answer[], key: ZoneKey) =>
     typeof o === 'string'
       ? cache.sign(options.previous, o, undefined, type, set, apex, key, window, options.clock, timers)
-      : cache.sign(options.previous, o.name, (o.wire ??= labelsWire(o.labels)), type, set, apex, key, window, options.clock, timers);
+      : cache.sign(
+          options.previous,
+          o.name,
+          (o.wire ??= labelsWire(o.labels)),
+          type,
+          set,
+          apex,
+          key,
+          window,
+          options.clock,
+          timers,
+        );
   const out: Answer[] = [];
   const kept = new Set(live);
   for (const o of sorted) {
@@ -152,7 +181,8 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
   }
   // The earliest signature to re-make decides: a reused one may be older than this signing's.
   let earliest = Infinity;
-  for (const r of out) if (r.type === 'RRSIG') earliest = Math.min(earliest, (r.data as { expiration: number }).expiration);
+  for (const r of out)
+    if (r.type === 'RRSIG') earliest = Math.min(earliest, (r.data as { expiration: number }).expiration);
   return { records: out, refreshAt: (earliest - timers.refresh) * 1000, signatures: cache };
 }
 
@@ -162,7 +192,11 @@ export function signZone(zone: string, records: readonly Answer[], keys: readonl
  * and the apex, which NSEC3 (unlike NSEC) must list.
  */
 function nsec3Owners(apex: string, live: readonly Owner[], cuts: ReadonlySet<string>) {
-  const out = live.map((o) => ({ name: o.name, types: [...o.sets.keys()], signed: !cuts.has(o.name) || o.sets.has('DS') }));
+  const out = live.map((o) => ({
+    name: o.name,
+    types: [...o.sets.keys()],
+    signed: !cuts.has(o.name) || o.sets.has('DS'),
+  }));
   const seen = new Set(live.map((o) => o.name));
   for (const o of live) {
     // Vigil's names have no escaped dots, so a parent is the name after its first dot.

@@ -24,7 +24,9 @@ export function buildCatalog(name: string, members: string[], serial: number): Z
   const answers: Answer[] = [
     { type: 'NS', name, ttl, class: 'IN', data: 'invalid' },
     { type: 'TXT', name: `version.${name}`, ttl, class: 'IN', data: ['2'] },
-    ...members.map((zone): Answer => ({ type: 'PTR', name: `${memberId(zone)}.zones.${name}`, ttl, class: 'IN', data: zone })),
+    ...members.map(
+      (zone): Answer => ({ type: 'PTR', name: `${memberId(zone)}.zones.${name}`, ttl, class: 'IN', data: zone }),
+    ),
   ];
   return indexAnswers(name, soa, answers, { allowtransferacl: '', notify: '', alsonotify: '' });
 }

@@ -1,7 +1,19 @@
 /** Transports in the order of `DnsCounters.replies`. */
 export const TRANSPORTS = ['udp', 'tcp'] as const;
 /** Names of the RCODEs a reply header holds (RFC 1035, 2136); others are shown by number. */
-export const RCODE_NAMES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
+export const RCODE_NAMES = [
+  'NOERROR',
+  'FORMERR',
+  'SERVFAIL',
+  'NXDOMAIN',
+  'NOTIMP',
+  'REFUSED',
+  'YXDOMAIN',
+  'YXRRSET',
+  'NXRRSET',
+  'NOTAUTH',
+  'NOTZONE',
+];
 
 /** A copy of the counters, as a name-server worker sends it to the main process. */
 export interface DnsCountsSnapshot {
@@ -29,7 +41,11 @@ export class DnsCounters {
   }
 
   snapshot(): DnsCountsSnapshot {
-    return { replies: Array.from(this.replies), transfers: { ...this.transfers }, native: this.native() ?? { hits: 0, misses: 0, dropped: 0 } };
+    return {
+      replies: Array.from(this.replies),
+      transfers: { ...this.transfers },
+      native: this.native() ?? { hits: 0, misses: 0, dropped: 0 },
+    };
   }
 
   /** This process's counts plus every worker's last report. */

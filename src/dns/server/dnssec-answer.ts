@@ -51,7 +51,9 @@ export function withDnssec(z: ZoneIndex, r: Resolution): Resolution {
 
 /** The RRSIGs over one RRset. */
 function sigs(z: ZoneIndex, owner: string, type: string): Answer[] {
-  return (z.nodes.get(owner)?.get('RRSIG') ?? []).filter((s) => (s as { data: { typeCovered: string } }).data.typeCovered === type);
+  return (z.nodes.get(owner)?.get('RRSIG') ?? []).filter(
+    (s) => (s as { data: { typeCovered: string } }).data.typeCovered === type,
+  );
 }
 
 /** Each RRset of a section followed by its signatures; a set made from a wildcard takes the wildcard's, renamed (RFC 4035 3.1.3.3). */
@@ -67,7 +69,8 @@ function signSets(z: ZoneIndex, rrs: readonly Answer[], wild: Proof['wild']): An
     const name = a.name.toLowerCase();
     const from = wild.find((w) => w.qname === name)?.wildcard;
     // An ANY answer holds the owner's RRSIGs already: each once.
-    for (const s of from ? sigs(z, from, a.type).map((s) => ({ ...s, name: a.name })) : sigs(z, name, a.type)) if (!seen.has(s)) out.push(s);
+    for (const s of from ? sigs(z, from, a.type).map((s) => ({ ...s, name: a.name })) : sigs(z, name, a.type))
+      if (!seen.has(s)) out.push(s);
   }
   // Signatures after their whole set: move each set's RRSIGs behind its last record.
   return regroup(out);
@@ -83,7 +86,10 @@ function regroup(list: Answer[]): Answer[] {
     if (set) set.push(a);
     else sets.set(key, [a]);
   }
-  return [...sets.values()].flatMap((set) => [...set.filter((a) => a.type !== 'RRSIG'), ...set.filter((a) => a.type === 'RRSIG')]);
+  return [...sets.values()].flatMap((set) => [
+    ...set.filter((a) => a.type !== 'RRSIG'),
+    ...set.filter((a) => a.type === 'RRSIG'),
+  ]);
 }
 
 /** The owner of the NSEC that covers `name`: the last chain name at or before it in canonical order (the chain wraps to its last). */

@@ -22,7 +22,15 @@ export function fromWire(a: Answer, zone: string, seq: number, zoneTtl?: number)
   switch (a.type) {
     case 'SOA':
       // The master's serial rides along: the copy is served under it.
-      return make('SOA', { priNS: dot(d.mname), mail: dot(d.rname), refresh: d.refresh, retry: d.retry, exp: d.expire, min: d.minimum, serial: d.serial });
+      return make('SOA', {
+        priNS: dot(d.mname),
+        mail: dot(d.rname),
+        refresh: d.refresh,
+        retry: d.retry,
+        exp: d.expire,
+        min: d.minimum,
+        serial: d.serial,
+      });
     case 'A':
     case 'AAAA':
       return make(a.type, { name: rel, data: d });
@@ -32,13 +40,24 @@ export function fromWire(a: Answer, zone: string, seq: number, zoneTtl?: number)
     case 'MX':
       return make('MX', { host: rel, pri: d.preference, data: dot(d.exchange) });
     case 'TXT':
-      return make('TXT', { name: rel, data: (Array.isArray(d) ? d : [d]).map((b: Buffer | string) => b.toString()).join('') });
+      return make('TXT', {
+        name: rel,
+        data: (Array.isArray(d) ? d : [d]).map((b: Buffer | string) => b.toString()).join(''),
+      });
     case 'CAA':
       return make('CAA', { name: rel, flag: d.flags, tag: d.tag, caaval: d.value });
     case 'SRV': {
       const m = /^_([^.]+)\._([^.]+)(?:\.(.*))?$/.exec(rel);
       if (!m) return null;
-      return make('SRV', { srvc: m[1], prot: m[2], host: m[3] ?? '', pri: d.priority, weight: d.weight, port: d.port, target: dot(d.target) });
+      return make('SRV', {
+        srvc: m[1],
+        prot: m[2],
+        host: m[3] ?? '',
+        pri: d.priority,
+        weight: d.weight,
+        port: d.port,
+        target: dot(d.target),
+      });
     }
     default:
       return null;

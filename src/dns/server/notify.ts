@@ -23,10 +23,15 @@ export function notifyTargets(zone: ZoneIndex, secondaries: readonly Peer[]): Pe
   if (mode === 'yes') {
     for (const ns of zone.nodes.get(zone.zone)?.get('NS') ?? []) {
       const host = zone.nodes.get(String((ns as { data: string }).data).toLowerCase());
-      for (const a of [...(host?.get('A') ?? []), ...(host?.get('AAAA') ?? [])]) add(parsePeer(String((a as { data: string }).data)));
+      for (const a of [...(host?.get('A') ?? []), ...(host?.get('AAAA') ?? [])])
+        add(parsePeer(String((a as { data: string }).data)));
     }
   }
-  if (mode === 'yes' || mode === 'explicit') zone.options.alsonotify.split(',').filter(Boolean).forEach((a) => add(parsePeer(a)));
+  if (mode === 'yes' || mode === 'explicit')
+    zone.options.alsonotify
+      .split(',')
+      .filter(Boolean)
+      .forEach((a) => add(parsePeer(a)));
   return [...targets.values()];
 }
 
@@ -77,10 +82,20 @@ export function sendNotify(zone: ZoneIndex, peer: Peer, logger: Logger, stats?: 
 }
 
 /** NOTIFY every target of every changed zone that the egress fence allows; never throws. */
-export async function notifyAll(changed: ZoneIndex[], secondaries: readonly Peer[], egress: DnsEgress, logger: Logger, stats?: NotifyStats): Promise<void> {
+export async function notifyAll(
+  changed: ZoneIndex[],
+  secondaries: readonly Peer[],
+  egress: DnsEgress,
+  logger: Logger,
+  stats?: NotifyStats,
+): Promise<void> {
   const sends = changed.flatMap((zone) => {
     const { allowed, refused } = egress.split(notifyTargets(zone, secondaries));
-    if (refused.length) logger.warn({ zone: zone.zone, refused: refused.map(peerText) }, 'dns: NOTIFY not sent: outside --dns-peers-allow');
+    if (refused.length)
+      logger.warn(
+        { zone: zone.zone, refused: refused.map(peerText) },
+        'dns: NOTIFY not sent: outside --dns-peers-allow',
+      );
     return allowed.map((peer) => sendNotify(zone, peer, logger, stats));
   });
   await Promise.all(sends);

@@ -57,7 +57,9 @@ function addressesOf(z: ZoneIndex, targets: string[]): Answer[] {
 }
 
 function targetsOf(rrs: Answer[]): string[] {
-  return rrs.flatMap((a: any) => (a.type === 'NS' ? [a.data] : a.type === 'MX' ? [a.data.exchange] : a.type === 'SRV' ? [a.data.target] : []));
+  return rrs.flatMap((a: any) =>
+    a.type === 'NS' ? [a.data] : a.type === 'MX' ? [a.data.exchange] : a.type === 'SRV' ? [a.data.target] : [],
+  );
 }
 
 const renamed = (rrs: Answer[], name: string) => rrs.map((a) => ({ ...a, name }));
@@ -82,14 +84,28 @@ export function resolve(zones: ZoneFinder, qname: string, qtype: string): Resolu
     additionals: [],
     proof: { kind: rcode === 'NXDOMAIN' ? 'nxdomain' : 'nodata', name, wild, ...extra },
   });
-  const positive = (additionals: Answer[]): Resolution => ({ rcode: 'NOERROR', aa: true, answers, authorities: [], additionals, proof: { kind: 'answer', name, wild } });
+  const positive = (additionals: Answer[]): Resolution => ({
+    rcode: 'NOERROR',
+    aa: true,
+    answers,
+    authorities: [],
+    additionals,
+    proof: { kind: 'answer', name, wild },
+  });
 
   for (let hop = 0; hop < MAX_CHAIN; hop++) {
     const cut = cutFor(z, name);
     if (cut && !(cut === name && qtype === 'DS')) {
       if (answers.length) break; // a CNAME into a delegated name: the resolver follows it
       const ns = z.nodes.get(cut)!.get('NS')!;
-      return { rcode: 'NOERROR', aa: false, answers: [], authorities: ns, additionals: addressesOf(z, targetsOf(ns)), proof: { kind: 'referral', name, wild, at: cut } };
+      return {
+        rcode: 'NOERROR',
+        aa: false,
+        answers: [],
+        authorities: ns,
+        additionals: addressesOf(z, targetsOf(ns)),
+        proof: { kind: 'referral', name, wild, at: cut },
+      };
     }
     let node: Node | undefined = z.nodes.get(name);
     let synthesized = false;

@@ -51,7 +51,9 @@ export class SecondaryZones {
 
   start(): void {
     this.timer = setInterval(() => {
-      this.running = this.running.then(() => this.tick()).catch((err) => this.logger.error({ err }, 'dns: secondary refresh failed'));
+      this.running = this.running
+        .then(() => this.tick())
+        .catch((err) => this.logger.error({ err }, 'dns: secondary refresh failed'));
     }, TICK_MS);
     this.timer.unref();
   }
@@ -74,7 +76,11 @@ export class SecondaryZones {
       id: r.id,
       zone: r.name,
       serial: Number(r.serial),
-      masters: String(JSON.parse(r.options).masters ?? '').split(',').filter(Boolean).map((m) => parsePeer(m)).filter((p): p is Peer => p !== null),
+      masters: String(JSON.parse(r.options).masters ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((m) => parsePeer(m))
+        .filter((p): p is Peer => p !== null),
     }));
   }
 
@@ -92,17 +98,28 @@ export class SecondaryZones {
   /** Transfers the zone if a master has a newer serial; returns ms until the next check. */
   private async refresh(slave: SlaveZone): Promise<number> {
     const { allowed, refused } = this.egress.split(slave.masters);
-    if (refused.length) this.logger.warn({ zone: slave.zone, refused: refused.map(peerText) }, 'dns: masters outside --dns-peers-allow not asked');
+    if (refused.length)
+      this.logger.warn(
+        { zone: slave.zone, refused: refused.map(peerText) },
+        'dns: masters outside --dns-peers-allow not asked',
+      );
     for (const master of allowed) {
       const serial = await querySoaSerial(master, slave.zone);
       if (serial === null) continue;
       if (slave.serial !== 0 && serial === slave.serial) return this.refreshMs(slave);
       try {
         const records = await axfr(master, slave.zone, this.caps);
-        const zoneTtl = (records.find((a) => a.type === 'SOA') as { data?: { minimum?: number } } | undefined)?.data?.minimum;
-        await this.store(slave, records.map((a, i) => fromWire(a, slave.zone, i + 1, zoneTtl)).filter((r): r is ZoneRecord => r !== null));
+        const zoneTtl = (records.find((a) => a.type === 'SOA') as { data?: { minimum?: number } } | undefined)?.data
+          ?.minimum;
+        await this.store(
+          slave,
+          records.map((a, i) => fromWire(a, slave.zone, i + 1, zoneTtl)).filter((r): r is ZoneRecord => r !== null),
+        );
         this.stats.transfers++;
-        this.logger.info({ zone: slave.zone, serial, master: peerText(master), records: records.length }, 'dns: slave zone transferred');
+        this.logger.info(
+          { zone: slave.zone, serial, master: peerText(master), records: records.length },
+          'dns: slave zone transferred',
+        );
         await this.onNewCopy();
         return this.refreshMs({ ...slave, serial });
       } catch (err) {
@@ -128,7 +145,11 @@ export class SecondaryZones {
     if (!soa) throw new Error('transfer without SOA');
     const serial = Number(soa.data.serial);
     await this.db.transaction().execute(async (trx) => {
-      await replaceTransferred(trx, slave.id, records.map((r) => ({ type: r.type, data: r.data })));
+      await replaceTransferred(
+        trx,
+        slave.id,
+        records.map((r) => ({ type: r.type, data: r.data })),
+      );
       const model: ZoneModel = { zone: slave.zone, serial, records: await zoneRecords(trx, slave.id) };
       await writePublication(trx, { id: slave.id, name: slave.zone }, model, 'served', this.clock.now());
     });

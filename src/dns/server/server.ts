@@ -42,7 +42,13 @@ function headerOnly(query: Buffer, rcode: RcodeName): Buffer {
  * several for a zone transfer. A zone transfer asked over TCP is reported
  * in `facts` (this function has no logger; its caller logs it).
  */
-export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'udp' | 'tcp', client = '', facts?: AnswerFacts): Buffer[] {
+export function answerMessage(
+  zones: ZoneFinder,
+  message: Buffer,
+  transport: 'udp' | 'tcp',
+  client = '',
+  facts?: AnswerFacts,
+): Buffer[] {
   if (message.length < 12) return [];
   let query: Packet;
   try {
@@ -52,30 +58,46 @@ export function answerMessage(zones: ZoneFinder, message: Buffer, transport: 'ud
   }
   if (query.type === 'response') return [];
   const q = query.questions?.[0];
-  const opt = query.additionals?.find((a) => a.type === 'OPT') as { udpPayloadSize?: number; flags?: number } | undefined;
+  const opt = query.additionals?.find((a) => a.type === 'OPT') as
+    | { udpPayloadSize?: number; flags?: number }
+    | undefined;
   // RFC 3225: DO asks for DNSSEC records, and the reply's OPT says it was seen.
   const dnssecOk = ((opt?.flags ?? 0) & dnsPacket.DNSSEC_OK) !== 0;
   const reply = (rcode: RcodeName, aa: boolean, sections: Partial<Packet> = {}): Packet => ({
     id: query.id,
     type: 'response',
-    flags: (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED | (aa ? dnsPacket.AUTHORITATIVE_ANSWER : 0) | RCODE[rcode] | (message.readUInt16BE(2) & 0x7800),
+    flags:
+      ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) |
+      (aa ? dnsPacket.AUTHORITATIVE_ANSWER : 0) |
+      RCODE[rcode] |
+      (message.readUInt16BE(2) & 0x7800),
     questions: query.questions,
     answers: sections.answers ?? [],
     authorities: sections.authorities ?? [],
-    additionals: [...(sections.additionals ?? []), ...(opt ? [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_SIZE, flags: dnssecOk ? dnsPacket.DNSSEC_OK : 0 } as Answer] : [])],
+    additionals: [
+      ...(sections.additionals ?? []),
+      ...(opt
+        ? [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_SIZE, flags: dnssecOk ? dnsPacket.DNSSEC_OK : 0 } as Answer]
+        : []),
+    ],
   });
   let packet: Packet;
   const opcode = (message.readUInt16BE(2) & 0x7800) >> 11;
-  if (opcode === OPCODE_NOTIFY && q) packet = reply(zones.notified?.(q.name.toLowerCase(), client) ? 'NOERROR' : 'REFUSED', true);
+  if (opcode === OPCODE_NOTIFY && q)
+    packet = reply(zones.notified?.(q.name.toLowerCase(), client) ? 'NOERROR' : 'REFUSED', true);
   else if (opcode !== 0) packet = reply('NOTIMP', false);
   else if (!q || query.questions!.length !== 1) packet = reply('FORMERR', false);
   else if (q.class !== 'IN' && q.class !== 'ANY') packet = reply('REFUSED', false);
   else if (q.type === 'AXFR' || q.type === 'IXFR') {
     const zone = zones.find(q.name.toLowerCase());
-    if (transport === 'udp') packet = { ...reply('NOERROR', false), flags: (reply('NOERROR', false).flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE };
+    if (transport === 'udp')
+      packet = {
+        ...reply('NOERROR', false),
+        flags: (reply('NOERROR', false).flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE,
+      };
     else if (zone && zone.zone === q.name.toLowerCase() && zones.transferAllowed(zone, client)) {
       if (facts) facts.transfer = { zone: zone.zone, type: q.type, served: true };
-      return transferMessages(zone, query, (message.readUInt16BE(2) & 0x7800));
+      return transferMessages(zone, query, message.readUInt16BE(2) & 0x7800);
     } else {
       if (facts) facts.transfer = { zone: q.name.toLowerCase(), type: q.type, served: false };
       packet = reply('REFUSED', false);
@@ -112,7 +134,13 @@ function encodeWithin(packet: Packet, transport: 'udp' | 'tcp', opt: { udpPayloa
   const limit = transport === 'tcp' ? 65535 : opt ? Math.max(512, Math.min(opt.udpPayloadSize ?? 512, 4096)) : 512;
   const out = dnsPacket.encode(packet);
   if (out.length <= limit) return out;
-  return dnsPacket.encode({ ...packet, flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: packet.additionals!.filter((a) => a.type === 'OPT') });
+  return dnsPacket.encode({
+    ...packet,
+    flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE,
+    answers: [],
+    authorities: [],
+    additionals: packet.additionals!.filter((a) => a.type === 'OPT'),
+  });
 }
 
 /** Limits on DNS over TCP; the field names are Config's, so a Config can be passed as is. */

@@ -80,7 +80,8 @@ export class ServingSet implements ZoneFinder {
     const forwards = new Map<string, Forward>();
     for (const m of models) {
       for (const r of m.records) {
-        if (r.type === 'WebForwarding') forwards.set(fqdn(r.data.host, m.zone).slice(0, -1), { target: r.data.target, cloak: r.data.cloak === 1 });
+        if (r.type === 'WebForwarding')
+          forwards.set(fqdn(r.data.host, m.zone).slice(0, -1), { target: r.data.target, cloak: r.data.cloak === 1 });
       }
     }
     const next = new Map<string, ZoneIndex>();
@@ -102,7 +103,10 @@ export class ServingSet implements ZoneFinder {
       else {
         this.members = members.join(' ');
         // Serial: seconds since 1970, and always above the last one.
-        const serial = Math.max((this.catalog?.serial ?? 0) + 1, Math.floor((this.options.clock ?? systemClock).now() / 1000));
+        const serial = Math.max(
+          (this.catalog?.serial ?? 0) + 1,
+          Math.floor((this.options.clock ?? systemClock).now() / 1000),
+        );
         this.catalog = buildCatalog(name, members, serial);
         next.set(name, this.catalog);
         changed.push(this.catalog);

@@ -37,10 +37,18 @@ export function testLoad(model: ZoneModel): { errors: string[]; index: ZoneIndex
     }
   }
   for (const qtype of ['SOA', 'NS'] as const) {
-    const query = dnsPacket.encode({ type: 'query', id: 1, questions: [{ type: qtype, name: model.zone, class: 'IN' }] });
+    const query = dnsPacket.encode({
+      type: 'query',
+      id: 1,
+      questions: [{ type: qtype, name: model.zone, class: 'IN' }],
+    });
     const [reply] = answerMessage(set, query, 'tcp');
     const decoded = reply && dnsPacket.decode(reply);
-    if (!decoded || (decoded as { rcode?: string }).rcode !== 'NOERROR' || !decoded.answers?.some((a) => a.type === qtype)) {
+    if (
+      !decoded ||
+      (decoded as { rcode?: string }).rcode !== 'NOERROR' ||
+      !decoded.answers?.some((a) => a.type === qtype)
+    ) {
       errors.push(`the test name server gives no ${qtype} answer for ${model.zone}`);
     }
   }

@@ -21,7 +21,15 @@ const ixfr = (serial: number): Packet => ({
   type: 'query',
   id: 1,
   questions: [{ type: 'IXFR', name: Z, class: 'IN' }],
-  authorities: [{ type: 'SOA', name: Z, ttl: 0, class: 'IN', data: { mname: 'x', rname: 'x', serial, refresh: 0, retry: 0, expire: 0, minimum: 0 } }],
+  authorities: [
+    {
+      type: 'SOA',
+      name: Z,
+      ttl: 0,
+      class: 'IN',
+      data: { mname: 'x', rname: 'x', serial, refresh: 0, retry: 0, expire: 0, minimum: 0 },
+    },
+  ],
 });
 const show = (rrs: any[]) => rrs.map((a) => (a.type === 'SOA' ? `SOA ${a.data.serial}` : `${a.type} ${a.data}`));
 
@@ -31,7 +39,12 @@ test('IXFR: the difference from the previous version, the SOA when up to date, e
   set.replace([model(2026010102, '192.0.2.2')]);
   const zone = set.find(Z)!;
   assert.deepEqual(show(transferRecords(zone, ixfr(2026010101))), [
-    'SOA 2026010102', 'SOA 2026010101', 'A 192.0.2.1', 'SOA 2026010102', 'A 192.0.2.2', 'SOA 2026010102',
+    'SOA 2026010102',
+    'SOA 2026010101',
+    'A 192.0.2.1',
+    'SOA 2026010102',
+    'A 192.0.2.2',
+    'SOA 2026010102',
   ]);
   assert.deepEqual(show(transferRecords(zone, ixfr(2026010102))), ['SOA 2026010102']);
   const full = show(transferRecords(zone, ixfr(2025010101)));
@@ -54,7 +67,12 @@ test('transfer ACL: an entry stored as ::a.b.c.d (IPv4-compatible) is not the IP
   const m = model(1, '192.0.2.1');
   const options = m.records.find((r) => r.type === 'Options');
   if (options) options.data.allowtransferacl = '::192.0.2.77';
-  else m.records.push({ seq: 99, type: 'Options', data: { masters: '', allowtransferacl: '::192.0.2.77', notify: '', alsonotify: '' } });
+  else
+    m.records.push({
+      seq: 99,
+      type: 'Options',
+      data: { masters: '', allowtransferacl: '::192.0.2.77', notify: '', alsonotify: '' },
+    });
   set.replace([m]);
   const zone = set.find(Z)!;
   assert.ok(!transferAllowed(zone, '192.0.2.77', []), 'ipaddr.js alone read it as ::ffff:192.0.2.77');

@@ -18,7 +18,10 @@ function matches(entry: string, address: string): boolean {
 /** Zone transfers go to the configured secondaries and the zone's allowtransferacl, nobody else. */
 export function transferAllowed(zone: ZoneIndex, address: string, secondaries: readonly Peer[]): boolean {
   if (secondaries.some((s) => matches(s.address, address))) return true;
-  return zone.options.allowtransferacl.split(',').filter(Boolean).some((entry) => matches(entry, address));
+  return zone.options.allowtransferacl
+    .split(',')
+    .filter(Boolean)
+    .some((entry) => matches(entry, address));
 }
 
 const CHUNK = 16_000;
@@ -68,7 +71,9 @@ export function transferMessages(zone: ZoneIndex, query: Packet, flags: number):
     size = 0;
   };
   for (const rr of records) {
-    const length = (dnsPacket as unknown as { answer: { encodingLength(a: Answer): number } }).answer.encodingLength(rr);
+    const length = (dnsPacket as unknown as { answer: { encodingLength(a: Answer): number } }).answer.encodingLength(
+      rr,
+    );
     if (size + length > CHUNK && batch.length) flush();
     batch.push(rr);
     size += length;

@@ -19,7 +19,13 @@ export interface FastUdp {
 }
 
 interface Addon {
-  open(host: string, port: number, threads: number, onMiss: (msg: Buffer, address: string, port: number) => void, recvBuffer: number): unknown;
+  open(
+    host: string,
+    port: number,
+    threads: number,
+    onMiss: (msg: Buffer, address: string, port: number) => void,
+    recvBuffer: number,
+  ): unknown;
   port(h: unknown): number;
   send(h: unknown, reply: Buffer, address: string, port: number): void;
   store(h: unknown, query: Buffer, reply: Buffer): void;
@@ -35,7 +41,9 @@ export function fastUdpAvailable(): boolean {
   if (process.env.VIGIL_DNS_IO === 'node') return false;
   if (addon === undefined) {
     try {
-      addon = createRequire(import.meta.url)(resolve(import.meta.dirname, '../../../build/Release/udp_fast.node')) as Addon;
+      addon = createRequire(import.meta.url)(
+        resolve(import.meta.dirname, '../../../build/Release/udp_fast.node'),
+      ) as Addon;
     } catch {
       addon = null;
     }
@@ -44,7 +52,12 @@ export function fastUdpAvailable(): boolean {
 }
 
 /** Binds `host:port` (SO_REUSEPORT, so name-server workers each bind their own). Throws like bind(2) (EADDRINUSE …). */
-export function openFastUdp(host: string, port: number, threads: number, onMiss: (msg: Buffer, address: string, port: number) => void): FastUdp {
+export function openFastUdp(
+  host: string,
+  port: number,
+  threads: number,
+  onMiss: (msg: Buffer, address: string, port: number) => void,
+): FastUdp {
   if (!fastUdpAvailable()) throw new Error('native UDP I/O is not available');
   const a = addon!;
   const h = a.open(host, port, threads, onMiss, 4 * 1024 * 1024);

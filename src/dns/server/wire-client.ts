@@ -52,7 +52,9 @@ export function axfr(peer: Peer, zone: string, caps: TransferCaps, timeoutMs = 3
     let received = 0;
     let buf = Buffer.alloc(0);
     const socket = connect({ host: peer.address, port: peer.port }, () =>
-      socket.write(dnsPacket.streamEncode({ id: qid, type: 'query', questions: [{ type: 'AXFR', name: zone, class: 'IN' }] })),
+      socket.write(
+        dnsPacket.streamEncode({ id: qid, type: 'query', questions: [{ type: 'AXFR', name: zone, class: 'IN' }] }),
+      ),
     );
     const fail = (why: string) => {
       socket.destroy();

@@ -56,7 +56,8 @@ export async function startDnsWorkers(
     );
   }
   let closing = false;
-  for (const w of workers) w.on('exit', (code) => closing || logger.error({ code, pid: w.process.pid }, 'dns worker exited'));
+  for (const w of workers)
+    w.on('exit', (code) => closing || logger.error({ code, pid: w.process.pid }, 'dns worker exited'));
   const [port] = await Promise.all(ports);
   const send = (m: ToWorker) => workers.forEach((w) => w.isConnected() && w.send(m));
   return {
@@ -66,7 +67,9 @@ export async function startDnsWorkers(
     async close() {
       closing = true;
       await Promise.all(
-        workers.map((w) => new Promise<void>((res) => (w.isDead() ? res() : (w.once('exit', () => res()), w.kill('SIGTERM'))))),
+        workers.map(
+          (w) => new Promise<void>((res) => (w.isDead() ? res() : (w.once('exit', () => res()), w.kill('SIGTERM')))),
+        ),
       );
     },
   };

@@ -56,7 +56,13 @@ function txtData(text: string): Buffer[] {
 }
 
 /** The wire-level record(s) of one stored record; [] for non-zone types. */
-export function recordAnswers(type: string, d: StoredData, zone: string, ttl = 0, forwardAddress: string | null = null): Answer[] {
+export function recordAnswers(
+  type: string,
+  d: StoredData,
+  zone: string,
+  ttl = 0,
+  forwardAddress: string | null = null,
+): Answer[] {
   const owner = (rel: string) => bare(fqdn(rel, zone));
   switch (type) {
     case 'A':
@@ -71,11 +77,27 @@ export function recordAnswers(type: string, d: StoredData, zone: string, ttl = 0
     case 'CAA':
       return [{ type, name: owner(d.name), ttl, class: 'IN', data: { flags: d.flag, tag: d.tag, value: d.caaval } }];
     case 'SRV':
-      return [{ type, name: owner(srvOwner(d)), ttl, class: 'IN', data: { priority: d.pri, weight: d.weight, port: d.port, target: d.target === '.' ? '.' : bare(d.target) } }];
+      return [
+        {
+          type,
+          name: owner(srvOwner(d)),
+          ttl,
+          class: 'IN',
+          data: { priority: d.pri, weight: d.weight, port: d.port, target: d.target === '.' ? '.' : bare(d.target) },
+        },
+      ];
     case 'WebForwarding':
       // A forwarded host resolves to the web forwarder.
       if (!forwardAddress) return [];
-      return [{ type: isIPv6(forwardAddress) ? 'AAAA' : 'A', name: owner(d.host), ttl, class: 'IN', data: forwardAddress } as Answer];
+      return [
+        {
+          type: isIPv6(forwardAddress) ? 'AAAA' : 'A',
+          name: owner(d.host),
+          ttl,
+          class: 'IN',
+          data: forwardAddress,
+        } as Answer,
+      ];
     default:
       return [];
   }
@@ -87,7 +109,15 @@ export function soaAnswer(soa: SoaData, zone: string, serial: number): Answer {
     name: zone,
     ttl: soa.min,
     class: 'IN',
-    data: { mname: bare(soa.priNS), rname: bare(soa.mail), serial, refresh: soa.refresh, retry: soa.retry, expire: soa.exp, minimum: soa.min },
+    data: {
+      mname: bare(soa.priNS),
+      rname: bare(soa.mail),
+      serial,
+      refresh: soa.refresh,
+      retry: soa.retry,
+      expire: soa.exp,
+      minimum: soa.min,
+    },
   };
 }
 
@@ -101,13 +131,19 @@ export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null =
   // Only records with their own TTL can make a set differ: most zones skip the pass.
   if (model.records.some((r) => typeof r.data.ttl === 'number')) sameTtlPerSet(answers);
   const opts = model.records.find((r) => r.type === 'Options')?.data ?? {};
-  const options = { allowtransferacl: opts.allowtransferacl ?? '', notify: opts.notify ?? '', alsonotify: opts.alsonotify ?? '' };
+  const options = {
+    allowtransferacl: opts.allowtransferacl ?? '',
+    notify: opts.notify ?? '',
+    alsonotify: opts.alsonotify ?? '',
+  };
   if (!model.dnssec) return indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), answers, options);
   // Signed: the signer's records (DNSKEY, RRSIG, NSEC, CDS…) join the others, so
   // queries for them, ANY and zone transfers carry them like any record.
   const signed = decodeSigned(model.dnssec.wire);
   const index = indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), [...answers, ...signed], options);
-  const chain = signed.filter((a) => a.type === 'NSEC').map((a) => ({ name: a.name.toLowerCase(), labels: labels(a.name) }));
+  const chain = signed
+    .filter((a) => a.type === 'NSEC')
+    .map((a) => ({ name: a.name.toLowerCase(), labels: labels(a.name) }));
   chain.sort((a, b) => compareLabels(a.labels, b.labels));
   return { ...index, nsecChain: chain };
 }
@@ -149,8 +185,22 @@ export function indexAnswers(zone: string, soaRr: Answer, answers: Answer[], opt
     }
   }
   const cuts = new Set([...nodes].filter(([name, node]) => name !== zone && node.has('NS')).map(([name]) => name));
-  const all = [soaRr, ...[...nodes.values()].flatMap((node) => [...node].filter(([t]) => t !== 'SOA').flatMap(([, rrs]) => rrs))];
+  const all = [
+    soaRr,
+    ...[...nodes.values()].flatMap((node) => [...node].filter(([t]) => t !== 'SOA').flatMap(([, rrs]) => rrs)),
+  ];
   const serial = (soaRr as { data: { serial: number } }).data.serial;
   // The SOA's own TTL is its minimum too, so negative answers use it.
-  return { zone, serial, soa: soaRr, negativeTtl: (soaRr as { ttl: number }).ttl, nodes, names, cuts, options, all, replies: new Map() };
+  return {
+    zone,
+    serial,
+    soa: soaRr,
+    negativeTtl: (soaRr as { ttl: number }).ttl,
+    nodes,
+    names,
+    cuts,
+    options,
+    all,
+    replies: new Map(),
+  };
 }

@@ -12,7 +12,8 @@ import { line, nameToken, one, ownerField, targetField, type RecordType } from '
  * the top-level name `ns1.`.
  */
 function nameserverField(value: string | undefined, zone: string): string {
-  if (value === undefined || value === '' || value.endsWith('.')) return targetField(value, zone, 'syntaxInvalidHostname', true);
+  if (value === undefined || value === '' || value.endsWith('.'))
+    return targetField(value, zone, 'syntaxInvalidHostname', true);
   if (!value.includes('.')) fail('syntaxInvalidHostname');
   return targetField(`${value}.`, zone, 'syntaxInvalidHostname', true);
 }
@@ -32,5 +33,8 @@ export const NS: RecordType = {
   reply: (d) => ({ name: d.name, data: d.data }),
   zoneLines: (d, zone, ttl) => [line(d.name, zone, ttl, 'NS', presentName(d.data))],
   owner: (d) => d.name,
-  fromText: (owner, rdata, origin) => ({ subdomain: owner, nameserver: nameToken(one(rdata, 'syntaxInvalidHostname'), origin) }),
+  fromText: (owner, rdata, origin) => ({
+    subdomain: owner,
+    nameserver: nameToken(one(rdata, 'syntaxInvalidHostname'), origin),
+  }),
 };

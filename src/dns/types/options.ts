@@ -71,7 +71,12 @@ export function setOptions(fields: Fields, domainType: 'master' | 'slave'): Opti
 export const Options: RecordType = {
   type: 'Options',
   parse: () => fail('unspecifiedError'), // set by setOptions
-  reply: (d) => ({ allowtransferacl: d.allowtransferacl ?? '', notify: d.notify ?? '', alsonotify: d.alsonotify ?? '', masters: d.masters ?? '' }),
+  reply: (d) => ({
+    allowtransferacl: d.allowtransferacl ?? '',
+    notify: d.notify ?? '',
+    alsonotify: d.alsonotify ?? '',
+    masters: d.masters ?? '',
+  }),
   zoneLines: () => [], // server configuration, not zone data
   owner: () => null,
 };

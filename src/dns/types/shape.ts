@@ -2,7 +2,18 @@ import { fail, type SpecCode } from '../../errors.ts';
 import { fqdn, normalizeOwner, normalizeTarget } from '../names.ts';
 import { presentName } from '../text.ts';
 
-export type RecordTypeName = 'SOA' | 'NS' | 'MX' | 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'SRV' | 'CAA' | 'Options' | 'WebForwarding';
+export type RecordTypeName =
+  | 'SOA'
+  | 'NS'
+  | 'MX'
+  | 'A'
+  | 'AAAA'
+  | 'CNAME'
+  | 'TXT'
+  | 'SRV'
+  | 'CAA'
+  | 'Options'
+  | 'WebForwarding';
 /** Form fields as received (undefined = absent). */
 export type Fields = Record<string, string | undefined>;
 /** A record's stored data: JSON, already normalized. */
@@ -91,7 +102,12 @@ export function tokens(rdata: readonly RdataToken[], n: number, code: SpecCode):
 export const need = <T>(value: T | null, code: SpecCode): T => (value === null ? fail(code) : value);
 
 /** An owner field; absent and invalid get the same code (ARCHITECTURE.md). */
-export function ownerField(value: string | undefined, zone: string, code: SpecCode, rules: { wildcard?: boolean; underscore?: boolean } = {}): string {
+export function ownerField(
+  value: string | undefined,
+  zone: string,
+  code: SpecCode,
+  rules: { wildcard?: boolean; underscore?: boolean } = {},
+): string {
   return need(value === undefined ? null : normalizeOwner(value, zone, rules), code);
 }
 
@@ -111,4 +127,5 @@ export function line(rel: string, zone: string, ttl: number, type: string, rdata
 
 /** Address text for zone lines: only what an address can hold, else nothing is written. */
 const ADDRESS = /^[0-9a-f.:]{2,45}$/i;
-export const addressText = (value: unknown): string | null => (typeof value === 'string' && ADDRESS.test(value) ? value : null);
+export const addressText = (value: unknown): string | null =>
+  typeof value === 'string' && ADDRESS.test(value) ? value : null;

@@ -14,12 +14,27 @@ export interface SoaData {
 
 /** The SOA a new domain gets (spec 2.4: minimum TTL one day). */
 export function defaultSoa(zone: string, nsDomain: string): SoaData {
-  return { priNS: `ns1.${nsDomain}.`, mail: `hostmaster.${zone}.`, refresh: 10800, retry: 3600, exp: 1209600, min: 86400 };
+  return {
+    priNS: `ns1.${nsDomain}.`,
+    mail: `hostmaster.${zone}.`,
+    refresh: 10800,
+    retry: 3600,
+    exp: 1209600,
+    min: 86400,
+  };
 }
 
 /** The SOA line; the serial is the publish's, not stored data. */
 export function soaLine(d: SoaData, zone: string, serial: number, ttl: number): string {
-  const rdata = [presentName(d.priNS), presentName(d.mail), int(serial), int(d.refresh), int(d.retry), int(d.exp), int(d.min)];
+  const rdata = [
+    presentName(d.priNS),
+    presentName(d.mail),
+    int(serial),
+    int(d.refresh),
+    int(d.retry),
+    int(d.exp),
+    int(d.min),
+  ];
   return line('', zone, int(ttl), 'SOA', rdata.join(' '));
 }
 

@@ -1,6 +1,15 @@
 import { fail } from '../../errors.ts';
 import { int, parseNumber, presentName } from '../text.ts';
-import { line, nameToken, need, ownerField, targetField, tokenText, type RecordType, type StoredData } from './shape.ts';
+import {
+  line,
+  nameToken,
+  need,
+  ownerField,
+  targetField,
+  tokenText,
+  type RecordType,
+  type StoredData,
+} from './shape.ts';
 
 /** RFC 6335 5.1 service name: 1..15 LDH with at least one letter. */
 const SERVICE = /^[a-z0-9](?:[a-z0-9-]{0,13}[a-z0-9])?$/;
@@ -35,9 +44,23 @@ export const SRV: RecordType = {
     const target = f.target === '.' ? '.' : targetField(f.target, zone, 'syntaxInvalidTarget', true);
     return { srvc, prot, host, pri, weight, port, target };
   },
-  reply: (d) => ({ srvc: d.srvc, prot: d.prot, host: d.host, pri: d.pri, weight: d.weight, port: d.port, target: d.target }),
+  reply: (d) => ({
+    srvc: d.srvc,
+    prot: d.prot,
+    host: d.host,
+    pri: d.pri,
+    weight: d.weight,
+    port: d.port,
+    target: d.target,
+  }),
   zoneLines: (d, zone, ttl) => [
-    line(srvOwner(d), zone, ttl, 'SRV', `${int(d.pri)} ${int(d.weight)} ${int(d.port)} ${presentName(String(d.target))}`),
+    line(
+      srvOwner(d),
+      zone,
+      ttl,
+      'SRV',
+      `${int(d.pri)} ${int(d.weight)} ${int(d.port)} ${presentName(String(d.target))}`,
+    ),
   ],
   owner: (d) => srvOwner(d),
   fromText: (owner, rdata, origin) => {

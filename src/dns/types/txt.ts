@@ -12,7 +12,13 @@ export const TXT: RecordType = {
     const name = ownerField(f.name, zone, 'syntaxInvalidTxtname', { wildcard: true, underscore: true });
     const text = f.txtdata;
     // Length first: a huge value is refused before it is scanned.
-    if (text === undefined || text === '' || text.length > MAX_TXT_BYTES || Buffer.byteLength(text) > MAX_TXT_BYTES || !isCleanText(text)) {
+    if (
+      text === undefined ||
+      text === '' ||
+      text.length > MAX_TXT_BYTES ||
+      Buffer.byteLength(text) > MAX_TXT_BYTES ||
+      !isCleanText(text)
+    ) {
       fail('syntaxInvalidTxtdata');
     }
     return { name, data: text };

@@ -6,7 +6,8 @@ const MAX_URL = 2000;
 const BAD_URL_TEXT = /[\s\p{Cc}\p{Cs}\ufffd]/u;
 
 function targetUrl(text: string | undefined): string | null {
-  if (text === undefined || text.length > MAX_URL || BAD_URL_TEXT.test(text) || !/^https?:\/\//i.test(text)) return null;
+  if (text === undefined || text.length > MAX_URL || BAD_URL_TEXT.test(text) || !/^https?:\/\//i.test(text))
+    return null;
   try {
     const url = new URL(text);
     return url.hostname === '' ? null : url.href;
@@ -27,7 +28,12 @@ export const WebForwarding: RecordType = {
     const host = ownerField(f.host, zone, 'syntaxInvalidHostname');
     const target = need(targetUrl(f.target), 'syntaxInvalidTarget');
     // The spec has no code for cloak: a bad one means the record was not added.
-    const cloak = f.cloak === undefined || f.cloak === '' ? 0 : f.cloak === '0' || f.cloak === '1' ? Number(f.cloak) : fail('unspecifiedError');
+    const cloak =
+      f.cloak === undefined || f.cloak === ''
+        ? 0
+        : f.cloak === '0' || f.cloak === '1'
+          ? Number(f.cloak)
+          : fail('unspecifiedError');
     return { host, target, cloak };
   },
   reply: (d) => ({ host: d.host, target: d.target, cloak: d.cloak }),

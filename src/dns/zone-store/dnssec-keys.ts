@@ -50,12 +50,25 @@ export async function deleteAllKeys(trx: Executor, domainId: number): Promise<vo
  * version is signed anew.
  */
 export async function setSigning(trx: Executor, domainId: number, on: boolean): Promise<void> {
-  await trx.updateTable('domains').set({ dnssec: on ? 1 : 0 }).where('id', '=', domainId).execute();
+  await trx
+    .updateTable('domains')
+    .set({ dnssec: on ? 1 : 0 })
+    .where('id', '=', domainId)
+    .execute();
   await resignSoon(trx, domainId);
 }
 
 /** The next distribution cycle signs the domain's zone again (its keys changed). */
 export async function resignSoon(trx: Executor, domainId: number): Promise<void> {
-  await trx.updateTable('zone_publications').set({ served_resign_at: 0 }).where('domain_id', '=', domainId).where('served_resign_at', 'is not', null).execute();
-  await trx.updateTable('zone_publications').set({ pending_resign_at: null }).where('domain_id', '=', domainId).execute();
+  await trx
+    .updateTable('zone_publications')
+    .set({ served_resign_at: 0 })
+    .where('domain_id', '=', domainId)
+    .where('served_resign_at', 'is not', null)
+    .execute();
+  await trx
+    .updateTable('zone_publications')
+    .set({ pending_resign_at: null })
+    .where('domain_id', '=', domainId)
+    .execute();
 }

@@ -35,7 +35,12 @@ function perStore<F>(build: (db: Executor) => F): (db: Executor) => F {
 
 const ownQuery = perStore((db) =>
   precompile<DomainRow, [string, number]>(
-    (name, accountId) => db.selectFrom('domains').selectAll().where('name', '=', name!).where('account_id', '=', accountId as unknown as number),
+    (name, accountId) =>
+      db
+        .selectFrom('domains')
+        .selectAll()
+        .where('name', '=', name!)
+        .where('account_id', '=', accountId as unknown as number),
     2,
   ),
 );
@@ -44,10 +49,18 @@ const ownQuery = perStore((db) =>
  * The account's domain of that name. `lock`: held (PostgreSQL) until the
  * transaction ends, because the caller's checks read before they write.
  */
-export async function ownDomain(db: Executor, accountId: number, name: string, lock = false): Promise<DomainRow | undefined> {
+export async function ownDomain(
+  db: Executor,
+  accountId: number,
+  name: string,
+  lock = false,
+): Promise<DomainRow | undefined> {
   if (!lock) return (await ownQuery(db)(db, name, accountId))[0];
   await writeFirst(db, 'domains');
-  return forUpdate(db, db.selectFrom('domains').selectAll().where('name', '=', name).where('account_id', '=', accountId)).executeTakeFirst();
+  return forUpdate(
+    db,
+    db.selectFrom('domains').selectAll().where('name', '=', name).where('account_id', '=', accountId),
+  ).executeTakeFirst();
 }
 
 /**
@@ -64,7 +77,11 @@ export async function nameTaken(db: Executor, name: string): Promise<boolean> {
 }
 
 /** Domains (of any account) below `name` or named in `above`, the name itself excluded. */
-export async function domainsAround(db: Executor, name: string, above: string[]): Promise<{ name: string; account_id: number }[]> {
+export async function domainsAround(
+  db: Executor,
+  name: string,
+  above: string[],
+): Promise<{ name: string; account_id: number }[]> {
   return db
     .selectFrom('domains')
     .select(['name', 'account_id'])
@@ -76,7 +93,10 @@ export async function domainsAround(db: Executor, name: string, above: string[])
     .execute();
 }
 
-export async function insertDomain(trx: Executor, values: Omit<DomainRow, 'id' | 'records_version' | 'dnssec'>): Promise<number> {
+export async function insertDomain(
+  trx: Executor,
+  values: Omit<DomainRow, 'id' | 'records_version' | 'dnssec'>,
+): Promise<number> {
   return (await trx.insertInto('domains').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
@@ -88,7 +108,10 @@ export async function deleteOwnDomain(trx: Executor, accountId: number, name: st
   // Locked (PostgreSQL) before its publication, in the order a publish
   // takes them; a second delete at once then finds nothing.
   await writeFirst(trx, 'domains');
-  const row = await forUpdate(trx, trx.selectFrom('domains').select('id').where('name', '=', name).where('account_id', '=', accountId)).executeTakeFirst();
+  const row = await forUpdate(
+    trx,
+    trx.selectFrom('domains').select('id').where('name', '=', name).where('account_id', '=', accountId),
+  ).executeTakeFirst();
   if (!row) return false;
   await markRemoving(trx, name, now);
   await trx.deleteFrom('domains').where('id', '=', row.id).execute();
@@ -100,8 +123,15 @@ export async function setDomainState(trx: Executor, id: number, state: number): 
 }
 
 /** A domain by name, any account's (operator commands). */
-export async function domainByName(db: Executor, name: string): Promise<Pick<DomainRow, 'name' | 'type' | 'on_hold' | 'account_id'> | undefined> {
-  return db.selectFrom('domains').select(['name', 'type', 'on_hold', 'account_id']).where('name', '=', name).executeTakeFirst();
+export async function domainByName(
+  db: Executor,
+  name: string,
+): Promise<Pick<DomainRow, 'name' | 'type' | 'on_hold' | 'account_id'> | undefined> {
+  return db
+    .selectFrom('domains')
+    .select(['name', 'type', 'on_hold', 'account_id'])
+    .where('name', '=', name)
+    .executeTakeFirst();
 }
 
 export async function releaseDomain(db: Executor, name: string): Promise<boolean> {
@@ -115,14 +145,23 @@ export async function listDomains(db: Executor, held: boolean) {
     .selectFrom('domains')
     // By name: what the name servers answer for it (a deleted zone stays served until the next cycle).
     .leftJoin('zone_publications', 'zone_publications.zone', 'domains.name')
-    .select(['domains.name', 'domains.account_id', 'domains.type', 'domains.state', 'domains.on_hold', 'zone_publications.served_serial'])
+    .select([
+      'domains.name',
+      'domains.account_id',
+      'domains.type',
+      'domains.state',
+      'domains.on_hold',
+      'zone_publications.served_serial',
+    ])
     .orderBy('domains.name');
   if (held) query = query.where('domains.on_hold', '=', 1);
   return query.execute();
 }
 
 export async function accountDomainNames(db: Executor, accountId: number): Promise<string[]> {
-  return (await db.selectFrom('domains').select('name').where('account_id', '=', accountId).execute()).map((d) => d.name);
+  return (await db.selectFrom('domains').select('name').where('account_id', '=', accountId).execute()).map(
+    (d) => d.name,
+  );
 }
 
 /** One line of the account's domain list: its web forwardings decide its credit weight. */
@@ -151,7 +190,11 @@ const summaryQuery = perStore((db) =>
             .whereRef('records.domain_id', '=', 'domains.id')
             .where('records.type', '=', 'WebForwarding')
             .as('forwards'),
-          eb.selectFrom('zone_publications').select('zone_publications.served_serial').whereRef('zone_publications.zone', '=', 'domains.name').as('served_serial'),
+          eb
+            .selectFrom('zone_publications')
+            .select('zone_publications.served_serial')
+            .whereRef('zone_publications.zone', '=', 'domains.name')
+            .as('served_serial'),
         ])
         .where('domains.account_id', '=', accountId as unknown as number)
         .orderBy('domains.id'),
@@ -168,14 +211,18 @@ export function domainSummaryRows(db: Executor, accountId: number): Promise<Doma
 const summaryCache = perStoreCache<number, DomainSummaryRow[]>();
 
 /** Slave domains released by the operator, with their Options record's data (JSON). */
-export async function slaveDomains(db: Executor): Promise<{ id: number; name: string; serial: number; options: string }[]> {
-  return db
-    .selectFrom('domains')
-    .innerJoin('records', 'records.domain_id', 'domains.id')
-    .select(['domains.id', 'domains.name', 'domains.serial', 'records.data as options'])
-    .where('domains.type', '=', 'slave')
-    // A slave domain on hold is not asked for anything: the operator has not looked at its masters yet.
-    .where('domains.on_hold', '=', 0)
-    .where('records.type', '=', 'Options')
-    .execute();
+export async function slaveDomains(
+  db: Executor,
+): Promise<{ id: number; name: string; serial: number; options: string }[]> {
+  return (
+    db
+      .selectFrom('domains')
+      .innerJoin('records', 'records.domain_id', 'domains.id')
+      .select(['domains.id', 'domains.name', 'domains.serial', 'records.data as options'])
+      .where('domains.type', '=', 'slave')
+      // A slave domain on hold is not asked for anything: the operator has not looked at its masters yet.
+      .where('domains.on_hold', '=', 0)
+      .where('records.type', '=', 'Options')
+      .execute()
+  );
 }

@@ -31,7 +31,14 @@ export async function writePublication(
   const version =
     stage === 'pending'
       ? { pending_serial: model.serial, pending_snapshot: snapshot, pending_resign_at: null }
-      : { served_serial: model.serial, served_snapshot: snapshot, served_resign_at: null, pending_serial: null, pending_snapshot: null, pending_resign_at: null };
+      : {
+          served_serial: model.serial,
+          served_snapshot: snapshot,
+          served_resign_at: null,
+          pending_serial: null,
+          pending_snapshot: null,
+          pending_resign_at: null,
+        };
   const row = { ...version, domain_id: domain.id, removing: 0, changed_at: now };
   await trx
     .insertInto('zone_publications')
@@ -47,7 +54,9 @@ export async function markRemoving(trx: Executor, zone: string, now: number): Pr
 
 /** Deletes the zones marked for removal; returns their names. */
 export async function removeMarked(trx: Executor): Promise<string[]> {
-  return (await trx.deleteFrom('zone_publications').where('removing', '=', 1).returning('zone').execute()).map((r) => r.zone);
+  return (await trx.deleteFrom('zone_publications').where('removing', '=', 1).returning('zone').execute()).map(
+    (r) => r.zone,
+  );
 }
 
 export interface PendingVersion {
@@ -98,7 +107,15 @@ export async function promotePending(trx: Executor, p: PendingVersion, now: numb
   }
   const moved = await trx
     .updateTable('zone_publications')
-    .set({ served_serial: p.serial, served_snapshot: p.snapshot, served_resign_at: p.resignAt, pending_serial: null, pending_snapshot: null, pending_resign_at: null, changed_at: now })
+    .set({
+      served_serial: p.serial,
+      served_snapshot: p.snapshot,
+      served_resign_at: p.resignAt,
+      pending_serial: null,
+      pending_snapshot: null,
+      pending_resign_at: null,
+      changed_at: now,
+    })
     .where('zone', '=', p.zone)
     .where('pending_serial', '=', p.serial)
     .executeTakeFirst();
@@ -132,7 +149,11 @@ export async function servedGeneration(db: Executor): Promise<string> {
 
 /** Every served version (what the name servers answer). */
 export async function servedModels(db: Executor): Promise<ZoneModel[]> {
-  const rows = await db.selectFrom('zone_publications').select('served_snapshot').where('served_snapshot', 'is not', null).execute();
+  const rows = await db
+    .selectFrom('zone_publications')
+    .select('served_snapshot')
+    .where('served_snapshot', 'is not', null)
+    .execute();
   return rows.map((r) => JSON.parse(r.served_snapshot!) as ZoneModel);
 }
 
@@ -159,19 +180,35 @@ export async function signingCandidates(db: Executor, horizon: number): Promise<
   const rows = await db
     .selectFrom('zone_publications as p')
     .innerJoin('domains as d', 'd.id', 'p.domain_id')
-    .select(['p.zone', 'p.domain_id', 'd.dnssec', 'p.served_serial', 'p.served_snapshot', 'p.pending_serial', 'p.pending_snapshot'])
+    .select([
+      'p.zone',
+      'p.domain_id',
+      'd.dnssec',
+      'p.served_serial',
+      'p.served_snapshot',
+      'p.pending_serial',
+      'p.pending_snapshot',
+    ])
     .where('d.type', '=', 'master')
     .where('p.removing', '=', 0)
     .where((eb) =>
       eb.or([
-        eb.and([eb('d.dnssec', '=', 1), eb('p.pending_snapshot', 'is not', null), eb('p.pending_resign_at', 'is', null)]),
+        eb.and([
+          eb('d.dnssec', '=', 1),
+          eb('p.pending_snapshot', 'is not', null),
+          eb('p.pending_resign_at', 'is', null),
+        ]),
         eb.and([
           eb('d.dnssec', '=', 1),
           eb('p.pending_snapshot', 'is', null),
           eb('p.served_snapshot', 'is not', null),
           eb.or([eb('p.served_resign_at', 'is', null), eb('p.served_resign_at', '<=', horizon)]),
         ]),
-        eb.and([eb('d.dnssec', '=', 0), eb('p.pending_snapshot', 'is', null), eb('p.served_resign_at', 'is not', null)]),
+        eb.and([
+          eb('d.dnssec', '=', 0),
+          eb('p.pending_snapshot', 'is', null),
+          eb('p.served_resign_at', 'is not', null),
+        ]),
       ]),
     )
     .execute();
@@ -195,15 +232,29 @@ export async function signingCandidates(db: Executor, horizon: number): Promise<
  * version the new one has a higher serial, which the domain's serial
  * follows so that the next publish goes above it. True when it landed.
  */
-export async function stageSigned(trx: Executor, c: SigningCandidate, model: ZoneModel, resignAt: number | null): Promise<boolean> {
+export async function stageSigned(
+  trx: Executor,
+  c: SigningCandidate,
+  model: ZoneModel,
+  resignAt: number | null,
+): Promise<boolean> {
   const snapshot = JSON.stringify(model);
   let q = trx
     .updateTable('zone_publications')
     .set({ pending_serial: model.serial, pending_snapshot: snapshot, pending_resign_at: resignAt })
     .where('zone', '=', c.zone)
     .where('removing', '=', 0);
-  q = c.stage === 'pending' ? q.where('pending_serial', '=', c.serial) : q.where('pending_snapshot', 'is', null).where('served_serial', '=', c.serial);
+  q =
+    c.stage === 'pending'
+      ? q.where('pending_serial', '=', c.serial)
+      : q.where('pending_snapshot', 'is', null).where('served_serial', '=', c.serial);
   const landed = (await q.executeTakeFirst()).numUpdatedRows > 0n;
-  if (landed && c.stage === 'served') await trx.updateTable('domains').set({ serial: model.serial }).where('id', '=', c.domainId).where('serial', '<', model.serial).execute();
+  if (landed && c.stage === 'served')
+    await trx
+      .updateTable('domains')
+      .set({ serial: model.serial })
+      .where('id', '=', c.domainId)
+      .where('serial', '<', model.serial)
+      .execute();
   return landed;
 }

@@ -21,7 +21,12 @@ async function bumpVersion(trx: Executor, domainId: number): Promise<void> {
 
 /** The domain's records in the order they were added, data parsed. */
 export async function zoneRecords(db: Executor, domainId: number): Promise<ZoneRecord[]> {
-  const rows = await db.selectFrom('records').select(['id', 'type', 'data']).where('domain_id', '=', domainId).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('records')
+    .select(['id', 'type', 'data'])
+    .where('domain_id', '=', domainId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ seq: r.id, type: r.type as RecordTypeName, data: JSON.parse(r.data) }));
 }
 
@@ -36,7 +41,14 @@ export async function insertRecords(trx: Executor, domainId: number, records: Ne
   if (records.length) {
     await trx
       .insertInto('records')
-      .values(records.map((r) => ({ domain_id: domainId, type: r.type, data: JSON.stringify(r.data), owner: r.owner ?? null })))
+      .values(
+        records.map((r) => ({
+          domain_id: domainId,
+          type: r.type,
+          data: JSON.stringify(r.data),
+          owner: r.owner ?? null,
+        })),
+      )
       .execute();
   }
   await bumpVersion(trx, domainId);
@@ -49,7 +61,11 @@ export async function insertRecordsReturning(trx: Executor, domainId: number, re
   for (let i = 0; i < records.length; i += 1000) {
     const rows = await trx
       .insertInto('records')
-      .values(records.slice(i, i + 1000).map((r) => ({ domain_id: domainId, type: r.type, data: JSON.stringify(r.data), owner: r.owner ?? null })))
+      .values(
+        records
+          .slice(i, i + 1000)
+          .map((r) => ({ domain_id: domainId, type: r.type, data: JSON.stringify(r.data), owner: r.owner ?? null })),
+      )
       .returning('id')
       .execute();
     seqs.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
@@ -61,7 +77,11 @@ export async function insertRecordsReturning(trx: Executor, domainId: number, re
 /** Deletes records of the domain by seq (the caller checked they are its own). */
 export async function deleteRecords(trx: Executor, domainId: number, ids: number[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 1000) {
-    await trx.deleteFrom('records').where('domain_id', '=', domainId).where('id', 'in', ids.slice(i, i + 1000)).execute();
+    await trx
+      .deleteFrom('records')
+      .where('domain_id', '=', domainId)
+      .where('id', 'in', ids.slice(i, i + 1000))
+      .execute();
   }
   await bumpVersion(trx, domainId);
 }
@@ -124,13 +144,28 @@ export async function deleteRecord(trx: Executor, domainId: number, id: number):
 }
 
 /** The domain's (first) record of a type, e.g. its SOA or Options, data parsed. */
-export async function recordOfType(db: Executor, domainId: number, type: RecordTypeName): Promise<{ id: number; data: StoredData } | undefined> {
-  const row = await db.selectFrom('records').select(['id', 'data']).where('domain_id', '=', domainId).where('type', '=', type).orderBy('id').executeTakeFirst();
+export async function recordOfType(
+  db: Executor,
+  domainId: number,
+  type: RecordTypeName,
+): Promise<{ id: number; data: StoredData } | undefined> {
+  const row = await db
+    .selectFrom('records')
+    .select(['id', 'data'])
+    .where('domain_id', '=', domainId)
+    .where('type', '=', type)
+    .orderBy('id')
+    .executeTakeFirst();
   return row && { id: row.id, data: JSON.parse(row.data) };
 }
 
 export async function updateRecordData(trx: Executor, domainId: number, id: number, data: StoredData): Promise<void> {
-  await trx.updateTable('records').set({ data: JSON.stringify(data) }).where('id', '=', id).where('domain_id', '=', domainId).execute();
+  await trx
+    .updateTable('records')
+    .set({ data: JSON.stringify(data) })
+    .where('id', '=', id)
+    .where('domain_id', '=', domainId)
+    .execute();
   await bumpVersion(trx, domainId);
 }
 

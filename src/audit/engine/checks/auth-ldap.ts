@@ -26,7 +26,20 @@ const BIND = message(1, tlv(0x60, int(0x02, 3), str(''), str('', 0x80)));
 
 /** SearchRequest [APPLICATION 3]: filter (objectClass=*) is "present" [7]. */
 function search(id: number, base: string, scope: 0 | 2, sizeLimit: number, attrs: string[]): Buffer {
-  return message(id, tlv(0x63, str(base), int(0x0a, scope), int(0x0a, 0), int(0x02, sizeLimit), int(0x02, 10), tlv(0x01, Buffer.from([0])), str('objectClass', 0x87), tlv(0x30, ...attrs.map((a) => str(a)))));
+  return message(
+    id,
+    tlv(
+      0x63,
+      str(base),
+      int(0x0a, scope),
+      int(0x0a, 0),
+      int(0x02, sizeLimit),
+      int(0x02, 10),
+      tlv(0x01, Buffer.from([0])),
+      str('objectClass', 0x87),
+      tlv(0x30, ...attrs.map((a) => str(a))),
+    ),
+  );
 }
 
 interface Tlv {
@@ -96,7 +109,8 @@ export function ldapAnonymousRead(net: Net, port: number): Promise<LdapRead | nu
     for (const e of ops(dse).filter((o) => o.tag === 0x64)) {
       for (const attr of children(dse, children(dse, e)[1] ?? { tag: 0, start: 0, end: 0 })) {
         const [type, vals] = children(dse, attr);
-        if (!type || !vals || dse.subarray(type.start, type.end).toString('utf8').toLowerCase() !== 'namingcontexts') continue;
+        if (!type || !vals || dse.subarray(type.start, type.end).toString('utf8').toLowerCase() !== 'namingcontexts')
+          continue;
         for (const v of children(dse, vals)) contexts.push(dse.subarray(v.start, v.end).toString('utf8'));
       }
     }

@@ -24,19 +24,33 @@ const pgMessageDone = (b: Buffer) => b.length >= 5 && b.length >= 1 + b.readInt3
 
 export const postgresTrust: Check = portCheck(
   {
-    id: 'vigil.postgresql.trust', shortid: 'PG-TRUST', title: 'PostgreSQL accepts a login without a password', category: 'Databases', risk: 'high', cves: [], type: 'HOLE', qod: 99,
-    description: 'The PostgreSQL server logged the superuser "postgres" in without asking for any password (a "trust" rule in pg_hba.conf matches the network): anyone who reaches the port owns every database and, through COPY … PROGRAM, the server account.',
-    solution: 'Use scram-sha-256 for every host rule in pg_hba.conf, give postgres a password, and set listen_addresses to where the clients are.',
+    id: 'vigil.postgresql.trust',
+    shortid: 'PG-TRUST',
+    title: 'PostgreSQL accepts a login without a password',
+    category: 'Databases',
+    risk: 'high',
+    cves: [],
+    type: 'HOLE',
+    qod: 99,
+    description:
+      'The PostgreSQL server logged the superuser "postgres" in without asking for any password (a "trust" rule in pg_hba.conf matches the network): anyone who reaches the port owns every database and, through COPY … PROGRAM, the server account.',
+    solution:
+      'Use scram-sha-256 for every host rule in pg_hba.conf, give postgres a password, and set listen_addresses to where the clients are.',
   },
   (h) => portsOf(h, ['postgresql'], [5432]),
   (net, port) =>
-    talk(net, port, async (c) => {
-      // The session ends right after AuthenticationOk (we never send a query).
-      const r = await c.ask(pgStartup('postgres'), 6000, pgMessageDone);
-      if (r.length < 9 || r[0] !== 0x52 || r.readInt32BE(1) !== 8 || r.readInt32BE(5) !== 0) return null;
-      c.send(Buffer.from([0x58, 0, 0, 0, 4])); // Terminate
-      return 'the startup message for user "postgres", database "postgres" was answered with AuthenticationOk: no password was asked';
-    }, 8000),
+    talk(
+      net,
+      port,
+      async (c) => {
+        // The session ends right after AuthenticationOk (we never send a query).
+        const r = await c.ask(pgStartup('postgres'), 6000, pgMessageDone);
+        if (r.length < 9 || r[0] !== 0x52 || r.readInt32BE(1) !== 8 || r.readInt32BE(5) !== 0) return null;
+        c.send(Buffer.from([0x58, 0, 0, 0, 4])); // Terminate
+        return 'the startup message for user "postgres", database "postgres" was answered with AuthenticationOk: no password was asked';
+      },
+      8000,
+    ),
 );
 
 /** mysql_native_password: SHA1(pw) XOR SHA1(scramble + SHA1(SHA1(pw))); the empty password sends nothing. */
@@ -49,7 +63,8 @@ export function nativePassword(password: string, scramble: Buffer): Buffer {
 }
 
 const CLIENT = { LONG_PASSWORD: 1, PROTOCOL_41: 0x200, SECURE_CONNECTION: 0x8000, PLUGIN_AUTH: 0x80000 };
-const packet = (seq: number, body: Buffer) => Buffer.concat([Buffer.from([body.length & 0xff, (body.length >> 8) & 0xff, body.length >> 16, seq]), body]);
+const packet = (seq: number, body: Buffer) =>
+  Buffer.concat([Buffer.from([body.length & 0xff, (body.length >> 8) & 0xff, body.length >> 16, seq]), body]);
 const packetDone = (b: Buffer) => b.length >= 4 && b.length >= 4 + b.readUIntLE(0, 3);
 
 /** HandshakeResponse41 (MySQL client/server protocol, "Protocol::HandshakeResponse"). */
@@ -59,7 +74,16 @@ function handshakeResponse(user: string, auth: Buffer): Buffer {
   fixed.writeUInt32LE(caps, 0);
   fixed.writeUInt32LE(1 << 24, 4);
   fixed[8] = 33; // utf8_general_ci
-  return packet(1, Buffer.concat([fixed, Buffer.from(`${user}\0`), Buffer.from([auth.length]), auth, Buffer.from('mysql_native_password\0')]));
+  return packet(
+    1,
+    Buffer.concat([
+      fixed,
+      Buffer.from(`${user}\0`),
+      Buffer.from([auth.length]),
+      auth,
+      Buffer.from('mysql_native_password\0'),
+    ]),
+  );
 }
 
 /** The 20-byte scramble of a protocol-10 greeting: 8 bytes after the thread id, the rest after the capability block. */
@@ -73,16 +97,26 @@ function scrambleOf(g: Buffer): Buffer | null {
 
 export const mysqlEmptyRoot: Check = portCheck(
   {
-    id: 'vigil.mysql.empty-root', shortid: 'MYSQL-EMPTY-ROOT', title: 'MySQL/MariaDB root login with an empty password', category: 'Databases', risk: 'high', cves: ['CVE-2001-0645'], type: 'HOLE', qod: 99,
-    description: 'The MySQL/MariaDB server accepted the account "root" with an empty password over the network: anyone who reaches the port can read, change or drop every database and often write files on the server.',
-    solution: 'Set a strong password (or unix_socket authentication) for root, remove root accounts for remote hosts (DROP USER \'root\'@\'%\'), and bind the server to trusted interfaces.',
+    id: 'vigil.mysql.empty-root',
+    shortid: 'MYSQL-EMPTY-ROOT',
+    title: 'MySQL/MariaDB root login with an empty password',
+    category: 'Databases',
+    risk: 'high',
+    cves: ['CVE-2001-0645'],
+    type: 'HOLE',
+    qod: 99,
+    description:
+      'The MySQL/MariaDB server accepted the account "root" with an empty password over the network: anyone who reaches the port can read, change or drop every database and often write files on the server.',
+    solution:
+      "Set a strong password (or unix_socket authentication) for root, remove root accounts for remote hosts (DROP USER 'root'@'%'), and bind the server to trusted interfaces.",
   },
   (h) => portsOf(h, ['mysql'], [3306]),
   async (net, port) => {
     // root, then the anonymous account ('' — old mysql_install_db made one): each on its own connection.
     for (const user of ['root', '']) {
       const server = await emptyPasswordLogin(net, port, user);
-      if (server) return `${user ? 'root' : 'the anonymous user ("")'} logged in with an empty password (server ${shown(server, 60)}; answer OK)`;
+      if (server)
+        return `${user ? 'root' : 'the anonymous user ("")'} logged in with an empty password (server ${shown(server, 60)}; answer OK)`;
     }
     return null;
   },

@@ -18,11 +18,17 @@ const fence = new Fence([WEAK, HARD], ['127.0.0.0/8']);
 const facts = (address: string, port: number, name: string): HostFacts => ({
   address,
   openPorts: [port],
-  services: [{ port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {} }],
+  services: [
+    { port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {} },
+  ],
 });
 
 /** Runs `check` on the weak and the hardened twin: one finding on the first, none on the second. */
-async function twins(check: Check, name: string, start: (addr: string, weak: boolean) => Promise<number>): Promise<string> {
+async function twins(
+  check: Check,
+  name: string,
+  start: (addr: string, weak: boolean) => Promise<number>,
+): Promise<string> {
   const [weak, hard] = await Promise.all([start(WEAK, true), start(HARD, false)]);
   const found = await check.run(facts(WEAK, weak, name), fence.net(WEAK));
   assert.equal(found.length, 1, `${check.id} on the weak daemon`);
@@ -31,23 +37,39 @@ async function twins(check: Check, name: string, start: (addr: string, weak: boo
 }
 
 describe('default or missing authentication, real daemons', () => {
-  test('rsyncd: an open module is flagged; one behind auth users is not', { skip: !which('rsync') && 'rsync not installed' }, async () => {
+  test('rsyncd: an open module is flagged; one behind auth users is not', {
+    skip: !which('rsync') && 'rsync not installed',
+  }, async () => {
     assert.match(await twins(rsyncOpenModule, 'rsync', rsyncd), /opened without a password: pub/);
   });
 
-  test('Xvfb -ac is flagged; Xvfb with access control is not', { skip: !which('Xvfb') && 'xvfb not installed' }, async () => {
+  test('Xvfb -ac is flagged; Xvfb with access control is not', {
+    skip: !which('Xvfb') && 'xvfb not installed',
+  }, async () => {
     assert.match(await twins(x11Open, 'X11', xvfb), /vendor "The X\.Org Foundation"/);
   });
 
-  test('slapd: anonymous bind reads people; the twin keeps data for users', { skip: !which('slapd') && 'slapd not installed' }, async () => {
-    assert.match(await twins(ldapAnonymous, 'ldap', slapd), /dc=example,dc=test.*returned [1-5] entr.*(ou=people|uid=)/);
+  test('slapd: anonymous bind reads people; the twin keeps data for users', {
+    skip: !which('slapd') && 'slapd not installed',
+  }, async () => {
+    assert.match(
+      await twins(ldapAnonymous, 'ldap', slapd),
+      /dc=example,dc=test.*returned [1-5] entr.*(ou=people|uid=)/,
+    );
   });
 
-  test('PostgreSQL: trust is flagged; scram-sha-256 is not', { skip: !pgBin() && 'postgresql not installed' }, async () => {
+  test('PostgreSQL: trust is flagged; scram-sha-256 is not', {
+    skip: !pgBin() && 'postgresql not installed',
+  }, async () => {
     assert.match(await twins(postgresTrust, 'postgresql', postgres), /AuthenticationOk/);
   });
 
-  test('MariaDB: root with an empty password is flagged; with a password it is not', { skip: !which('mariadbd') && 'mariadb-server not installed' }, async () => {
-    assert.match(await twins(mysqlEmptyRoot, 'mysql', mariadb), /root logged in with an empty password \(server [\d.]+.*MariaDB/);
+  test('MariaDB: root with an empty password is flagged; with a password it is not', {
+    skip: !which('mariadbd') && 'mariadb-server not installed',
+  }, async () => {
+    assert.match(
+      await twins(mysqlEmptyRoot, 'mysql', mariadb),
+      /root logged in with an empty password \(server [\d.]+.*MariaDB/,
+    );
   });
 });

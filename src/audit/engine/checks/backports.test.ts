@@ -12,7 +12,6 @@ import { compareDebian } from './backports-dpkg.ts';
 import { judge, placeRelease, revisionOf } from './backports.ts';
 import { VERSION_CHECKS } from './version.ts';
 
-
 /**
  * SIGTERM, then wait: Apache's and nginx's masters stop their workers on it,
  * where a SIGKILL to the master leaves the workers running.
@@ -29,7 +28,18 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-const svc = (over: Partial<Service>): Service => ({ port: 22, protocol: 'tcp', name: 'ssh', product: null, version: null, banner: null, tls: null, http: null, extra: {}, ...over });
+const svc = (over: Partial<Service>): Service => ({
+  port: 22,
+  protocol: 'tcp',
+  name: 'ssh',
+  product: null,
+  version: null,
+  banner: null,
+  tls: null,
+  http: null,
+  extra: {},
+  ...over,
+});
 const noNet = null as unknown as Net;
 
 /** Every version-table finding for one service, with what the report would make of it. */
@@ -62,9 +72,22 @@ test('dpkg version ordering (deb-version(7) examples and dpkg --compare-versions
     dpkg = true;
   } catch {}
   if (!dpkg) return;
-  const pairs = [['9.2p1-2+deb12u10', '9.2p1-2+deb12u9'], ['1.0~', '1.0'], ['1.0a', '1.0+'], ['1.0.', '1.0a'], ['0ubuntu0.22.04.1', '0ubuntu0.22.04.10']];
+  const pairs = [
+    ['9.2p1-2+deb12u10', '9.2p1-2+deb12u9'],
+    ['1.0~', '1.0'],
+    ['1.0a', '1.0+'],
+    ['1.0.', '1.0a'],
+    ['0ubuntu0.22.04.1', '0ubuntu0.22.04.10'],
+  ];
   for (const [a, b] of pairs) {
-    const dpkgSays = (op: string) => { try { execFileSync('dpkg', ['--compare-versions', a!, op, b!]); return true; } catch { return false; } };
+    const dpkgSays = (op: string) => {
+      try {
+        execFileSync('dpkg', ['--compare-versions', a!, op, b!]);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     assert.equal(compareDebian(a!, b!) < 0, dpkgSays('lt'), `${a} lt ${b}`);
   }
 });
@@ -84,7 +107,11 @@ test('package revisions and releases are read off banners', () => {
 
 test('Debian 12 OpenSSH: the fully patched package raises nothing; an old revision only what it lacks', async () => {
   const patched = await versionFindings(svc({ banner: 'SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u10' }));
-  assert.deepEqual(patched.filter((f) => f.type !== 'LOG'), [], JSON.stringify(patched));
+  assert.deepEqual(
+    patched.filter((f) => f.type !== 'LOG'),
+    [],
+    JSON.stringify(patched),
+  );
   const old = await versionFindings(svc({ banner: 'SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u2' }));
   // deb12u2 has the Terrapin and 38408 fixes, not regreSSHion (deb12u3) nor CVE-2025-26465 (deb12u5).
   assert.equal(old.length, 1, 'one finding for the one sshd');
@@ -94,27 +121,41 @@ test('Debian 12 OpenSSH: the fully patched package raises nothing; an old revisi
   assert.match(old[0]!.detail, /predates the distribution's fix of CVE-2024-6387, CVE-2025-26465/);
   // Upstream 9.3p1 (no distribution ships it) without a mark: every row's CVE in one HOLE at the banner's QoD.
   const upstream = await versionFindings(svc({ banner: 'SSH-2.0-OpenSSH_9.3p1' }));
-  assert.deepEqual(upstream.map((f) => [f.type, f.qod, f.cves.length]), [['HOLE', 80, 5]]);
+  assert.deepEqual(
+    upstream.map((f) => [f.type, f.qod, f.cves.length]),
+    [['HOLE', 80, 5]],
+  );
 });
 
 test('a distribution mark without a revision (Apache "(Debian)", a bare nginx 1.22.1) is LOG at QoD 30, never a HOLE', async () => {
-  const apache = await versionFindings(svc({ port: 80, name: 'http', http: { status: 200, headers: { server: 'Apache/2.4.62 (Debian)' }, body: '' } }));
+  const apache = await versionFindings(
+    svc({ port: 80, name: 'http', http: { status: 200, headers: { server: 'Apache/2.4.62 (Debian)' }, body: '' } }),
+  );
   assert.ok(apache.length > 0);
   for (const f of apache) {
     assert.deepEqual([f.type, f.qod], ['LOG', 30], f.id);
     assert.match(f.detail, /whose revision the banner does not show/);
   }
-  const nginx = await versionFindings(svc({ port: 80, name: 'http', http: { status: 200, headers: { server: 'nginx/1.22.1' }, body: '' } }));
+  const nginx = await versionFindings(
+    svc({ port: 80, name: 'http', http: { status: 200, headers: { server: 'nginx/1.22.1' }, body: '' } }),
+  );
   assert.ok(nginx.some((f) => f.cves.includes('CVE-2023-44487')));
   for (const f of nginx) assert.deepEqual([f.type, f.qod], ['LOG', 30], f.id);
   assert.match(nginx[0]!.detail, /exactly the version Debian 12 \(bookworm\) ships/);
   // A version no tracked distribution ships stays a HOLE.
-  const old = await versionFindings(svc({ port: 80, name: 'http', http: { status: 200, headers: { server: 'nginx/1.21.0' }, body: '' } }));
+  const old = await versionFindings(
+    svc({ port: 80, name: 'http', http: { status: 200, headers: { server: 'nginx/1.21.0' }, body: '' } }),
+  );
   assert.ok(old.some((f) => f.type === 'HOLE' && f.qod === 80));
 });
 
 test('judge: a CVE the release table does not know is undecided, not dropped', () => {
-  const s = { product: 'openssh' as const, version: '8.4p1', seen: 'SSH-2.0-OpenSSH_8.4p1 Debian-5+deb11u3', distro: 'Debian' };
+  const s = {
+    product: 'openssh' as const,
+    version: '8.4p1',
+    seen: 'SSH-2.0-OpenSSH_8.4p1 Debian-5+deb11u3',
+    distro: 'Debian',
+  };
   assert.deepEqual(judge('openssh', s, ['CVE-2023-48795']), { kind: 'fixed' });
   const v = judge('openssh', s, ['CVE-2025-26465']);
   assert.equal(v.kind === 'report' && v.qod, 30);
@@ -127,22 +168,35 @@ test("the real local sshd's banner: no version-table HOLE on this host's package
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'key')]);
   const address = '127.0.41.22';
-  const child = spawn(sshd, ['-D', '-e', '-f', '/dev/null', '-h', join(dir, 'key'), '-o', `ListenAddress=${address}:22`, '-o', 'PidFile=none'], { stdio: 'ignore' });
+  const child = spawn(
+    sshd,
+    ['-D', '-e', '-f', '/dev/null', '-h', join(dir, 'key'), '-o', `ListenAddress=${address}:22`, '-o', 'PidFile=none'],
+    { stdio: 'ignore' },
+  );
   t.after(() => stop(child));
   let banner = '';
   for (let i = 0; i < 50 && !banner; i++) {
     banner = await new Promise<string>((resolve) => {
       const s = connect(22, address);
-      s.once('data', (d) => { resolve(d.toString('latin1').split('\r\n')[0]!); s.destroy(); });
+      s.once('data', (d) => {
+        resolve(d.toString('latin1').split('\r\n')[0]!);
+        s.destroy();
+      });
       s.once('error', () => setTimeout(() => resolve(''), 100));
     });
   }
   assert.match(banner, /^SSH-2\.0-OpenSSH_/);
   const found = await versionFindings(svc({ banner }));
   const installed = execFileSync('dpkg-query', ['-W', '-f=${Version}', 'openssh-server'], { encoding: 'utf8' });
-  t.diagnostic(`${banner} (package ${installed}): ${found.length} findings, ${found.filter((f) => f.type === 'HOLE').length} HOLE`);
+  t.diagnostic(
+    `${banner} (package ${installed}): ${found.length} findings, ${found.filter((f) => f.type === 'HOLE').length} HOLE`,
+  );
   // This host's package is current: nothing it fixed may come out as a HOLE.
-  if (/Debian-2\+deb12u(\d+)/.exec(banner) && Number(/deb12u(\d+)/.exec(banner)![1]) >= 5) assert.deepEqual(found.filter((f) => f.type === 'HOLE'), []);
+  if (/Debian-2\+deb12u(\d+)/.exec(banner) && Number(/deb12u(\d+)/.exec(banner)![1]) >= 5)
+    assert.deepEqual(
+      found.filter((f) => f.type === 'HOLE'),
+      [],
+    );
 });
 
 /** The Server header of a real Debian web server started on `address`, or null when its binary is missing. */
@@ -155,19 +209,41 @@ async function realServerHeader(t: TestContext, which: 'apache2' | 'nginx', addr
   const conf = join(dir, 'server.conf');
   if (which === 'nginx') {
     // Debian's nginx.conf leaves server_tokens at its default (on): "nginx/1.22.1", no distribution mark.
-    writeFileSync(conf, `pid ${dir}/pid; error_log ${dir}/err; events {} http { access_log off; server { listen ${address}:80; root ${dir}; } }`);
+    writeFileSync(
+      conf,
+      `pid ${dir}/pid; error_log ${dir}/err; events {} http { access_log off; server { listen ${address}:80; root ${dir}; } }`,
+    );
   } else {
     // Debian's security.conf says ServerTokens OS: "Apache/2.4.x (Debian)".
-    writeFileSync(conf, [`ServerRoot ${dir}`, `PidFile ${dir}/pid`, `ErrorLog ${dir}/err`, 'LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so',
-      'LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so', `Listen ${address}:80`, 'User nobody', 'Group nogroup', 'ServerName localhost',
-      'ServerTokens OS', `DocumentRoot ${dir}`, `<Directory ${dir}>`, 'Require all granted', '</Directory>'].join('\n'));
+    writeFileSync(
+      conf,
+      [
+        `ServerRoot ${dir}`,
+        `PidFile ${dir}/pid`,
+        `ErrorLog ${dir}/err`,
+        'LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so',
+        'LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so',
+        `Listen ${address}:80`,
+        'User nobody',
+        'Group nogroup',
+        'ServerName localhost',
+        'ServerTokens OS',
+        `DocumentRoot ${dir}`,
+        `<Directory ${dir}>`,
+        'Require all granted',
+        '</Directory>',
+      ].join('\n'),
+    );
   }
   const args = which === 'nginx' ? ['-p', dir, '-c', conf, '-g', 'daemon off;'] : ['-f', conf, '-DFOREGROUND'];
   const child = spawn(bin, args, { stdio: 'ignore' });
   t.after(() => stop(child));
   for (let i = 0; i < 50; i++) {
     const server = await new Promise<string | null>((resolve) => {
-      get({ host: address, port: 80, path: '/' }, (res) => { res.resume(); resolve(String(res.headers.server ?? '')); }).on('error', () => setTimeout(() => resolve(null), 100));
+      get({ host: address, port: 80, path: '/' }, (res) => {
+        res.resume();
+        resolve(String(res.headers.server ?? ''));
+      }).on('error', () => setTimeout(() => resolve(null), 100));
     });
     if (server !== null) return server;
   }
@@ -175,14 +251,21 @@ async function realServerHeader(t: TestContext, which: 'apache2' | 'nginx', addr
 }
 
 test('real Debian Apache and nginx banners: every version finding is LOG at QoD 30, never a HOLE', async (t) => {
-  for (const [which, address] of [['apache2', '127.0.41.80'], ['nginx', '127.0.41.81']] as const) {
+  for (const [which, address] of [
+    ['apache2', '127.0.41.80'],
+    ['nginx', '127.0.41.81'],
+  ] as const) {
     const server = await realServerHeader(t, which, address);
     if (server === null) {
       t.diagnostic(`${which} not installed: skipped`);
       continue;
     }
-    const found = await versionFindings(svc({ port: 80, name: 'http', http: { status: 200, headers: { server }, body: '' } }));
-    t.diagnostic(`${which} "${server}": ${found.length} version findings, ${found.filter((f) => f.type !== 'LOG').length} above LOG`);
+    const found = await versionFindings(
+      svc({ port: 80, name: 'http', http: { status: 200, headers: { server }, body: '' } }),
+    );
+    t.diagnostic(
+      `${which} "${server}": ${found.length} version findings, ${found.filter((f) => f.type !== 'LOG').length} above LOG`,
+    );
     for (const f of found) assert.deepEqual([f.type, f.qod], ['LOG', 30], `${which} ${server}: ${f.id}`);
   }
 });
@@ -191,5 +274,9 @@ test('settle: below the QoD threshold a finding is LOG with risk other', () => {
   const check = { type: 'HOLE', risk: 'high', active: false } as Check;
   assert.deepEqual(settle(check, { port: 1, detail: '', qod: 30 }), { qod: 30, type: 'LOG', risk: 'other' });
   assert.deepEqual(settle(check, { port: 1, detail: '' }), { qod: 80, type: 'HOLE', risk: 'high' });
-  assert.deepEqual(settle({ ...check, active: true }, { port: 1, detail: '', risk: 'low' }), { qod: 99, type: 'HOLE', risk: 'low' });
+  assert.deepEqual(settle({ ...check, active: true }, { port: 1, detail: '', risk: 'low' }), {
+    qod: 99,
+    type: 'HOLE',
+    risk: 'low',
+  });
 });

@@ -14,10 +14,9 @@ import type { ProductKey } from './version-table.ts';
 
 export type Verdict =
   /** The detected package has every fix of the row: nothing to report. */
-  | { kind: 'fixed' }
-  | { kind: 'report'; qod: number; note: string };
+  { kind: 'fixed' } | { kind: 'report'; qod: number; note: string };
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The package revision written after the version: ' Debian-2+deb12u10'
@@ -26,7 +25,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * counts: '5.7.44-log' or '9.11.5-P4' are not revisions.
  */
 export function revisionOf(seen: string, version: string, distro: string | null): string | null {
-  const at = new RegExp(`${escape(version)}(?![\\w.])`).exec(seen);
+  const at = new RegExp(`${escapeRegExp(version)}(?![\\w.])`).exec(seen);
   if (!at) return null;
   const rest = seen.slice(at.index + version.length);
   const m = /^(?:[ _-](?:Debian|Ubuntu)-|-(?:MariaDB-)?)(\d[\w.+~]*)/i.exec(rest);
@@ -36,12 +35,21 @@ export function revisionOf(seen: string, version: string, distro: string | null)
 }
 
 /** The release a package was built for: by its revision, else by the upstream version the family ships. */
-export function placeRelease(product: ProductKey, version: string, revision: string | null, distro: string | null): Release | null {
+export function placeRelease(
+  product: ProductKey,
+  version: string,
+  revision: string | null,
+  distro: string | null,
+): Release | null {
   if (revision) {
     const byRevision = RELEASES.find((r) => r.revision.test(revision));
     if (byRevision) return byRevision;
   }
-  const family = /ubuntu/i.test(`${revision ?? ''} ${distro ?? ''}`) ? 'Ubuntu' : /debian/i.test(distro ?? '') || revision ? 'Debian' : null;
+  const family = /ubuntu/i.test(`${revision ?? ''} ${distro ?? ''}`)
+    ? 'Ubuntu'
+    : /debian/i.test(distro ?? '') || revision
+      ? 'Debian'
+      : null;
   const shipping = RELEASES.filter((r) => (!family || r.family === family) && r.ships[product]?.includes(version));
   return shipping.length === 1 ? shipping[0]! : null;
 }
@@ -130,10 +138,16 @@ export function judge(product: ProductKey, s: Sighting, cves: readonly string[])
     else if (fixed !== 'not-affected' && compareDebian(pkg, fixed) < 0) open.push(`${cve} (fixed in ${fixed})`);
   }
   if (open.length) {
-    return { kind: 'report', qod: QOD.banner, note: ` The ${release.name} package ${pkg} predates the distribution's fix: ${open.join(', ')}.` };
+    return {
+      kind: 'report',
+      qod: QOD.banner,
+      note: ` The ${release.name} package ${pkg} predates the distribution's fix: ${open.join(', ')}.`,
+    };
   }
   if (unknown.length) {
-    return uncertain(` The ${release.name} package ${pkg} may have the fix backported; Vigil's table of ${release.name} fixes has no entry for ${unknown.join(', ')}: check the distribution's security tracker.`);
+    return uncertain(
+      ` The ${release.name} package ${pkg} may have the fix backported; Vigil's table of ${release.name} fixes has no entry for ${unknown.join(', ')}: check the distribution's security tracker.`,
+    );
   }
   return { kind: 'fixed' };
 }

@@ -12,10 +12,31 @@ import { Dialog, finalReply } from './starttls.ts';
  */
 type Probe = (d: Dialog) => Promise<string | null>;
 
-function cleartext(id: string, shortid: string, title: string, category: string, names: readonly string[], qod: number, description: string, solution: string, probe: Probe): Check {
+function cleartext(
+  id: string,
+  shortid: string,
+  title: string,
+  category: string,
+  names: readonly string[],
+  qod: number,
+  description: string,
+  solution: string,
+  probe: Probe,
+): Check {
   return {
-    id, shortid, title, category, risk: 'medium', cves: [], type: 'NOTE', description, solution, qod,
-    intrusive: false, dos: false, active: true,
+    id,
+    shortid,
+    title,
+    category,
+    risk: 'medium',
+    cves: [],
+    type: 'NOTE',
+    description,
+    solution,
+    qod,
+    intrusive: false,
+    dos: false,
+    active: true,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
       for (const svc of host.services.filter((s: Service) => names.includes(s.name) && !s.tls)) {
@@ -38,7 +59,13 @@ const line = (t: string) => t.split(/\r?\n/)[0]!.slice(0, 100);
 const probeUser = () => `vigil-${randomBytes(4).toString('hex')}`;
 
 export const CLEARTEXT_CHECKS: readonly Check[] = [
-  cleartext('vigil.ftp.cleartext-login', 'FTP-CLEARTEXT', 'FTP accepts logins without TLS', 'FTP', ['ftp'], 99,
+  cleartext(
+    'vigil.ftp.cleartext-login',
+    'FTP-CLEARTEXT',
+    'FTP accepts logins without TLS',
+    'FTP',
+    ['ftp'],
+    99,
     'The FTP server asks for a password on an unencrypted connection, so user names and passwords cross the network in clear text.',
     'Require AUTH TLS before login (vsftpd: ssl_enable=YES, force_local_logins_ssl=YES; ProFTPD: TLSRequired on) or use SFTP.',
     async (d) => {
@@ -50,8 +77,15 @@ export const CLEARTEXT_CHECKS: readonly Check[] = [
       const user = await d.ask(`USER ${probeUser()}\r\n`, (t) => /^\d{3} /m.test(t));
       if (!/^331/m.test(user)) return null;
       return `USER before any TLS answered "${line(user)}"; ${tls ? 'AUTH TLS is offered but not required' : 'FEAT offers no AUTH TLS'}.`;
-    }),
-  cleartext('vigil.imap.cleartext-login', 'IMAP-CLEARTEXT', 'IMAP accepts logins without TLS', 'Mail', ['imap'], 95,
+    },
+  ),
+  cleartext(
+    'vigil.imap.cleartext-login',
+    'IMAP-CLEARTEXT',
+    'IMAP accepts logins without TLS',
+    'Mail',
+    ['imap'],
+    95,
     'The IMAP server allows LOGIN (or plaintext SASL) on an unencrypted connection, so passwords cross the network in clear text.',
     'Advertise LOGINDISABLED until STARTTLS (Dovecot: ssl = required, disable_plaintext_auth = yes) or serve IMAPS only.',
     async (d) => {
@@ -64,8 +98,15 @@ export const CLEARTEXT_CHECKS: readonly Check[] = [
       if (/\bLOGINDISABLED\b/i.test(caps)) return null;
       const starttls = /\bSTARTTLS\b/i.test(caps);
       return `CAPABILITY on the unencrypted connection lacks LOGINDISABLED (${starttls ? 'STARTTLS is offered but not required' : 'no STARTTLS offered'}): ${caps.slice(0, 160)}.`;
-    }),
-  cleartext('vigil.pop3.cleartext-login', 'POP3-CLEARTEXT', 'POP3 accepts logins without TLS', 'Mail', ['pop3'], 99,
+    },
+  ),
+  cleartext(
+    'vigil.pop3.cleartext-login',
+    'POP3-CLEARTEXT',
+    'POP3 accepts logins without TLS',
+    'Mail',
+    ['pop3'],
+    99,
     'The POP3 server accepts USER/PASS (or plaintext SASL) on an unencrypted connection, so passwords cross the network in clear text.',
     'Require STLS before authentication (Dovecot: ssl = required, disable_plaintext_auth = yes) or serve POP3S only.',
     async (d) => {
@@ -76,8 +117,15 @@ export const CLEARTEXT_CHECKS: readonly Check[] = [
       const user = await d.ask(`USER ${probeUser()}\r\n`, (t) => /\r?\n/.test(t));
       const why = /^\+OK/.test(user) ? `USER answered "${line(user)}"` : sasl ? `CAPA offers ${sasl.trim()}` : null;
       return why ? `${why} before any TLS (${stls ? 'STLS is offered but not required' : 'no STLS offered'}).` : null;
-    }),
-  cleartext('vigil.smtp.cleartext-auth', 'SMTP-CLEARTEXT-AUTH', 'SMTP offers password authentication without TLS', 'Mail', ['smtp', 'submission'], 95,
+    },
+  ),
+  cleartext(
+    'vigil.smtp.cleartext-auth',
+    'SMTP-CLEARTEXT-AUTH',
+    'SMTP offers password authentication without TLS',
+    'Mail',
+    ['smtp', 'submission'],
+    95,
     'The SMTP server offers AUTH PLAIN or LOGIN before STARTTLS, so mail clients may send their password in clear text.',
     'Offer AUTH only after STARTTLS (Postfix: smtpd_tls_auth_only = yes in main.cf; Exim: auth_advertise_hosts = ${if eq{$tls_in_cipher}{}{}{*}}).',
     async (d) => {
@@ -87,5 +135,6 @@ export const CLEARTEXT_CHECKS: readonly Check[] = [
       if (!auth || !/\b(?:PLAIN|LOGIN)\b/i.test(auth)) return null;
       d.socket.write('QUIT\r\n');
       return `EHLO on the unencrypted connection offers AUTH ${auth.trim().slice(0, 80)}${/^250[ -]STARTTLS/im.test(ehlo) ? ' (STARTTLS is offered but not required for AUTH)' : ' and no STARTTLS'}.`;
-    }),
+    },
+  ),
 ];

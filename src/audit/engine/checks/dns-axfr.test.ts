@@ -14,10 +14,24 @@ const fence = new Fence([WEAK, HARD], ['127.0.0.0/8']);
 const facts = (address: string, port: number): HostFacts => ({
   address,
   openPorts: [port],
-  services: [{ port, protocol: 'tcp', name: 'domain', product: null, version: null, banner: null, tls: null, http: null, extra: {} }],
+  services: [
+    {
+      port,
+      protocol: 'tcp',
+      name: 'domain',
+      product: null,
+      version: null,
+      banner: null,
+      tls: null,
+      http: null,
+      extra: {},
+    },
+  ],
 });
 
-test('BIND: allow-transfer any gives away example.test (found from its PTR), allow-transfer none does not', { skip: !which('named') && 'bind9 not installed' }, async () => {
+test('BIND: allow-transfer any gives away example.test (found from its PTR), allow-transfer none does not', {
+  skip: !which('named') && 'bind9 not installed',
+}, async () => {
   const [weak, hard] = await Promise.all([namedAuthoritative(WEAK, true), namedAuthoritative(HARD, false)]);
   const [f] = await dnsZoneTransfer.run(facts(WEAK, weak), fence.net(WEAK));
   assert.match(f!.detail, /example\.test \(7 records.*intranet\.example\.test A/);
@@ -25,10 +39,15 @@ test('BIND: allow-transfer any gives away example.test (found from its PTR), all
   assert.deepEqual(await dnsZoneTransfer.run(facts(HARD, hard), fence.net(HARD)), []);
 });
 
-test('BIND: recursion for anyone, offline (SERVFAIL with RA) is open recursion; recursion no is not', { skip: !which('named') && 'bind9 not installed' }, async () => {
+test('BIND: recursion for anyone, offline (SERVFAIL with RA) is open recursion; recursion no is not', {
+  skip: !which('named') && 'bind9 not installed',
+}, async () => {
   const [OPEN, CLOSED] = ['127.0.41.24', '127.0.41.25'];
   const dns = new Fence([OPEN, CLOSED], ['127.0.0.0/8']);
-  const [open, closed] = await Promise.all([namedAuthoritative(OPEN, false, { recursion: true }), namedAuthoritative(CLOSED, false)]);
+  const [open, closed] = await Promise.all([
+    namedAuthoritative(OPEN, false, { recursion: true }),
+    namedAuthoritative(CLOSED, false),
+  ]);
   const [f] = await dnsRecursion.run(facts(OPEN, open), dns.net(OPEN));
   assert.match(f!.detail, /SERVFAIL with RA set/);
   assert.deepEqual(await dnsRecursion.run(facts(CLOSED, closed), dns.net(CLOSED)), []);

@@ -18,37 +18,63 @@ type Msg = ReturnType<typeof dnsPacket.decode>;
 const AA = 1 << 10;
 
 /** One query over TCP (2-byte length framing, RFC 1035 §4.2.2); the whole reply stream for AXFR. */
-function tcpQuery(net: Net, port: number, name: string, type: string, klass = 'IN', axfr = false): Promise<Msg[] | null> {
-  return talk(net, port, async (c) => {
-    const id = Math.floor(Math.random() * 65535);
-    const q = dnsPacket.streamEncode({ type: 'query', id, flags: 0, questions: [{ name, type: type as 'SOA', class: klass as 'IN' }] });
-    // AXFR: messages until a second SOA closes the zone, or the server closes, or 64 KB.
-    const msgs = (b: Buffer) => {
-      const out: Buffer[] = [];
-      for (let at = 0; at + 2 <= b.length && at + 2 + b.readUInt16BE(at) <= b.length; at += 2 + b.readUInt16BE(at)) out.push(b.subarray(at + 2, at + 2 + b.readUInt16BE(at)));
-      return out;
-    };
-    const soaCount = (b: Buffer) => msgs(b).reduce((n, m) => n + (m.toString('latin1').match(/\x00\x06\x00\x01/g)?.length ?? 0), 0);
-    const r = await c.ask(q, 4000, (b) => msgs(b).length > 0 && (!axfr || soaCount(b) >= 2));
-    return msgs(r).flatMap((m) => {
-      try {
-        const d = dnsPacket.decode(m);
-        return d.id === id ? [d] : [];
-      } catch {
-        return [];
-      }
-    });
-  }, 8000);
+function tcpQuery(
+  net: Net,
+  port: number,
+  name: string,
+  type: string,
+  klass = 'IN',
+  axfr = false,
+): Promise<Msg[] | null> {
+  return talk(
+    net,
+    port,
+    async (c) => {
+      const id = Math.floor(Math.random() * 65535);
+      const q = dnsPacket.streamEncode({
+        type: 'query',
+        id,
+        flags: 0,
+        questions: [{ name, type: type as 'SOA', class: klass as 'IN' }],
+      });
+      // AXFR: messages until a second SOA closes the zone, or the server closes, or 64 KB.
+      const msgs = (b: Buffer) => {
+        const out: Buffer[] = [];
+        for (let at = 0; at + 2 <= b.length && at + 2 + b.readUInt16BE(at) <= b.length; at += 2 + b.readUInt16BE(at))
+          out.push(b.subarray(at + 2, at + 2 + b.readUInt16BE(at)));
+        return out;
+      };
+      const soaCount = (b: Buffer) =>
+        msgs(b).reduce((n, m) => n + (m.toString('latin1').match(/\x00\x06\x00\x01/g)?.length ?? 0), 0);
+      const r = await c.ask(q, 4000, (b) => msgs(b).length > 0 && (!axfr || soaCount(b) >= 2));
+      return msgs(r).flatMap((m) => {
+        try {
+          const d = dnsPacket.decode(m);
+          return d.id === id ? [d] : [];
+        } catch {
+          return [];
+        }
+      });
+    },
+    8000,
+  );
 }
 
-const reverseName = (address: string) => (address.includes(':') ? null : `${address.split('.').reverse().join('.')}.in-addr.arpa`);
+const reverseName = (address: string) =>
+  address.includes(':') ? null : `${address.split('.').reverse().join('.')}.in-addr.arpa`;
 const hostName = /\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})\b/gi;
 
 /** Host names the audit saw on this host: banners, certificate names, HTTP headers. */
 function namesSeen(host: HostFacts): string[] {
   const out: string[] = [];
   for (const s of host.services) {
-    for (const text of [s.banner ?? '', s.tls?.certificate?.subject ?? '', ...(s.tls?.certificate?.altNames ?? []), s.http?.headers['location'] ?? '', s.http?.headers['host'] ?? '']) {
+    for (const text of [
+      s.banner ?? '',
+      s.tls?.certificate?.subject ?? '',
+      ...(s.tls?.certificate?.altNames ?? []),
+      s.http?.headers['location'] ?? '',
+      s.http?.headers['host'] ?? '',
+    ]) {
       for (const m of text.matchAll(hostName)) out.push(m[1]!.toLowerCase());
     }
   }
@@ -60,14 +86,29 @@ async function zonesOf(net: Net, port: number, host: HostFacts): Promise<string[
   const candidates: string[] = [...namesSeen(host)];
   const rev = reverseName(host.address);
   if (rev) {
-    for (const m of (await tcpQuery(net, port, rev, 'PTR')) ?? []) for (const a of m.answers ?? []) if (a.type === 'PTR') candidates.push(String(a.data));
+    for (const m of (await tcpQuery(net, port, rev, 'PTR')) ?? [])
+      for (const a of m.answers ?? []) if (a.type === 'PTR') candidates.push(String(a.data));
     candidates.push(rev);
   }
   for (const q of ['hostname.bind', 'id.server']) {
-    for (const m of (await tcpQuery(net, port, q, 'TXT', 'CH')) ?? []) for (const a of m.answers ?? []) if (a.type === 'TXT') candidates.push(([] as unknown[]).concat(a.data).map(String).join(''));
+    for (const m of (await tcpQuery(net, port, q, 'TXT', 'CH')) ?? [])
+      for (const a of m.answers ?? [])
+        if (a.type === 'TXT') candidates.push(([] as unknown[]).concat(a.data).map(String).join(''));
   }
   // Last, names test and lab servers are often authoritative for (RFC 2606/6761/8375 and the usual private suffixes).
-  candidates.push('example.com', 'example.net', 'example.org', 'example.test', 'test', 'local', 'lan', 'internal', 'corp', 'home.arpa', 'localdomain');
+  candidates.push(
+    'example.com',
+    'example.net',
+    'example.org',
+    'example.test',
+    'test',
+    'local',
+    'lan',
+    'internal',
+    'corp',
+    'home.arpa',
+    'localdomain',
+  );
   const zones = new Set<string>();
   const asked = new Set<string>();
   const ask = async (name: string) => {
@@ -93,8 +134,16 @@ async function zonesOf(net: Net, port: number, host: HostFacts): Promise<string[
 
 export const dnsZoneTransfer: Check = portCheck(
   {
-    id: 'vigil.dns.axfr', shortid: 'DNS-AXFR', title: 'DNS zone transfer (AXFR) allowed to anyone', category: 'DNS', risk: 'medium', cves: ['CVE-1999-0532'], type: 'HOLE', qod: 99,
-    description: 'The name server sends a whole zone to anyone who asks for a transfer (AXFR): every host name and address in it is handed to attackers at once, including internal names.',
+    id: 'vigil.dns.axfr',
+    shortid: 'DNS-AXFR',
+    title: 'DNS zone transfer (AXFR) allowed to anyone',
+    category: 'DNS',
+    risk: 'medium',
+    cves: ['CVE-1999-0532'],
+    type: 'HOLE',
+    qod: 99,
+    description:
+      'The name server sends a whole zone to anyone who asks for a transfer (AXFR): every host name and address in it is handed to attackers at once, including internal names.',
     solution: 'Allow transfers only to the secondaries (BIND: allow-transfer { <secondaries>; }; or TSIG keys).',
   },
   (h) => portsOf(h, ['domain'], [53]),
@@ -102,8 +151,19 @@ export const dnsZoneTransfer: Check = portCheck(
     const open: string[] = [];
     for (const zone of await zonesOf(net, port, host)) {
       const msgs = await tcpQuery(net, port, zone, 'AXFR', 'IN', true);
-      const records = (msgs ?? []).filter((m) => (m as { rcode?: string }).rcode === 'NOERROR').flatMap((m) => m.answers ?? []);
-      if (records[0]?.type === 'SOA' && records.length > 1) open.push(`${zone} (${records.length} records, e.g. ${shown(records.slice(1, 4).map((r) => `${r.name} ${r.type}`).join(', '), 100)})`);
+      const records = (msgs ?? [])
+        .filter((m) => (m as { rcode?: string }).rcode === 'NOERROR')
+        .flatMap((m) => m.answers ?? []);
+      if (records[0]?.type === 'SOA' && records.length > 1)
+        open.push(
+          `${zone} (${records.length} records, e.g. ${shown(
+            records
+              .slice(1, 4)
+              .map((r) => `${r.name} ${r.type}`)
+              .join(', '),
+            100,
+          )})`,
+        );
     }
     return open.length ? `AXFR answered for: ${open.join('; ')}` : null;
   },

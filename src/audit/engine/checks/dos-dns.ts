@@ -16,18 +16,34 @@ import { AMPLIFICATION_MIN } from './dos-udp.ts';
 
 type Answer = { rcode: string; aa: boolean; answers: dnsPacket.Answer[]; size: number; querySize: number };
 
-export async function dnsAsk(net: Net, port: number, name: string, type: string, klass: 'IN' | 'CH' = 'IN', edns = false): Promise<Answer | null> {
+export async function dnsAsk(
+  net: Net,
+  port: number,
+  name: string,
+  type: string,
+  klass: 'IN' | 'CH' = 'IN',
+  edns = false,
+): Promise<Answer | null> {
   try {
     const id = randomInt(1, 65535);
     const query = dnsPacket.encode({
-      type: 'query', id, flags: 0, questions: [{ type: type as any, class: klass, name }],
+      type: 'query',
+      id,
+      flags: 0,
+      questions: [{ type: type as any, class: klass, name }],
       additionals: edns ? [{ type: 'OPT', name: '.', udpPayloadSize: 4096 } as any] : [],
     });
     const reply = await net.udpRequest(port, query, { timeoutMs: 1500 });
     if (!reply) return null;
     const msg = dnsPacket.decode(reply);
     if (msg.id !== id) return null;
-    return { rcode: (msg as { rcode?: string }).rcode ?? 'NOERROR', aa: ((msg.flags ?? 0) & dnsPacket.AUTHORITATIVE_ANSWER) !== 0, answers: msg.answers ?? [], size: reply.length, querySize: query.length };
+    return {
+      rcode: (msg as { rcode?: string }).rcode ?? 'NOERROR',
+      aa: ((msg.flags ?? 0) & dnsPacket.AUTHORITATIVE_ANSWER) !== 0,
+      answers: msg.answers ?? [],
+      size: reply.length,
+      querySize: query.length,
+    };
   } catch {
     return null;
   }
@@ -36,7 +52,12 @@ export async function dnsAsk(net: Net, port: number, name: string, type: string,
 const HOSTNAME = /\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{1,62})\b/gi;
 
 function namesIn(s: Service): string[] {
-  const texts = [s.banner ?? '', s.http?.headers['location'] ?? '', s.tls?.certificate?.subject ?? '', ...(s.tls?.certificate?.altNames ?? [])];
+  const texts = [
+    s.banner ?? '',
+    s.http?.headers['location'] ?? '',
+    s.tls?.certificate?.subject ?? '',
+    ...(s.tls?.certificate?.altNames ?? []),
+  ];
   return texts.flatMap((t) => [...t.matchAll(HOSTNAME)].map((m) => m[1]!.toLowerCase()));
 }
 
@@ -70,7 +91,8 @@ export const dnsAnyAmplification: Check = {
   type: 'HOLE',
   description:
     'The name server answers an ANY query for one of its zones with every record set, many times the size of the query: with a spoofed source address it becomes a traffic amplifier.',
-  solution: 'Answer ANY minimally as RFC 8482 allows (BIND: minimal-any yes; Knot and NSD do so by default) and enable response rate limiting (BIND: rate-limit { responses-per-second 10; }).',
+  solution:
+    'Answer ANY minimally as RFC 8482 allows (BIND: minimal-any yes; Knot and NSD do so by default) and enable response rate limiting (BIND: rate-limit { responses-per-second 10; }).',
   intrusive: false,
   dos: true,
   active: true,
@@ -83,14 +105,19 @@ export const dnsAnyAmplification: Check = {
       // The SOA questions in parallel: a server that drops questions for zones it lacks costs one timeout, not sixteen.
       const names = await candidates(host, net, port);
       const soas = await Promise.all(names.map((zone) => dnsAsk(net, port, zone, 'SOA')));
-      const zones = names.filter((zone, i) => soas[i]?.aa && soas[i]!.answers.some((a) => a.type === 'SOA' && a.name.toLowerCase() === zone));
+      const zones = names.filter(
+        (zone, i) => soas[i]?.aa && soas[i]!.answers.some((a) => a.type === 'SOA' && a.name.toLowerCase() === zone),
+      );
       for (const zone of zones) {
         const any = await dnsAsk(net, port, zone, 'ANY', 'IN', true);
         if (!any || any.rcode !== 'NOERROR') continue;
         const factor = any.size / any.querySize;
         if (factor < AMPLIFICATION_MIN) continue;
         const sets = new Set(any.answers.map((a) => a.type)).size;
-        out.push({ port, detail: `UDP ${port}: ANY ${zone} (a ${any.querySize}-byte query) was answered with ${any.size} bytes, ${any.answers.length} records in ${sets} record sets (factor ${factor.toFixed(1)}).` });
+        out.push({
+          port,
+          detail: `UDP ${port}: ANY ${zone} (a ${any.querySize}-byte query) was answered with ${any.size} bytes, ${any.answers.length} records in ${sets} record sets (factor ${factor.toFixed(1)}).`,
+        });
         break;
       }
     }

@@ -22,7 +22,8 @@ export const httpRangeAmplification: Check = {
   type: 'HOLE',
   description:
     'Asked for the same resource many times over in one Range header, the server sends every copy: a few hundred request bytes make it send (and buffer) many times the resource, the mechanism of the "Apache Killer" (CVE-2011-3192 in Apache httpd before 2.2.20).',
-  solution: 'Limit ranges per request (Apache: MaxRanges and MaxRangeOverlaps; nginx: max_ranges), as RFC 9110 lets a server coalesce or ignore them, or upgrade the server.',
+  solution:
+    'Limit ranges per request (Apache: MaxRanges and MaxRangeOverlaps; nginx: max_ranges), as RFC 9110 lets a server coalesce or ignore them, or upgrade the server.',
   intrusive: false,
   dos: true,
   active: true,
@@ -33,7 +34,10 @@ export const httpRangeAmplification: Check = {
       const whole = await httpRequest(net, s.port, tls, { maxBytes: 65536 });
       if (!whole || whole.status !== 200 || whole.raw.length < 64 || whole.raw.length >= 65536) continue;
       const ranges = Array.from({ length: RANGE_COPIES }, () => '0-').join(',');
-      const multi = await httpRequest(net, s.port, tls, { headers: { Range: `bytes=${ranges}` }, maxBytes: whole.raw.length * (RANGE_COPIES + 2) + 16384 });
+      const multi = await httpRequest(net, s.port, tls, {
+        headers: { Range: `bytes=${ranges}` },
+        maxBytes: whole.raw.length * (RANGE_COPIES + 2) + 16384,
+      });
       if (!multi || multi.status !== 206) continue;
       const factor = multi.raw.length / whole.raw.length;
       if (factor < RANGE_MIN_FACTOR) continue;
@@ -87,7 +91,8 @@ export const httpSlowRequest: Check = {
   description:
     'The server kept a request whose headers arrive one line every few seconds open for the whole test: a client holding many such requests can tie up every worker (slowloris). ' +
     'Whether that exhausts the server depends on its connection model, which one connection cannot show, so this is reported at a quality of detection of 50 (as nmap\'s http-slowloris-check says "LIKELY VULNERABLE").',
-  solution: 'Bound the time for request headers (Apache: RequestReadTimeout header=5-20,MinRate=500; nginx: client_header_timeout 5s) and the connections per client.',
+  solution:
+    'Bound the time for request headers (Apache: RequestReadTimeout header=5-20,MinRate=500; nginx: client_header_timeout 5s) and the connections per client.',
   intrusive: false,
   dos: true,
   active: true,
@@ -97,7 +102,10 @@ export const httpSlowRequest: Check = {
     const held = await Promise.all(services.map((s) => holdsSlowRequest(net, s.port, usesTls(s))));
     return services
       .filter((_, i) => held[i])
-      .map((s) => ({ port: s.port, detail: `A request sending one header line every ${SLOW_TRICKLE_MS / 1000} s was still open after ${SLOW_HOLD_MS / 1000} s.` }));
+      .map((s) => ({
+        port: s.port,
+        detail: `A request sending one header line every ${SLOW_TRICKLE_MS / 1000} s was still open after ${SLOW_HOLD_MS / 1000} s.`,
+      }));
   },
 };
 

@@ -15,7 +15,12 @@ const WAIT_MS = 4000;
 export async function acceptsClientRenegotiation(net: Net, port: number): Promise<boolean> {
   let socket: TLSSocket;
   try {
-    socket = await net.connectTls(port, { timeoutMs: 5000, maxVersion: 'TLSv1.2', minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' });
+    socket = await net.connectTls(port, {
+      timeoutMs: 5000,
+      maxVersion: 'TLSv1.2',
+      minVersion: 'TLSv1',
+      ciphers: 'ALL:@SECLEVEL=0',
+    });
   } catch {
     return false;
   }
@@ -48,13 +53,24 @@ export const tlsClientRenegotiation: Check = {
   type: 'NOTE',
   description:
     'The server renegotiates TLS whenever the client asks: every renegotiation costs the server a full handshake and the client almost nothing, so a few clients can exhaust its CPU (THC-SSL-DOS).',
-  solution: 'Refuse client-initiated renegotiation (the default of OpenSSL 3, nginx and current Apache mod_ssl; OpenSSL: do not set SSL_OP_ALLOW_CLIENT_RENEGOTIATION / ClientRenegotiation) or offer TLS 1.3 only.',
+  solution:
+    'Refuse client-initiated renegotiation (the default of OpenSSL 3, nginx and current Apache mod_ssl; OpenSSL: do not set SSL_OP_ALLOW_CLIENT_RENEGOTIATION / ClientRenegotiation) or offer TLS 1.3 only.',
   intrusive: false,
   dos: true,
   active: true,
   async run(host: HostFacts, net: Net): Promise<Finding[]> {
-    const ports = host.services.filter((s) => s.tls !== null).map((s) => s.port).slice(0, 8);
+    const ports = host.services
+      .filter((s) => s.tls !== null)
+      .map((s) => s.port)
+      .slice(0, 8);
     const accepted = await Promise.all(ports.map((port) => acceptsClientRenegotiation(net, port)));
-    return ports.filter((_, i) => accepted[i]).map((port): Finding => ({ port, detail: 'A TLS 1.2 renegotiation started by the client was completed by the server.' }));
+    return ports
+      .filter((_, i) => accepted[i])
+      .map(
+        (port): Finding => ({
+          port,
+          detail: 'A TLS 1.2 renegotiation started by the client was completed by the server.',
+        }),
+      );
   },
 };

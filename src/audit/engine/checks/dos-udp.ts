@@ -54,7 +54,8 @@ const NTP_MODE6: Amplifier = {
   answers: (r) => r.length > 12 && (r[0]! & 0x07) === 6 && (r[1]! & 0x80) !== 0 && (r[1]! & 0x40) === 0,
   description:
     'The NTP server answers mode 6 (ntpq) control queries from anyone: a 12-byte READVAR returns its system variables, tens of times larger, and can be sent with a spoofed source.',
-  solution: 'Restrict queries (ntpd/ntpsec: "restrict default kod nomodify noquery nopeer limited"; allow only the administrators\' addresses).',
+  solution:
+    'Restrict queries (ntpd/ntpsec: "restrict default kod nomodify noquery nopeer limited"; allow only the administrators\' addresses).',
 };
 
 const NTP_MONLIST: Amplifier = {
@@ -69,7 +70,8 @@ const NTP_MONLIST: Amplifier = {
   cves: ['CVE-2013-5211'],
   description:
     'The NTP server answers mode 7 MON_GETLIST (monlist) with up to 600 addresses of recent clients, a factor of several hundred (CVE-2013-5211; reference ntpd before 4.2.7p26).',
-  solution: 'Upgrade ntpd (4.2.7p26 and later, and ntpsec, have no monlist) or add "disable monitor" and "restrict default noquery" to ntp.conf.',
+  solution:
+    'Upgrade ntpd (4.2.7p26 and later, and ntpsec, have no monlist) or add "disable monitor" and "restrict default noquery" to ntp.conf.',
 };
 
 const SSDP: Amplifier = {
@@ -79,20 +81,28 @@ const SSDP: Amplifier = {
   port: 1900,
   names: ['ssdp', 'upnp'],
   // UPnP Device Architecture 2.0, 1.3.2: a unicast M-SEARCH for every device and service.
-  request: Buffer.from('M-SEARCH * HTTP/1.1\r\nHOST: 239.255.255.250:1900\r\nMAN: "ssdp:discover"\r\nMX: 1\r\nST: ssdp:all\r\n\r\n'),
+  request: Buffer.from(
+    'M-SEARCH * HTTP/1.1\r\nHOST: 239.255.255.250:1900\r\nMAN: "ssdp:discover"\r\nMX: 1\r\nST: ssdp:all\r\n\r\n',
+  ),
   answers: (r) => /^HTTP\/1\.[01] 200/.test(r.toString('latin1', 0, 16)),
   // A device sends one reply per device and service it offers, and only the first is measured:
   // any unicast answer from outside the LAN is the exposure (TA14-017A: factor 30 over all replies).
   minFactor: 2,
   description:
     'The device answers SSDP M-SEARCH requests sent to it directly from outside its network: one small request gets one reply per device and service it offers, a favourite amplifier of botnets.',
-  solution: 'Block UDP port 1900 at the network edge or turn UPnP/SSDP off on the public interface: SSDP belongs to the local network.',
+  solution:
+    'Block UDP port 1900 at the network edge or turn UPnP/SSDP off on the public interface: SSDP belongs to the local network.',
 };
 
 export const AMPLIFIERS: readonly Amplifier[] = [MEMCACHED, NTP_MODE6, NTP_MONLIST, SSDP];
 
 /** Reply/request size factor of one request, or null when nothing (or no real answer) came back. */
-export async function amplification(net: Net, port: number, request: Buffer, answers: (r: Buffer) => boolean): Promise<{ reply: number; factor: number } | null> {
+export async function amplification(
+  net: Net,
+  port: number,
+  request: Buffer,
+  answers: (r: Buffer) => boolean,
+): Promise<{ reply: number; factor: number } | null> {
   const reply = await net.udpRequest(port, request, { timeoutMs: 1500 }).catch(() => null);
   if (!reply || !answers(reply)) return null;
   return { reply: reply.length, factor: reply.length / request.length };
@@ -118,7 +128,10 @@ function amplifierCheck(a: Amplifier): Check {
       for (const port of ports) {
         const m = await amplification(net, port, a.request, a.answers);
         if (!m || m.factor < (a.minFactor ?? AMPLIFICATION_MIN)) continue;
-        out.push({ port, detail: `UDP ${port}: a ${a.request.length}-byte request was answered with ${m.reply} bytes in its first datagram alone (factor ${m.factor.toFixed(1)}).` });
+        out.push({
+          port,
+          detail: `UDP ${port}: a ${a.request.length}-byte request was answered with ${m.reply} bytes in its first datagram alone (factor ${m.factor.toFixed(1)}).`,
+        });
       }
       return out;
     },

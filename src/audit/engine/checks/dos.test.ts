@@ -15,7 +15,6 @@ import { httpRangeAmplification, httpSlowRequest } from './dos-http.ts';
 import { tlsClientRenegotiation } from './dos-tls.ts';
 import { UDP_AMPLIFICATION_CHECKS } from './dos-udp.ts';
 
-
 /**
  * SIGTERM, then wait: Apache's and nginx's masters stop their workers on it,
  * where a SIGKILL to the master leaves the workers running.
@@ -33,9 +32,23 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 const udp = (id: string) => UDP_AMPLIFICATION_CHECKS.find((c) => c.id === `vigil.dos.${id}`)!;
-const svc = (port: number, over: Partial<Service> = {}): Service => ({ port, protocol: 'tcp', name: 'unknown', product: null, version: null, banner: null, tls: null, http: null, extra: {}, ...over });
+const svc = (port: number, over: Partial<Service> = {}): Service => ({
+  port,
+  protocol: 'tcp',
+  name: 'unknown',
+  product: null,
+  version: null,
+  banner: null,
+  tls: null,
+  http: null,
+  extra: {},
+  ...over,
+});
 const run = (check: Check, address: string, services: Service[] = []) =>
-  check.run({ address, openPorts: services.map((s) => s.port), services } satisfies HostFacts, new Fence([address], ['127.0.0.0/8']).net(address));
+  check.run(
+    { address, openPorts: services.map((s) => s.port), services } satisfies HostFacts,
+    new Fence([address], ['127.0.0.0/8']).net(address),
+  );
 const has = (bin: string) => existsSync(bin);
 const dir = (t: TestContext) => {
   const d = mkdtempSync(join(tmpdir(), 'vigil-dos-'));
@@ -44,7 +57,12 @@ const dir = (t: TestContext) => {
 };
 
 /** Starts a daemon in the foreground and waits until `port` accepts (TCP) or a moment passed (UDP). */
-async function daemon(t: TestContext, bin: string, args: string[], ready?: { address: string; port: number }): Promise<ChildProcess> {
+async function daemon(
+  t: TestContext,
+  bin: string,
+  args: string[],
+  ready?: { address: string; port: number },
+): Promise<ChildProcess> {
   const child = spawn(bin, args, { stdio: 'ignore' });
   t.after(() => stop(child));
   for (let i = 0; i < 60; i++) {
@@ -52,40 +70,72 @@ async function daemon(t: TestContext, bin: string, args: string[], ready?: { add
       await new Promise((r) => setTimeout(r, 700));
       break;
     }
-    const up = await new Promise<boolean>((r) => connect(ready.port, ready.address).once('connect', function (this: any) { this.destroy(); r(true); }).once('error', () => r(false)));
+    const up = await new Promise<boolean>((r) =>
+      connect(ready.port, ready.address)
+        .once('connect', function (this: any) {
+          this.destroy();
+          r(true);
+        })
+        .once('error', () => r(false)),
+    );
     if (up) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   return child;
 }
 
-const freePort = () => new Promise<number>((r) => { const s = createTcp().listen(0, '127.0.0.1', () => { const p = (s.address() as any).port; s.close(() => r(p)); }); });
+const freePort = () =>
+  new Promise<number>((r) => {
+    const s = createTcp().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as any).port;
+      s.close(() => r(p));
+    });
+  });
 
-test('memcached (Debian): UDP stats amplification with -U 11211, nothing with -U 0', { skip: !has('/usr/bin/memcached') && 'memcached not installed' }, async (t) => {
+test('memcached (Debian): UDP stats amplification with -U 11211, nothing with -U 0', {
+  skip: !has('/usr/bin/memcached') && 'memcached not installed',
+}, async (t) => {
   await daemon(t, '/usr/bin/memcached', ['-u', 'nobody', '-l', '127.0.46.1', '-p', '11211', '-U', '11211']);
-  await daemon(t, '/usr/bin/memcached', ['-u', 'nobody', '-l', '127.0.46.2', '-p', '11211', '-U', '0'], { address: '127.0.46.2', port: 11211 });
+  await daemon(t, '/usr/bin/memcached', ['-u', 'nobody', '-l', '127.0.46.2', '-p', '11211', '-U', '0'], {
+    address: '127.0.46.2',
+    port: 11211,
+  });
   const [weak] = await run(udp('memcached-udp-amplification'), '127.0.46.1');
   t.diagnostic(weak?.detail ?? 'no finding');
   assert.match(weak!.detail, /UDP 11211: a 15-byte request was answered with \d+ bytes .*factor \d+/);
   assert.deepEqual(await run(udp('memcached-udp-amplification'), '127.0.46.2'), []);
 });
 
-test('DNS ANY amplification: BIND answering ANY for its zone vs NSD with refuse-any', { skip: (!has('/usr/sbin/named') || !has('/usr/sbin/nsd')) && 'bind9 or nsd not installed' }, async (t) => {
+test('DNS ANY amplification: BIND answering ANY for its zone vs NSD with refuse-any', {
+  skip: (!has('/usr/sbin/named') || !has('/usr/sbin/nsd')) && 'bind9 or nsd not installed',
+}, async (t) => {
   const d = dir(t);
-  const zone = ['$TTL 300', '@ SOA ns.amp.test. h.amp.test. 1 60 60 600 60', '@ NS ns.amp.test.', 'ns A 127.0.0.1',
-    ...[1, 2, 3, 4, 5, 6].flatMap((i) => [`@ A 192.0.2.${i}`, `@ AAAA 2001:db8::${i}`, `@ MX ${i} mx${i}.amp.test.`]),
-    '@ TXT "v=spf1 ip4:192.0.2.0/24 -all"', '@ TXT "site-verification=abcdefghijklmnopqrstuvwxyz0123456789"'].join('\n') + '\n';
+  const zone =
+    [
+      '$TTL 300',
+      '@ SOA ns.amp.test. h.amp.test. 1 60 60 600 60',
+      '@ NS ns.amp.test.',
+      'ns A 127.0.0.1',
+      ...[1, 2, 3, 4, 5, 6].flatMap((i) => [`@ A 192.0.2.${i}`, `@ AAAA 2001:db8::${i}`, `@ MX ${i} mx${i}.amp.test.`]),
+      '@ TXT "v=spf1 ip4:192.0.2.0/24 -all"',
+      '@ TXT "site-verification=abcdefghijklmnopqrstuvwxyz0123456789"',
+    ].join('\n') + '\n';
   // 127.0.0.1's PTR names the zone: how the check finds what the server is authoritative for.
   const reverse = '$TTL 300\n@ SOA ns.amp.test. h.amp.test. 1 60 60 600 60\n@ NS ns.amp.test.\n1 PTR www.amp.test.\n';
   writeFileSync(join(d, 'amp.zone'), zone);
   writeFileSync(join(d, 'rev.zone'), reverse);
   const [bindPort, nsdPort] = [await freePort(), await freePort()];
-  writeFileSync(join(d, 'named.conf'), `options { directory "${d}"; listen-on port ${bindPort} { 127.0.0.1; }; listen-on-v6 { none; }; pid-file none; recursion no; dnssec-validation no; };
+  writeFileSync(
+    join(d, 'named.conf'),
+    `options { directory "${d}"; listen-on port ${bindPort} { 127.0.0.1; }; listen-on-v6 { none; }; pid-file none; recursion no; dnssec-validation no; };
 controls { };
 zone "amp.test" { type primary; file "${d}/amp.zone"; };
 zone "0.0.127.in-addr.arpa" { type primary; file "${d}/rev.zone"; };
-`);
-  writeFileSync(join(d, 'nsd.conf'), `server:
+`,
+  );
+  writeFileSync(
+    join(d, 'nsd.conf'),
+    `server:
   ip-address: 127.0.0.1@${nsdPort}
   refuse-any: yes
   username: ""
@@ -102,18 +152,29 @@ zone:
 zone:
   name: "0.0.127.in-addr.arpa"
   zonefile: "rev.zone"
-`);
-  await daemon(t, '/usr/sbin/named', ['-g', '-u', 'root', '-c', join(d, 'named.conf')], { address: '127.0.0.1', port: bindPort });
+`,
+  );
+  await daemon(t, '/usr/sbin/named', ['-g', '-u', 'root', '-c', join(d, 'named.conf')], {
+    address: '127.0.0.1',
+    port: bindPort,
+  });
   await daemon(t, '/usr/sbin/nsd', ['-d', '-c', join(d, 'nsd.conf')], { address: '127.0.0.1', port: nsdPort });
   const net = new Fence(['127.0.0.1'], ['127.0.0.0/8']).net('127.0.0.1');
   // Both serve the zone; NSD refuses ANY (a truncated or REFUSED answer).
-  for (const port of [bindPort, nsdPort]) assert.equal((await dnsAsk(net, port, 'amp.test', 'SOA'))?.aa, true, `port ${port} serves amp.test`);
+  for (const port of [bindPort, nsdPort])
+    assert.equal((await dnsAsk(net, port, 'amp.test', 'SOA'))?.aa, true, `port ${port} serves amp.test`);
   const dns = (port: number) => [svc(port, { name: 'domain' })];
   const weak = await run(dnsAnyAmplification, '127.0.0.1', dns(bindPort));
   const found = weak.find((f) => f.port === bindPort);
   t.diagnostic(found?.detail ?? 'no finding');
-  assert.match(found?.detail ?? JSON.stringify(weak), /ANY amp\.test \(a \d+-byte query\) was answered with \d+ bytes, 22 records/);
-  assert.deepEqual((await run(dnsAnyAmplification, '127.0.0.1', dns(nsdPort))).filter((f) => f.port === nsdPort), []);
+  assert.match(
+    found?.detail ?? JSON.stringify(weak),
+    /ANY amp\.test \(a \d+-byte query\) was answered with \d+ bytes, 22 records/,
+  );
+  assert.deepEqual(
+    (await run(dnsAnyAmplification, '127.0.0.1', dns(nsdPort))).filter((f) => f.port === nsdPort),
+    [],
+  );
 });
 
 /** What Apache httpd before 2.2.20 did with overlapping ranges: every one served (CVE-2011-3192). Debian ships no such server any more. */
@@ -122,8 +183,12 @@ function oldApache(): Server {
   return createServer((req, res) => {
     const ranges = /^bytes=(.*)$/.exec(req.headers.range ?? '')?.[1]?.split(',');
     if (!ranges) return res.writeHead(200, { server: 'Apache/2.2.19' }).end(body);
-    const parts = ranges.map(() => Buffer.concat([Buffer.from(`--B\r\nContent-Range: bytes 0-1999/2000\r\n\r\n`), body, Buffer.from('\r\n')]));
-    res.writeHead(206, { server: 'Apache/2.2.19', 'content-type': 'multipart/byteranges; boundary=B' }).end(Buffer.concat([...parts, Buffer.from('--B--\r\n')]));
+    const parts = ranges.map(() =>
+      Buffer.concat([Buffer.from(`--B\r\nContent-Range: bytes 0-1999/2000\r\n\r\n`), body, Buffer.from('\r\n')]),
+    );
+    res
+      .writeHead(206, { server: 'Apache/2.2.19', 'content-type': 'multipart/byteranges; boundary=B' })
+      .end(Buffer.concat([...parts, Buffer.from('--B--\r\n')]));
   });
 }
 
@@ -131,9 +196,25 @@ function apacheConf(d: string, address: string, extra: string): string {
   const mod = (m: string) => `LoadModule ${m}_module /usr/lib/apache2/modules/mod_${m}.so`;
   writeFileSync(join(d, 'index.html'), 'x'.repeat(3000));
   const conf = join(d, `httpd-${address}.conf`);
-  writeFileSync(conf, [`ServerRoot ${d}`, `PidFile ${d}/httpd-${address}.pid`, `ErrorLog ${d}/error-${address}.log`, ...['mpm_event', 'authz_core', 'mime', 'dir', 'reqtimeout'].map(mod),
-    'TypesConfig /etc/mime.types', `Listen ${address}:80`, 'User nobody', 'Group nogroup', 'ServerName localhost', `DocumentRoot ${d}`,
-    `<Directory ${d}>`, '  Require all granted', '</Directory>', extra].join('\n'));
+  writeFileSync(
+    conf,
+    [
+      `ServerRoot ${d}`,
+      `PidFile ${d}/httpd-${address}.pid`,
+      `ErrorLog ${d}/error-${address}.log`,
+      ...['mpm_event', 'authz_core', 'mime', 'dir', 'reqtimeout'].map(mod),
+      'TypesConfig /etc/mime.types',
+      `Listen ${address}:80`,
+      'User nobody',
+      'Group nogroup',
+      'ServerName localhost',
+      `DocumentRoot ${d}`,
+      `<Directory ${d}>`,
+      '  Require all granted',
+      '</Directory>',
+      extra,
+    ].join('\n'),
+  );
   return conf;
 }
 
@@ -144,35 +225,86 @@ test('Range amplification: real Apache and nginx coalesce or refuse overlapping 
   const web = (port: number) => [svc(port, { name: 'http', http: { status: 200, headers: {}, body: '' } })];
   const [found] = await run(httpRangeAmplification, '127.0.46.5', web(80));
   t.diagnostic(found?.detail ?? 'no finding');
-  assert.match(found!.detail, /GET \/ is 2000 bytes; with Range: bytes=0-,0-,.* it came back 206 with \d+ bytes \(factor 1[12]\.\d\)/);
+  assert.match(
+    found!.detail,
+    /GET \/ is 2000 bytes; with Range: bytes=0-,0-,.* it came back 206 with \d+ bytes \(factor 1[12]\.\d\)/,
+  );
   const d = dir(t);
   if (has('/usr/sbin/apache2')) {
-    await daemon(t, '/usr/sbin/apache2', ['-f', apacheConf(d, '127.0.46.3', ''), '-DFOREGROUND'], { address: '127.0.46.3', port: 80 });
+    await daemon(t, '/usr/sbin/apache2', ['-f', apacheConf(d, '127.0.46.3', ''), '-DFOREGROUND'], {
+      address: '127.0.46.3',
+      port: 80,
+    });
     assert.deepEqual(await run(httpRangeAmplification, '127.0.46.3', web(80)), []);
   } else t.diagnostic('apache2 not installed: Apache part skipped');
   if (has('/usr/sbin/nginx')) {
-    writeFileSync(join(d, 'nginx.conf'), `pid ${d}/nginx.pid; error_log ${d}/nginx.err; events {} http { access_log off; server { listen 127.0.46.4:80; root ${d}; } }`);
-    await daemon(t, '/usr/sbin/nginx', ['-p', d, '-c', join(d, 'nginx.conf'), '-g', 'daemon off;'], { address: '127.0.46.4', port: 80 });
+    writeFileSync(
+      join(d, 'nginx.conf'),
+      `pid ${d}/nginx.pid; error_log ${d}/nginx.err; events {} http { access_log off; server { listen 127.0.46.4:80; root ${d}; } }`,
+    );
+    await daemon(t, '/usr/sbin/nginx', ['-p', d, '-c', join(d, 'nginx.conf'), '-g', 'daemon off;'], {
+      address: '127.0.46.4',
+      port: 80,
+    });
     assert.deepEqual(await run(httpRangeAmplification, '127.0.46.4', web(80)), []);
   } else t.diagnostic('nginx not installed: nginx part skipped');
 });
 
-test('slow request headers: Debian Apache with its default RequestReadTimeout holds them; one with header=3 does not', { skip: !has('/usr/sbin/apache2') && 'apache2 not installed' }, async (t) => {
+test('slow request headers: Debian Apache with its default RequestReadTimeout holds them; one with header=3 does not', {
+  skip: !has('/usr/sbin/apache2') && 'apache2 not installed',
+}, async (t) => {
   const d = dir(t);
-  await daemon(t, '/usr/sbin/apache2', ['-f', apacheConf(d, '127.0.46.6', ''), '-DFOREGROUND'], { address: '127.0.46.6', port: 80 });
-  await daemon(t, '/usr/sbin/apache2', ['-f', apacheConf(d, '127.0.46.7', 'RequestReadTimeout header=3 body=10'), '-DFOREGROUND'], { address: '127.0.46.7', port: 80 });
+  await daemon(t, '/usr/sbin/apache2', ['-f', apacheConf(d, '127.0.46.6', ''), '-DFOREGROUND'], {
+    address: '127.0.46.6',
+    port: 80,
+  });
+  await daemon(
+    t,
+    '/usr/sbin/apache2',
+    ['-f', apacheConf(d, '127.0.46.7', 'RequestReadTimeout header=3 body=10'), '-DFOREGROUND'],
+    { address: '127.0.46.7', port: 80 },
+  );
   const web = [svc(80, { name: 'http', http: { status: 200, headers: {}, body: '' } })];
-  const [weak, hard] = await Promise.all([run(httpSlowRequest, '127.0.46.6', web), run(httpSlowRequest, '127.0.46.7', web)]);
+  const [weak, hard] = await Promise.all([
+    run(httpSlowRequest, '127.0.46.6', web),
+    run(httpSlowRequest, '127.0.46.7', web),
+  ]);
   assert.equal(weak.length, 1);
   assert.match(weak[0]!.detail, /still open after 6 s/);
   assert.equal(httpSlowRequest.qod, 50); // reported as LOG: one connection cannot show exhaustion
   assert.deepEqual(hard, []);
 });
 
-test('TLS client-initiated renegotiation: openssl s_server -client_renegotiation vs its OpenSSL 3 default', { skip: !has('/usr/bin/openssl') && 'openssl not installed' }, async (t) => {
+test('TLS client-initiated renegotiation: openssl s_server -client_renegotiation vs its OpenSSL 3 default', {
+  skip: !has('/usr/bin/openssl') && 'openssl not installed',
+}, async (t) => {
   const d = dir(t);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(d, 'k.pem'), '-out', join(d, 'c.pem'), '-days', '2', '-subj', '/CN=vigil-test'], { stdio: 'ignore' });
-  const serve = (address: string, extra: string[]) => daemon(t, '/usr/bin/openssl', ['s_server', '-accept', `${address}:4433`, '-cert', join(d, 'c.pem'), '-key', join(d, 'k.pem'), '-www', ...extra], { address, port: 4433 });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(d, 'k.pem'),
+      '-out',
+      join(d, 'c.pem'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=vigil-test',
+    ],
+    { stdio: 'ignore' },
+  );
+  const serve = (address: string, extra: string[]) =>
+    daemon(
+      t,
+      '/usr/bin/openssl',
+      ['s_server', '-accept', `${address}:4433`, '-cert', join(d, 'c.pem'), '-key', join(d, 'k.pem'), '-www', ...extra],
+      { address, port: 4433 },
+    );
   await serve('127.0.46.8', ['-client_renegotiation']);
   await serve('127.0.46.9', []);
   const tls = [svc(4433, { name: 'https', tls: { protocol: 'TLSv1.3', cipher: '', certificate: null } })];
@@ -190,7 +322,12 @@ test('TLS client-initiated renegotiation: openssl s_server -client_renegotiation
  * with "interface ignore all" + "interface listen 127.0.46.14"), which
  * would take port 123 from other loopback twins.
  */
-function udpImitation(t: TestContext, address: string, port: number, answer: (msg: Buffer) => Buffer | null): Promise<void> {
+function udpImitation(
+  t: TestContext,
+  address: string,
+  port: number,
+  answer: (msg: Buffer) => Buffer | null,
+): Promise<void> {
   const s = createSocket('udp4');
   s.on('message', (msg, r) => {
     const reply = answer(msg);
@@ -201,15 +338,19 @@ function udpImitation(t: TestContext, address: string, port: number, answer: (ms
 }
 
 test('SSDP and NTP amplifiers (imitations): answering servers are found, silent or small answers are not', async (t) => {
-  const ssdp = Buffer.from(`HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=1800\r\nST: upnp:rootdevice\r\nUSN: uuid:0-0::upnp:rootdevice\r\nLOCATION: http://127.0.46.10:49152/desc.xml\r\nSERVER: Linux UPnP/1.0 MiniUPnPd/2.3\r\nEXT:\r\n\r\n`);
+  const ssdp = Buffer.from(
+    `HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=1800\r\nST: upnp:rootdevice\r\nUSN: uuid:0-0::upnp:rootdevice\r\nLOCATION: http://127.0.46.10:49152/desc.xml\r\nSERVER: Linux UPnP/1.0 MiniUPnPd/2.3\r\nEXT:\r\n\r\n`,
+  );
   await udpImitation(t, '127.0.46.10', 1900, (m) => (m.toString().startsWith('M-SEARCH') ? ssdp : null));
   await udpImitation(t, '127.0.46.11', 1900, () => null); // an SSDP responder that ignores requests from other networks
   assert.equal((await run(udp('ssdp-amplification'), '127.0.46.10')).length, 1);
   assert.deepEqual(await run(udp('ssdp-amplification'), '127.0.46.11'), []);
   // Mode 7 MON_GETLIST answered with 10 entries of 72 bytes; mode 6 READVAR answered with 460 bytes of variables.
   await udpImitation(t, '127.0.46.12', 123, (m) => {
-    if ((m[0]! & 7) === 7) return Buffer.concat([Buffer.from([0x97, 0x00, 0x03, 0x2a, 0, 10, 0, 72]), Buffer.alloc(10 * 72)]);
-    if ((m[0]! & 7) === 6) return Buffer.concat([Buffer.from([0x16, 0x82, 0, 1, 0, 0, 0, 0, 0, 0, 0x01, 0xcc]), Buffer.alloc(460, 0x61)]);
+    if ((m[0]! & 7) === 7)
+      return Buffer.concat([Buffer.from([0x97, 0x00, 0x03, 0x2a, 0, 10, 0, 72]), Buffer.alloc(10 * 72)]);
+    if ((m[0]! & 7) === 6)
+      return Buffer.concat([Buffer.from([0x16, 0x82, 0, 1, 0, 0, 0, 0, 0, 0, 0x01, 0xcc]), Buffer.alloc(460, 0x61)]);
     return null;
   });
   const [monlist] = await run(udp('ntp-monlist'), '127.0.46.12');

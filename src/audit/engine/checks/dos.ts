@@ -10,4 +10,9 @@ import { HTTP_DOS_CHECKS } from './dos-http.ts';
 import { tlsClientRenegotiation } from './dos-tls.ts';
 import { UDP_AMPLIFICATION_CHECKS } from './dos-udp.ts';
 
-export const DOS_CHECKS: readonly Check[] = [...UDP_AMPLIFICATION_CHECKS, dnsAnyAmplification, ...HTTP_DOS_CHECKS, tlsClientRenegotiation];
+export const DOS_CHECKS: readonly Check[] = [
+  ...UDP_AMPLIFICATION_CHECKS,
+  dnsAnyAmplification,
+  ...HTTP_DOS_CHECKS,
+  tlsClientRenegotiation,
+];

@@ -1,13 +1,17 @@
 import type { HttpInfo, Net, Service } from '../types.ts';
 
-export const isHttpService = (s: Service) => s.http !== null || /^(http|https|http-alt|http-proxy|https-alt)$/.test(s.name);
+export const isHttpService = (s: Service) =>
+  s.http !== null || /^(http|https|http-alt|http-proxy|https-alt)$/.test(s.name);
 /**
  * A plain-HTTP answer saying the port speaks TLS: nginx's 400 "The plain
  * HTTP request was sent to HTTPS port", Apache's 400 "You're speaking plain
  * HTTP to an SSL-enabled server port". Detection that tried HTTP first may
  * have recorded such a port as http; the checks then use TLS.
  */
-export const tlsRefusal = (h: HttpInfo | null) => !!h && h.status === 400 && /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i.test(h.body);
+export const tlsRefusal = (h: HttpInfo | null) =>
+  !!h &&
+  h.status === 400 &&
+  /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i.test(h.body);
 export const usesTls = (s: Service) => s.tls !== null || /^https/.test(s.name) || tlsRefusal(s.http);
 
 export interface HttpAnswer extends HttpInfo {
@@ -17,7 +21,8 @@ export interface HttpAnswer extends HttpInfo {
   setCookies: string[];
 }
 
-const hostHeader = (address: string, port: number) => (address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`);
+const hostHeader = (address: string, port: number) =>
+  address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
 
 /**
  * One raw HTTP/1.1 request (so that TRACE, CONNECT and absolute-form
@@ -28,13 +33,23 @@ export async function httpRequest(
   net: Net,
   port: number,
   tls: boolean,
-  opts: { method?: string; target?: string; host?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number; maxBytes?: number } = {},
+  opts: {
+    method?: string;
+    target?: string;
+    host?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    timeoutMs?: number;
+    maxBytes?: number;
+  } = {},
 ): Promise<HttpAnswer | null> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const maxBytes = opts.maxBytes ?? 16384;
   let socket;
   try {
-    socket = tls ? await net.connectTls(port, { timeoutMs, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' }) : await net.connect(port, { timeoutMs });
+    socket = tls
+      ? await net.connectTls(port, { timeoutMs, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' })
+      : await net.connect(port, { timeoutMs });
   } catch {
     return null;
   }

@@ -18,7 +18,13 @@ async function putProbe(net: Net, svc: Service): Promise<string | null> {
     const name = `vigil-put-${randomBytes(8).toString('hex')}.txt`;
     const mark = `vigil write probe ${randomBytes(12).toString('hex')}\n`;
     const target = `${dir}${name}`;
-    const put = await httpRequest(net, svc.port, tls, { method: 'PUT', target, body: mark, headers: { 'Content-Type': 'text/plain' }, timeoutMs: 4000 });
+    const put = await httpRequest(net, svc.port, tls, {
+      method: 'PUT',
+      target,
+      body: mark,
+      headers: { 'Content-Type': 'text/plain' },
+      timeoutMs: 4000,
+    });
     if (!put) return null; // no answer: the other paths would only wait as long
     if (put.status < 200 || put.status >= 300) continue;
     // 2xx alone is not proof (some frameworks answer 200 to anything): read it back.
@@ -43,7 +49,9 @@ async function putProbe(net: Net, svc: Service): Promise<string | null> {
 async function expectContinue(net: Net, svc: Service, method: string, target: string): Promise<string | null> {
   let socket;
   try {
-    socket = usesTls(svc) ? await net.connectTls(svc.port, { timeoutMs: 4000, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' }) : await net.connect(svc.port, { timeoutMs: 4000 });
+    socket = usesTls(svc)
+      ? await net.connectTls(svc.port, { timeoutMs: 4000, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' })
+      : await net.connect(svc.port, { timeoutMs: 4000 });
   } catch {
     return null;
   }
@@ -59,7 +67,9 @@ async function expectContinue(net: Net, svc: Service, method: string, target: st
     });
     s.on('error', () => done(null));
     s.on('close', () => done(null));
-    s.write(`${method} ${target} HTTP/1.1\r\nHost: ${net.address.includes(':') ? `[${net.address}]` : net.address}:${svc.port}\r\nUser-Agent: Vigil-Audit\r\nContent-Type: text/plain\r\nContent-Length: 32\r\nExpect: 100-continue\r\n\r\n`);
+    s.write(
+      `${method} ${target} HTTP/1.1\r\nHost: ${net.address.includes(':') ? `[${net.address}]` : net.address}:${svc.port}\r\nUser-Agent: Vigil-Audit\r\nContent-Type: text/plain\r\nContent-Length: 32\r\nExpect: 100-continue\r\n\r\n`,
+    );
   });
 }
 
@@ -80,12 +90,17 @@ async function putAcceptedProbe(net: Net, svc: Service): Promise<string | null> 
   return null;
 }
 
-const PROPFIND = '<?xml version="1.0" encoding="utf-8"?>\n<D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/></D:prop></D:propfind>\n';
+const PROPFIND =
+  '<?xml version="1.0" encoding="utf-8"?>\n<D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/></D:prop></D:propfind>\n';
 
 async function propfindProbe(net: Net, svc: Service): Promise<string | null> {
   for (const dir of DAV_PATHS) {
     const a = await httpRequest(net, svc.port, usesTls(svc), {
-      method: 'PROPFIND', target: dir, body: PROPFIND, headers: { Depth: '0', 'Content-Type': 'application/xml' }, timeoutMs: 4000,
+      method: 'PROPFIND',
+      target: dir,
+      body: PROPFIND,
+      headers: { Depth: '0', 'Content-Type': 'application/xml' },
+      timeoutMs: 4000,
     });
     if (!a) return null;
     // RFC 4918 §9.1: a PROPFIND answered 207 Multi-Status with a DAV: multistatus body.
@@ -97,9 +112,32 @@ async function propfindProbe(net: Net, svc: Service): Promise<string | null> {
   return null;
 }
 
-function writeCheck(id: string, shortid: string, title: string, risk: 'high' | 'medium', type: 'HOLE' | 'NOTE', intrusive: boolean, description: string, solution: string, probe: (net: Net, svc: Service) => Promise<string | null>, qod = 99): Check {
+function writeCheck(
+  id: string,
+  shortid: string,
+  title: string,
+  risk: 'high' | 'medium',
+  type: 'HOLE' | 'NOTE',
+  intrusive: boolean,
+  description: string,
+  solution: string,
+  probe: (net: Net, svc: Service) => Promise<string | null>,
+  qod = 99,
+): Check {
   return {
-    id, shortid, title, category: 'Web Servers', risk, cves: [], type, description, solution, intrusive, dos: false, active: true, qod,
+    id,
+    shortid,
+    title,
+    category: 'Web Servers',
+    risk,
+    cves: [],
+    type,
+    description,
+    solution,
+    intrusive,
+    dos: false,
+    active: true,
+    qod,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
       for (const svc of host.services.filter(isHttpService)) {
@@ -112,16 +150,38 @@ function writeCheck(id: string, shortid: string, title: string, risk: 'high' | '
 }
 
 export const HTTP_WRITE_CHECKS: readonly Check[] = [
-  writeCheck('vigil.http.put-write', 'HTTP-PUT', 'Web server accepts file uploads with PUT (no authentication)', 'high', 'HOLE', true,
+  writeCheck(
+    'vigil.http.put-write',
+    'HTTP-PUT',
+    'Web server accepts file uploads with PUT (no authentication)',
+    'high',
+    'HOLE',
+    true,
     'Anyone can create files on the server with HTTP PUT (WebDAV or dav_methods without authentication): an attacker can deface the site, plant malware for visitors or, where scripts run, upload a web shell.',
     'Require authentication for PUT and the WebDAV write methods, or disable them (Apache: no Dav On without Require; nginx: no dav_methods).',
-    putProbe),
-  writeCheck('vigil.http.put-accepted', 'HTTP-PUT-ACCEPTED', 'Web server would accept uploads with PUT (no authentication)', 'medium', 'NOTE', false,
+    putProbe,
+  ),
+  writeCheck(
+    'vigil.http.put-accepted',
+    'HTTP-PUT-ACCEPTED',
+    'Web server would accept uploads with PUT (no authentication)',
+    'medium',
+    'NOTE',
+    false,
     'A PUT without credentials gets "100 Continue": the server is ready to store what anyone sends (WebDAV or dav_methods without authentication). Seen without writing anything; the advanced audit confirms it with a real write.',
     'Require authentication for PUT and the WebDAV write methods, or disable them (Apache: no Dav On without Require; nginx: no dav_methods).',
-    putAcceptedProbe, 80),
-  writeCheck('vigil.http.webdav-open', 'HTTP-WEBDAV', 'WebDAV answers without authentication', 'medium', 'NOTE', false,
+    putAcceptedProbe,
+    80,
+  ),
+  writeCheck(
+    'vigil.http.webdav-open',
+    'HTTP-WEBDAV',
+    'WebDAV answers without authentication',
+    'medium',
+    'NOTE',
+    false,
     'WebDAV answers PROPFIND without asking for credentials: anyone can list the collection and its properties, and write methods are often enabled with it.',
     'Require authentication for the WebDAV location (Apache: AuthType and Require valid-user in its <Location>), or turn WebDAV off.',
-    propfindProbe),
+    propfindProbe,
+  ),
 ];

@@ -2,14 +2,16 @@
 import type { Finding } from '../types.ts';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const unescape = (s: string) =>
+const unescapeXml = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, e: string) =>
-    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ENTITIES[e.toLowerCase()]!,
+    e[0] === '#'
+      ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+      : ENTITIES[e.toLowerCase()]!,
   );
 
 const attr = (tag: string, name: string) => {
   const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
-  return m ? unescape(m[1]!) : null;
+  return m ? unescapeXml(m[1]!) : null;
 };
 
 /**
@@ -24,7 +26,8 @@ const attr = (tag: string, name: string) => {
  * from server (TIMEOUT)" (seen from ssl-ccs-injection on a slow port),
  * "Couldn't …", "Unable to …".
  */
-const FAILURE = /^\s*(?:ERROR\b|TIMEOUT\b|No reply from server|Couldn't|Could not|Unable to|Failed to|No \w+ found)|\(TIMEOUT\)|NOT VULNERABLE|false positive/im;
+const FAILURE =
+  /^\s*(?:ERROR\b|TIMEOUT\b|No reply from server|Couldn't|Could not|Unable to|Failed to|No \w+ found)|\(TIMEOUT\)|NOT VULNERABLE|false positive/im;
 const STATE = /State:\s*(LIKELY VULNERABLE|NOT VULNERABLE|VULNERABLE|UNKNOWN)/g;
 
 /** QoD of a script's verdict, or null when the output is no positive verdict. */

@@ -22,10 +22,13 @@ test('nmap XML: script outputs become findings with their CVEs; "NOT VULNERABLE"
 <port protocol="tcp" portid="80"><script id="http-vuln-x" output="NOT VULNERABLE"/><script id="http-git" output="&#xa;  127.0.0.1:80/.git/&#xa;    Git repository found!"/></port>
 </ports></host></nmaprun>`;
   const found = parseNseXml(xml);
-  assert.deepEqual(found.map((f) => [f.port, f.title, f.risk, f.cves]), [
-    [443, 'nmap NSE ssl-heartbleed', 'high', ['CVE-2014-0160']],
-    [80, 'nmap NSE http-git', 'medium', []],
-  ]);
+  assert.deepEqual(
+    found.map((f) => [f.port, f.title, f.risk, f.cves]),
+    [
+      [443, 'nmap NSE ssl-heartbleed', 'high', ['CVE-2014-0160']],
+      [80, 'nmap NSE http-git', 'medium', []],
+    ],
+  );
   assert.match(found[1]!.detail, /^nmap NSE http-git: 127\.0\.0\.1:80\/\.git\/ Git repository found!/);
 });
 
@@ -37,27 +40,37 @@ test('nmap XML recorded from real runs: only positive verdicts become findings',
 <port protocol="tcp" portid="80"><script id="http-vuln-cve2011-3192" output="&#xa;  Apache byterange filter DoS&#xa;    State: NOT VULNERABLE"/><script id="http-vuln-cve2014-2126" output="&#xa;    State: UNKNOWN (unable to test)"/><script id="http-trace" output="TRACE is enabled"/><script id="http-internal-ip-disclosure" output="Couldn't find any internal IP"/></port>
 </ports></host></nmaprun>`;
   const found = parseNseXml(xml);
-  assert.deepEqual(found.map((f) => [f.port, f.title, f.qod]), [
-    [8443, 'nmap NSE ssl-poodle', 50],
-    [8443, 'nmap NSE ssl-dh-params', 99],
-    [80, 'nmap NSE http-trace', 95],
-  ]);
+  assert.deepEqual(
+    found.map((f) => [f.port, f.title, f.qod]),
+    [
+      [8443, 'nmap NSE ssl-poodle', 50],
+      [8443, 'nmap NSE ssl-dh-params', 99],
+      [80, 'nmap NSE http-trace', 95],
+    ],
+  );
   assert.equal(verdictQod('No reply from server (TIMEOUT)'), null);
   assert.equal(verdictQod('  ERROR: Script execution failed (use -d to debug)'), null);
   assert.equal(verdictQod('State: VULNERABLE (Exploitable)'), 99);
 });
 
-test('a real nmap run against a silent TLS port: "No reply from server (TIMEOUT)" and script errors raise nothing', { skip: !hasNmap && 'nmap not installed' }, async (t) => {
+test('a real nmap run against a silent TLS port: "No reply from server (TIMEOUT)" and script errors raise nothing', {
+  skip: !hasNmap && 'nmap not installed',
+}, async (t) => {
   // ssl-ccs-injection answers "No reply from server (TIMEOUT)" here and tls-ticketbleed "ERROR: Script execution failed".
   const address = '127.0.0.38';
   const server = createTcp((s) => s.on('error', () => {}).on('data', () => {}));
   await new Promise<void>((r) => server.listen(443, address, r));
   t.after(() => server.close());
-  const found = await nseVuln.run({ address, openPorts: [443], services: [] }, new Fence([address], ['127.0.0.0/8']).net(address));
+  const found = await nseVuln.run(
+    { address, openPorts: [443], services: [] },
+    new Fence([address], ['127.0.0.0/8']).net(address),
+  );
   assert.deepEqual(found, []);
 });
 
-test('a real nmap run: an exposed .git repository is reported; a clean server is not', { skip: !hasNmap && 'nmap not installed' }, async () => {
+test('a real nmap run: an exposed .git repository is reported; a clean server is not', {
+  skip: !hasNmap && 'nmap not installed',
+}, async () => {
   const serve = (git: boolean, address: string) => {
     const server = createServer((req, res) => {
       if (git && req.url === '/.git/HEAD') return res.end('ref: refs/heads/main\n');
@@ -70,9 +83,13 @@ test('a real nmap run: an exposed .git repository is reported; a clean server is
   const exposed = await serve(true, '127.0.0.34');
   const clean = await serve(false, '127.0.0.35');
   try {
-    const run = (address: string) => nseVuln.run({ address, openPorts: [80], services: [] }, new Fence([address], ['127.0.0.0/8']).net(address));
+    const run = (address: string) =>
+      nseVuln.run({ address, openPorts: [80], services: [] }, new Fence([address], ['127.0.0.0/8']).net(address));
     const found = await run('127.0.0.34');
-    assert.ok(found.some((f) => f.title === 'nmap NSE http-git' && f.port === 80), JSON.stringify(found));
+    assert.ok(
+      found.some((f) => f.title === 'nmap NSE http-git' && f.port === 80),
+      JSON.stringify(found),
+    );
     assert.deepEqual(await run('127.0.0.35'), []);
   } finally {
     exposed.close();
@@ -80,17 +97,35 @@ test('a real nmap run: an exposed .git repository is reported; a clean server is
   }
 });
 
-test('a product-specific NSE result is dropped when detection named another product on the port', { skip: !hasNmap && 'nmap not installed' }, async () => {
+test('a product-specific NSE result is dropped when detection named another product on the port', {
+  skip: !hasNmap && 'nmap not installed',
+}, async () => {
   // Answers 206 to any Range request: what http-vuln-cve2011-3192 calls "VULNERABLE" (Apache byterange DoS).
-  const server = createServer((req, res) => res.writeHead(req.headers.range ? 206 : 200, { 'content-length': '101' }).end());
+  const server = createServer((req, res) =>
+    res.writeHead(req.headers.range ? 206 : 200, { 'content-length': '101' }).end(),
+  );
   await new Promise<void>((r) => server.listen(80, '127.0.0.36', r));
   try {
     const address = '127.0.0.36';
     const as = (product: string) => ({
-      address, openPorts: [80],
-      services: [{ port: 80, protocol: 'tcp' as const, name: 'http', product, version: null, banner: null, tls: null, http: { status: 200, headers: { server: product }, body: '' }, extra: {} }],
+      address,
+      openPorts: [80],
+      services: [
+        {
+          port: 80,
+          protocol: 'tcp' as const,
+          name: 'http',
+          product,
+          version: null,
+          banner: null,
+          tls: null,
+          http: { status: 200, headers: { server: product }, body: '' },
+          extra: {},
+        },
+      ],
     });
-    const byterange = (found: { title?: string }[]) => found.filter((f) => f.title === 'nmap NSE http-vuln-cve2011-3192');
+    const byterange = (found: { title?: string }[]) =>
+      found.filter((f) => f.title === 'nmap NSE http-vuln-cve2011-3192');
     const net = new Fence([address], ['127.0.0.0/8']).net(address);
     assert.equal(byterange(await nseVuln.run(as('Apache'), net)).length, 1);
     assert.deepEqual(byterange(await nseVuln.run(as('nginx'), net)), []);

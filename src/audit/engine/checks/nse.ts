@@ -55,10 +55,25 @@ function applies(host: HostFacts, port: number, script: string): boolean {
 
 function runNmap(path: string, address: string, ports: number[]): Promise<string | null> {
   // http-slowloris-check holds connections open for minutes: a DoS probe in all but name.
-  const args = ['-n', '-Pn', '-sT', '-p', ports.join(','), '--script', 'vuln and safe and not external and not http-slowloris-check', '--script-timeout', '30s', '-oX', '-', address];
+  const args = [
+    '-n',
+    '-Pn',
+    '-sT',
+    '-p',
+    ports.join(','),
+    '--script',
+    'vuln and safe and not external and not http-slowloris-check',
+    '--script-timeout',
+    '30s',
+    '-oX',
+    '-',
+    address,
+  ];
   if (address.includes(':')) args.unshift('-6');
   return new Promise((resolve) => {
-    execFile(path, args, { timeout: RUN_LIMIT_MS, maxBuffer: 32 << 20, killSignal: 'SIGKILL' }, (err, stdout) => resolve(err ? null : stdout));
+    execFile(path, args, { timeout: RUN_LIMIT_MS, maxBuffer: 32 << 20, killSignal: 'SIGKILL' }, (err, stdout) =>
+      resolve(err ? null : stdout),
+    );
   });
 }
 
@@ -70,8 +85,10 @@ export const nseVuln: Check = {
   risk: 'medium',
   cves: [],
   type: 'HOLE',
-  description: "A finding of one of nmap's NSE scripts in the 'vuln' and 'safe' categories, run by Vigil on the open ports of this address; the script's own output follows.",
-  solution: 'Follow the advice in the script\'s output and the references it names; most NSE vuln findings are fixed by upgrading the product or disabling the feature named.',
+  description:
+    "A finding of one of nmap's NSE scripts in the 'vuln' and 'safe' categories, run by Vigil on the open ports of this address; the script's own output follows.",
+  solution:
+    "Follow the advice in the script's output and the references it names; most NSE vuln findings are fixed by upgrading the product or disabling the feature named.",
   active: true,
   intrusive: false,
   dos: false,

@@ -53,7 +53,12 @@ export function sshAlgorithms(net: Net, port: number): Promise<Record<string, st
     const rest = id.subarray(id.indexOf(10) + 1);
     c.take();
     c.send('SSH-2.0-Vigil_Audit\r\n');
-    const more = await c.read(3000, (b) => Buffer.concat([rest, b]).length >= 4 && Buffer.concat([rest, b]).length >= Buffer.concat([rest, b]).readUInt32BE(0) + 4);
+    const more = await c.read(
+      3000,
+      (b) =>
+        Buffer.concat([rest, b]).length >= 4 &&
+        Buffer.concat([rest, b]).length >= Buffer.concat([rest, b]).readUInt32BE(0) + 4,
+    );
     return parseKexinit(Buffer.concat([rest, more]));
   });
 }

@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Fence } from '../fence.ts';
 import type { Check, HostFacts, Service } from '../types.ts';
-import { rdpExposed, sshProtocol1, sshWeakAlgorithms, telnetOpen, vncExposed, vncNoAuth, vncUnencrypted } from './remote.ts';
+import {
+  rdpExposed,
+  sshProtocol1,
+  sshWeakAlgorithms,
+  telnetOpen,
+  vncExposed,
+  vncNoAuth,
+  vncUnencrypted,
+} from './remote.ts';
 import { smbV1 } from './smb.ts';
 
 const ADDR = '127.0.0.32';
@@ -18,9 +26,22 @@ after(async () => {
 });
 
 const service = (port: number, name: string, more: Partial<Service> = {}): Service => ({
-  port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {}, ...more,
+  port,
+  protocol: 'tcp',
+  name,
+  product: null,
+  version: null,
+  banner: null,
+  tls: null,
+  http: null,
+  extra: {},
+  ...more,
 });
-const host = (...services: Service[]): HostFacts => ({ address: ADDR, openPorts: services.map((s) => s.port), services });
+const host = (...services: Service[]): HostFacts => ({
+  address: ADDR,
+  openPorts: services.map((s) => s.port),
+  services,
+});
 const flagged = async (check: Check, h: HostFacts) => (await check.run(h, net)).length > 0;
 
 /** A server whose connection handler the test writes. */
@@ -41,7 +62,10 @@ describe('remote access checks', () => {
     const telnet = await tcp((s) => s.write(Buffer.from([255, 253, 24, 255, 253, 32])));
     // Named by detection: flagged from the facts; on the usual port 23 unnamed, the check probes for IAC itself.
     assert.ok(await flagged(telnetOpen, host(service(telnet, 'telnet'))));
-    assert.ok(!(await flagged(telnetOpen, host(service(telnet, 'unknown')))), 'an unnamed port that is not 23 or 2323 is not probed');
+    assert.ok(
+      !(await flagged(telnetOpen, host(service(telnet, 'unknown')))),
+      'an unnamed port that is not 23 or 2323 is not probed',
+    );
     const ssh = await tcp((s) => s.write('SSH-2.0-OpenSSH_9.2p1\r\n'));
     assert.ok(!(await flagged(telnetOpen, host(service(ssh, 'ssh')))));
   });
@@ -52,7 +76,9 @@ describe('remote access checks', () => {
     assert.ok(!(await flagged(sshProtocol1, host(service(22, 'ssh', { banner: 'SSH-2.0-OpenSSH_9.2p1' })))));
   });
 
-  test('SSH weak algorithms: a real sshd with CBC ciphers and SHA-1 kex vs a hardened one', { skip: !hasSshd() && 'sshd not installed' }, async () => {
+  test('SSH weak algorithms: a real sshd with CBC ciphers and SHA-1 kex vs a hardened one', {
+    skip: !hasSshd() && 'sshd not installed',
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigil-sshd-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     mkdirSync('/run/sshd', { recursive: true });
@@ -60,14 +86,23 @@ describe('remote access checks', () => {
     const start = async (name: string, extra: string) => {
       const port = await freePort();
       const config = join(dir, `${name}.conf`);
-      writeFileSync(config, `Port ${port}\nListenAddress ${ADDR}\nHostKey ${join(dir, 'key')}\nPidFile ${join(dir, name)}.pid\nUsePAM no\nStrictModes no\n${extra}\n`);
+      writeFileSync(
+        config,
+        `Port ${port}\nListenAddress ${ADDR}\nHostKey ${join(dir, 'key')}\nPidFile ${join(dir, name)}.pid\nUsePAM no\nStrictModes no\n${extra}\n`,
+      );
       const p = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], { stdio: 'ignore' });
       cleanup.push(() => p.kill('SIGKILL'));
       for (let i = 0; i < 100 && !(await listening(port)); i++) await new Promise((r) => setTimeout(r, 50));
       return port;
     };
-    const weak = await start('weak', 'Ciphers aes128-cbc,aes128-ctr\nKexAlgorithms diffie-hellman-group14-sha1,curve25519-sha256\nMACs hmac-sha1-96,hmac-sha2-256');
-    const strong = await start('strong', 'Ciphers chacha20-poly1305@openssh.com,aes256-gcm@openssh.com\nKexAlgorithms curve25519-sha256\nMACs hmac-sha2-256-etm@openssh.com');
+    const weak = await start(
+      'weak',
+      'Ciphers aes128-cbc,aes128-ctr\nKexAlgorithms diffie-hellman-group14-sha1,curve25519-sha256\nMACs hmac-sha1-96,hmac-sha2-256',
+    );
+    const strong = await start(
+      'strong',
+      'Ciphers chacha20-poly1305@openssh.com,aes256-gcm@openssh.com\nKexAlgorithms curve25519-sha256\nMACs hmac-sha2-256-etm@openssh.com',
+    );
     const [f] = await sshWeakAlgorithms.run(host(service(weak, 'ssh')), net);
     assert.match(f!.detail, /kex diffie-hellman-group14-sha1/);
     assert.match(f!.detail, /cipher aes128-cbc/);

@@ -17,10 +17,16 @@ export function portsOf(host: HostFacts, names: readonly string[], usual: readon
   return [...new Set([...named, ...byPort])].sort((a, b) => a - b);
 }
 
-export const serviceOn = (host: HostFacts, port: number): Service | undefined => host.services.find((s) => s.port === port);
+export const serviceOn = (host: HostFacts, port: number): Service | undefined =>
+  host.services.find((s) => s.port === port);
 
 /** One connection, a few exchanges, always closed; null on any failure. */
-export async function talk<T>(net: Net, port: number, steps: (conv: Conv) => Promise<T | null>, ms = 4000): Promise<T | null> {
+export async function talk<T>(
+  net: Net,
+  port: number,
+  steps: (conv: Conv) => Promise<T | null>,
+  ms = 4000,
+): Promise<T | null> {
   let conv: Conv | null = null;
   try {
     conv = new Conv(await net.connect(port, { timeoutMs: 3000 }), ms);
@@ -37,12 +43,20 @@ export const replyDone = (b: Buffer) => /(^|\n)\d{3}( [^\n]*)?\r?\n$/.test(b.toS
 export const code = (b: Buffer) => Number(/(?:^|\n)(\d{3})(?: [^\n]*)?\r?\n$/.exec(b.toString('latin1'))?.[1] ?? 0);
 
 /** Printable, short: what goes into a finding's detail. */
-export const shown = (text: string, max = 160) => text.replace(/[^\x20-\x7e]+/g, ' ').trim().slice(0, max);
+export const shown = (text: string, max = 160) =>
+  text
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .trim()
+    .slice(0, max);
 
 type Meta = Omit<Check, 'run' | 'active' | 'intrusive' | 'dos'> & Partial<Pick<Check, 'active' | 'intrusive' | 'dos'>>;
 
 /** A check that probes each candidate port; `probe` returns the detail when the weakness is there. */
-export function portCheck(meta: Meta, ports: (host: HostFacts) => number[], probe: (net: Net, port: number, host: HostFacts) => Promise<string | null>): Check {
+export function portCheck(
+  meta: Meta,
+  ports: (host: HostFacts) => number[],
+  probe: (net: Net, port: number, host: HostFacts) => Promise<string | null>,
+): Check {
   return {
     active: true,
     intrusive: false,

@@ -21,12 +21,17 @@ after(async () => {
 const facts = (port: number, name = 'unknown'): HostFacts => ({
   address: ADDR,
   openPorts: [port],
-  services: [{ port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {} }],
+  services: [
+    { port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {} },
+  ],
 });
 const flagged = async (check: Check, host: HostFacts) => (await check.run(host, net)).length > 0;
 
 /** A line server: `answer(line)` replies to each line received. */
-async function lineServer(greeting: string | null, answer: (line: string, s: Socket) => string | null): Promise<number> {
+async function lineServer(
+  greeting: string | null,
+  answer: (line: string, s: Socket) => string | null,
+): Promise<number> {
   const server: Server = createServer((s) => {
     s.on('error', () => {});
     if (greeting) s.write(greeting);
@@ -55,12 +60,13 @@ const has = (cmd: string) => {
   }
 };
 
-const freePort = () => new Promise<number>((res) => {
-  const s = createServer().listen(0, ADDR, () => {
-    const p = (s.address() as { port: number }).port;
-    s.close(() => res(p));
+const freePort = () =>
+  new Promise<number>((res) => {
+    const s = createServer().listen(0, ADDR, () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => res(p));
+    });
   });
-});
 
 /** Starts a daemon on a free port and waits until it listens; returns the port. */
 async function daemon(cmd: string, argsFor: (port: number) => string[]): Promise<number> {
@@ -80,20 +86,47 @@ async function daemon(cmd: string, argsFor: (port: number) => string[]): Promise
       if (up && p.exitCode === null) return port;
       await new Promise((r) => setTimeout(r, 50));
     }
-    if (p.exitCode === null || attempt === 3) throw new Error(`${cmd} did not start${p.exitCode === null ? '' : ` (exit ${p.exitCode})`}`);
+    if (p.exitCode === null || attempt === 3)
+      throw new Error(`${cmd} did not start${p.exitCode === null ? '' : ` (exit ${p.exitCode})`}`);
   }
 }
 
 describe('Redis, Memcached: real Debian servers when installed', () => {
-  test('redis-server without a password is flagged; with requirepass it is not', { skip: !has('redis-server') && 'redis-server not installed' }, async () => {
-    const open = await daemon('redis-server', (port) => ['--port', String(port), '--bind', ADDR, '--save', '', '--appendonly', 'no', '--protected-mode', 'no']);
-    const locked = await daemon('redis-server', (port) => ['--port', String(port), '--bind', ADDR, '--save', '', '--appendonly', 'no', '--requirepass', 'x'.repeat(24)]);
+  test('redis-server without a password is flagged; with requirepass it is not', {
+    skip: !has('redis-server') && 'redis-server not installed',
+  }, async () => {
+    const open = await daemon('redis-server', (port) => [
+      '--port',
+      String(port),
+      '--bind',
+      ADDR,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'no',
+    ]);
+    const locked = await daemon('redis-server', (port) => [
+      '--port',
+      String(port),
+      '--bind',
+      ADDR,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--requirepass',
+      'x'.repeat(24),
+    ]);
     const [f] = await redisNoAuth.run(facts(open, 'redis'), net);
     assert.match(f!.detail, /redis_version \d/);
     assert.ok(!(await flagged(redisNoAuth, facts(locked, 'redis'))));
   });
 
-  test('memcached is flagged (it has no authentication); a non-memcached port is not', { skip: !has('memcached') && 'memcached not installed' }, async () => {
+  test('memcached is flagged (it has no authentication); a non-memcached port is not', {
+    skip: !has('memcached') && 'memcached not installed',
+  }, async () => {
     const port = await daemon('memcached', (p) => ['-l', ADDR, '-p', String(p), '-U', '0', '-u', 'root']);
     const [f] = await memcachedOpen.run(facts(port, 'memcached'), net);
     assert.match(f!.detail, /version \d/);
@@ -112,7 +145,22 @@ describe('FTP: a real vsftpd when installed', () => {
     const start = (anon: boolean) =>
       daemon('vsftpd', (port) => {
         const conf = join(dir, `${anon}-${port}.conf`);
-        writeFileSync(conf, [`listen=YES`, `listen_ipv6=NO`, `listen_address=${ADDR}`, `listen_port=${port}`, `anonymous_enable=${anon ? 'YES' : 'NO'}`, `local_enable=NO`, `background=NO`, `anon_root=${dir}`, `secure_chroot_dir=/var/run/vsftpd/empty`, `seccomp_sandbox=NO`, ''].join('\n'));
+        writeFileSync(
+          conf,
+          [
+            `listen=YES`,
+            `listen_ipv6=NO`,
+            `listen_address=${ADDR}`,
+            `listen_port=${port}`,
+            `anonymous_enable=${anon ? 'YES' : 'NO'}`,
+            `local_enable=NO`,
+            `background=NO`,
+            `anon_root=${dir}`,
+            `secure_chroot_dir=/var/run/vsftpd/empty`,
+            `seccomp_sandbox=NO`,
+            '',
+          ].join('\n'),
+        );
         return [conf];
       });
     const open = await start(true);
@@ -128,7 +176,9 @@ describe('imitations of services without a Debian package here', () => {
       const server = createServer((s) => {
         s.on('error', () => {});
         s.once('data', (q: Buffer) => {
-          const text = ok ? '\x04databases\x00\x02name\x00\x06\x00\x00\x00admin\x00\x01totalSize\x00' : '\x02errmsg\x00command listDatabases requires authentication\x00';
+          const text = ok
+            ? '\x04databases\x00\x02name\x00\x06\x00\x00\x00admin\x00\x01totalSize\x00'
+            : '\x02errmsg\x00command listDatabases requires authentication\x00';
           const doc = Buffer.concat([Buffer.alloc(4), Buffer.from(text, 'latin1'), Buffer.from([0])]);
           doc.writeInt32LE(doc.length);
           const head = Buffer.alloc(21);
@@ -138,10 +188,12 @@ describe('imitations of services without a Debian package here', () => {
           s.write(Buffer.concat([head, doc]));
         });
       });
-      return new Promise<number>((res) => server.listen(0, ADDR, () => {
-        cleanup.push(() => new Promise((r) => server.close(r)));
-        res((server.address() as { port: number }).port);
-      }));
+      return new Promise<number>((res) =>
+        server.listen(0, ADDR, () => {
+          cleanup.push(() => new Promise((r) => server.close(r)));
+          res((server.address() as { port: number }).port);
+        }),
+      );
     };
     const [f] = await mongoNoAuth.run(facts(await mongo(true), 'mongodb'), net);
     assert.match(f!.detail, /admin/);
@@ -155,10 +207,12 @@ describe('imitations of services without a Debian package here', () => {
         if (req.url?.startsWith('/_cat/indices')) return res.end('customers\norders\n');
         res.end('{"name":"n1","cluster_name":"prod","version":{"number":"7.10.2"},"tagline":"You Know, for Search"}');
       });
-      return new Promise<number>((r) => server.listen(0, ADDR, () => {
-        cleanup.push(() => new Promise((x) => server.close(x)));
-        r((server.address() as { port: number }).port);
-      }));
+      return new Promise<number>((r) =>
+        server.listen(0, ADDR, () => {
+          cleanup.push(() => new Promise((x) => server.close(x)));
+          r((server.address() as { port: number }).port);
+        }),
+      );
     };
     const openPort = await es(true);
     const host = facts(openPort, 'http');
@@ -173,7 +227,15 @@ describe('imitations of services without a Debian package here', () => {
 
   test('FTP: anonymous accepted vs refused', async () => {
     const ftp = (anon: boolean) =>
-      lineServer('220 test FTP\r\n', (line) => (line.startsWith('USER') ? '331 Password please\r\n' : line.startsWith('PASS') ? (anon ? '230 Welcome\r\n' : '530 Login incorrect\r\n') : '221 Bye\r\n'));
+      lineServer('220 test FTP\r\n', (line) =>
+        line.startsWith('USER')
+          ? '331 Password please\r\n'
+          : line.startsWith('PASS')
+            ? anon
+              ? '230 Welcome\r\n'
+              : '530 Login incorrect\r\n'
+            : '221 Bye\r\n',
+      );
     assert.ok(await flagged(ftpAnonymous, facts(await ftp(true), 'ftp')));
     assert.ok(!(await flagged(ftpAnonymous, facts(await ftp(false), 'ftp'))));
   });
@@ -181,9 +243,15 @@ describe('imitations of services without a Debian package here', () => {
   test('SMTP: a relay accepting any recipient vs one that denies relaying (real smtp-server)', async () => {
     const smtp = async (relay: boolean) => {
       const server = new SMTPServer({
-        authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+        authOptional: true,
+        disabledCommands: ['STARTTLS', 'AUTH'],
+        logger: false,
         onRcptTo(addr, _s, cb) {
-          cb(relay || addr.address.endsWith('@local.test') ? undefined : Object.assign(new Error('Relay access denied'), { responseCode: 554 }));
+          cb(
+            relay || addr.address.endsWith('@local.test')
+              ? undefined
+              : Object.assign(new Error('Relay access denied'), { responseCode: 554 }),
+          );
         },
         onData(stream, _s, cb) {
           stream.resume();
@@ -205,7 +273,13 @@ describe('imitations of services without a Debian package here', () => {
     udp.on('message', (msg, rinfo) => {
       const q = dnsPacket.decode(msg);
       const reply = recursive
-        ? { type: 'response' as const, id: q.id, flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE, questions: q.questions, answers: [{ type: 'A' as const, name: 'www.example.com', ttl: 60, data: '192.0.2.1' }] }
+        ? {
+            type: 'response' as const,
+            id: q.id,
+            flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE,
+            questions: q.questions,
+            answers: [{ type: 'A' as const, name: 'www.example.com', ttl: 60, data: '192.0.2.1' }],
+          }
         : { type: 'response' as const, id: q.id, flags: 5, questions: q.questions };
       udp.send(dnsPacket.encode(reply), rinfo.port, rinfo.address);
     });
@@ -223,7 +297,12 @@ describe('imitations of services without a Debian package here', () => {
     udp.on('message', (msg, rinfo) => {
       if (!answer || !msg.includes(Buffer.from('public'))) return;
       // A GetResponse echoing the community, with a sysDescr string.
-      const reply = Buffer.concat([Buffer.from([0x30, 0x20, 0x02, 0x01, 0x01, 0x04, 0x06]), Buffer.from('public'), Buffer.from([0xa2, 0x13]), Buffer.from('Linux test 6.1 x86_64')]);
+      const reply = Buffer.concat([
+        Buffer.from([0x30, 0x20, 0x02, 0x01, 0x01, 0x04, 0x06]),
+        Buffer.from('public'),
+        Buffer.from([0xa2, 0x13]),
+        Buffer.from('Linux test 6.1 x86_64'),
+      ]);
       udp.send(reply, rinfo.port, rinfo.address);
     });
     await new Promise<void>((res) => udp.bind(161, ADDR, res));

@@ -10,7 +10,12 @@ const uuid = (s: string) => {
   const h = s.replace(/-/g, '');
   const b = Buffer.from(h, 'hex');
   // The first three fields are little-endian on the wire.
-  return Buffer.concat([Buffer.from(b.subarray(0, 4)).reverse(), Buffer.from(b.subarray(4, 6)).reverse(), Buffer.from(b.subarray(6, 8)).reverse(), b.subarray(8)]);
+  return Buffer.concat([
+    Buffer.from(b.subarray(0, 4)).reverse(),
+    Buffer.from(b.subarray(4, 6)).reverse(),
+    Buffer.from(b.subarray(6, 8)).reverse(),
+    b.subarray(8),
+  ]);
 };
 const SRVSVC = Buffer.concat([uuid('4b324fc8-1670-01d3-1278-5a47bf6ee188'), Buffer.from([3, 0, 0, 0])]);
 const NDR = Buffer.concat([uuid('8a885d04-1ceb-11c9-9fe8-08002b104860'), Buffer.from([2, 0, 0, 0])]);
@@ -44,7 +49,18 @@ function ndrString(s: string): Buffer {
 }
 
 function netShareEnum(server: string): Buffer {
-  const stub = Buffer.concat([u32(0x20000), ndrString(`\\\\${server}`), u32(1), u32(1), u32(0x20004), u32(0), u32(0), u32(0xffffffff), u32(0x20008), u32(0)]);
+  const stub = Buffer.concat([
+    u32(0x20000),
+    ndrString(`\\\\${server}`),
+    u32(1),
+    u32(1),
+    u32(0x20004),
+    u32(0),
+    u32(0),
+    u32(0xffffffff),
+    u32(0x20008),
+    u32(0),
+  ]);
   const head = Buffer.alloc(8);
   head.writeUInt32LE(stub.length, 0);
   head.writeUInt16LE(15, 6); // opnum NetrShareEnum
@@ -64,7 +80,10 @@ export function parseShares(stub: Buffer): { name: string; type: number }[] {
     r32();
     const actual = r32();
     if (actual > max || actual > 1024) throw new Error('bad string');
-    const s = stub.subarray(at, at + actual * 2).toString('utf16le').replace(/\0+$/, '');
+    const s = stub
+      .subarray(at, at + actual * 2)
+      .toString('utf16le')
+      .replace(/\0+$/, '');
     at += actual * 2;
     at += (4 - (at % 4)) % 4;
     return s;
@@ -120,7 +139,9 @@ export async function listShares(n: Negotiated, host: string): Promise<string[] 
   const resp = await transceive(n, fileId, netShareEnum(host));
   if (!resp || resp[2] !== 2 || resp.length < 24) return null;
   try {
-    return parseShares(resp.subarray(24)).filter((s) => (s.type & 0xffff) === 0 && s.name).map((s) => s.name);
+    return parseShares(resp.subarray(24))
+      .filter((s) => (s.type & 0xffff) === 0 && s.name)
+      .map((s) => s.name);
   } catch {
     return null;
   }

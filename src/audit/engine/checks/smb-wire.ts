@@ -10,7 +10,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Conv } from '../detect/io.ts';
 
-export const STATUS = { SUCCESS: 0, MORE_PROCESSING: 0xc0000016, ACCESS_DENIED: 0xc0000022, LOGON_FAILURE: 0xc000006d, BAD_NETWORK_NAME: 0xc00000cc };
+export const STATUS = {
+  SUCCESS: 0,
+  MORE_PROCESSING: 0xc0000016,
+  ACCESS_DENIED: 0xc0000022,
+  LOGON_FAILURE: 0xc000006d,
+  BAD_NETWORK_NAME: 0xc00000cc,
+};
 /** SecurityMode bits of the NEGOTIATE response (§2.2.4). */
 export const SIGNING_ENABLED = 1;
 export const SIGNING_REQUIRED = 2;
@@ -58,7 +64,13 @@ export class Session {
     if (at < 0) return null;
     const r = all.subarray(at);
     if (r.length < 4 + 64 + 2 || r.subarray(4, 8).toString('latin1') !== '\xfeSMB') return null;
-    return { status: r.readUInt32LE(12), command: r.readUInt16LE(16), treeId: r.readUInt32LE(40), sessionId: Buffer.from(r.subarray(44, 52)), body: r.subarray(68, 4 + (r.readUInt32BE(0) & 0xffffff)) };
+    return {
+      status: r.readUInt32LE(12),
+      command: r.readUInt16LE(16),
+      treeId: r.readUInt32LE(40),
+      sessionId: Buffer.from(r.subarray(44, 52)),
+      body: r.subarray(68, 4 + (r.readUInt32BE(0) & 0xffffff)),
+    };
   }
 }
 
@@ -83,7 +95,8 @@ export async function negotiate(conv: Conv): Promise<Negotiated | null> {
   return { securityMode: r.body.readUInt16LE(2), dialect: r.body.readUInt16LE(4), session };
 }
 
-const NTLM_FLAGS = (0x00000001 | 0x00000004 | 0x00000200 | 0x00008000 | 0x00080000 | 0x02000000 | 0x20000000 | 0x80000000) >>> 0;
+const NTLM_FLAGS =
+  (0x00000001 | 0x00000004 | 0x00000200 | 0x00008000 | 0x00080000 | 0x02000000 | 0x20000000 | 0x80000000) >>> 0;
 const ANONYMOUS = 0x00000800;
 
 function ntlmNegotiate(): Buffer {
@@ -139,14 +152,21 @@ export async function login(n: Negotiated, user: string | null): Promise<Login |
   const blob = c.body.subarray(c.body.readUInt16LE(4) - 64, c.body.readUInt16LE(4) - 64 + c.body.readUInt16LE(6));
   const at = blob.indexOf('NTLMSSP\0');
   const chal = at >= 0 ? blob.subarray(at) : Buffer.alloc(0);
-  const osVersion = chal.length >= 56 && chal.readUInt32LE(20) & 0x02000000 ? { major: chal[48]!, minor: chal[49]!, build: chal.readUInt16LE(50) } : null;
+  const osVersion =
+    chal.length >= 56 && chal.readUInt32LE(20) & 0x02000000
+      ? { major: chal[48]!, minor: chal[49]!, build: chal.readUInt16LE(50) }
+      : null;
   const r = await n.session.request(1, sessionSetup(ntlmAuthenticate(user)));
   if (!r) return null;
   return { status: r.status, flags: r.status === 0 && r.body.length >= 4 ? r.body.readUInt16LE(2) : 0, osVersion };
 }
 
 /** TREE_CONNECT to \\host\share; the share type (1 disk, 2 pipe, 3 print) or the failure status. */
-export async function treeConnect(n: Negotiated, host: string, share: string): Promise<{ status: number; type: number } | null> {
+export async function treeConnect(
+  n: Negotiated,
+  host: string,
+  share: string,
+): Promise<{ status: number; type: number } | null> {
   const path = Buffer.from(`\\\\${host}\\${share}`, 'utf16le');
   const b = Buffer.alloc(8);
   b.writeUInt16LE(9, 0);

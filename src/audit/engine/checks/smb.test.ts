@@ -13,10 +13,24 @@ const fence = new Fence([WEAK, HARD], ['127.0.0.0/8']);
 const facts = (address: string, port: number): HostFacts => ({
   address,
   openPorts: [port],
-  services: [{ port, protocol: 'tcp', name: 'microsoft-ds', product: null, version: null, banner: null, tls: null, http: null, extra: {} }],
+  services: [
+    {
+      port,
+      protocol: 'tcp',
+      name: 'microsoft-ds',
+      product: null,
+      version: null,
+      banner: null,
+      tls: null,
+      http: null,
+      extra: {},
+    },
+  ],
 });
 
-test('Samba: signing not required, a guest share and SMB1 (without Windows CVEs) on the weak one; nothing on the twin', { skip: (!which('smbd') && 'samba not installed') || (process.getuid?.() !== 0 && 'needs root for a loopback alias') }, async () => {
+test('Samba: signing not required, a guest share and SMB1 (without Windows CVEs) on the weak one; nothing on the twin', {
+  skip: (!which('smbd') && 'samba not installed') || (process.getuid?.() !== 0 && 'needs root for a loopback alias'),
+}, async () => {
   const [weak, hard] = await Promise.all([samba(WEAK, true), samba(HARD, false)]);
   const [signing] = await smbSigningNotRequired.run(facts(WEAK, weak), fence.net(WEAK));
   assert.match(signing!.detail, /signing enabled, not required/);
@@ -24,5 +38,6 @@ test('Samba: signing not required, a guest share and SMB1 (without Windows CVEs)
   assert.match(guest!.detail, /connected to: finance/); // listed through srvsvc: not a usual name
   const [v1] = await smbV1.run(facts(WEAK, weak), fence.net(WEAK));
   assert.deepEqual(v1!.cves, [], 'MS17-010 is a Windows flaw: no EternalBlue CVE on Samba');
-  for (const check of SMB_CHECKS) assert.deepEqual(await check.run(facts(HARD, hard), fence.net(HARD)), [], `${check.id} on the hardened twin`);
+  for (const check of SMB_CHECKS)
+    assert.deepEqual(await check.run(facts(HARD, hard), fence.net(HARD)), [], `${check.id} on the hardened twin`);
 });

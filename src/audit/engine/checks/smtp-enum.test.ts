@@ -13,10 +13,24 @@ const fence = new Fence([WEAK, HARD], ['127.0.0.0/8']);
 const facts = (address: string, port: number): HostFacts => ({
   address,
   openPorts: [port],
-  services: [{ port, protocol: 'tcp', name: 'smtp', product: null, version: null, banner: null, tls: null, http: null, extra: {} }],
+  services: [
+    {
+      port,
+      protocol: 'tcp',
+      name: 'smtp',
+      product: null,
+      version: null,
+      banner: null,
+      tls: null,
+      http: null,
+      extra: {},
+    },
+  ],
 });
 
-test('Postfix: VRFY tells root from an unknown name; the twin answers 502', { skip: (!which('postfix') && 'postfix not installed') || (process.getuid?.() !== 0 && 'needs root') }, async () => {
+test('Postfix: VRFY tells root from an unknown name; the twin answers 502', {
+  skip: (!which('postfix') && 'postfix not installed') || (process.getuid?.() !== 0 && 'needs root'),
+}, async () => {
   const [weak, hard] = await Promise.all([postfix(WEAK, true), postfix(HARD, false)]);
   const [f] = await smtpUserEnum.run(facts(WEAK, weak), fence.net(WEAK));
   assert.match(f!.detail, /^VRFY root → 252 2\.0\.0 root; VRFY vigil\w+ → 550/);

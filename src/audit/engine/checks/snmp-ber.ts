@@ -24,9 +24,20 @@ function oidBytes(oid: number[]): Buffer {
 }
 
 /** GetRequest (0xa0) with a NULL value, or SetRequest (0xa3) with an OCTET STRING. */
-export function snmpMessage(community: string, pdu: 0xa0 | 0xa3, requestId: number, oid: number[], value: Buffer | null): Buffer {
+export function snmpMessage(
+  community: string,
+  pdu: 0xa0 | 0xa3,
+  requestId: number,
+  oid: number[],
+  value: Buffer | null,
+): Buffer {
   const varbind = tlv(0x30, tlv(0x06, oidBytes(oid)), value ? tlv(0x04, value) : Buffer.from([0x05, 0x00]));
-  return tlv(0x30, int(1), tlv(0x04, Buffer.from(community)), tlv(pdu, int(requestId), int(0), int(0), tlv(0x30, varbind)));
+  return tlv(
+    0x30,
+    int(1),
+    tlv(0x04, Buffer.from(community)),
+    tlv(pdu, int(requestId), int(0), int(0), tlv(0x30, varbind)),
+  );
 }
 
 /** The Response PDU (0xa2) for `requestId`: its error-status and the first varbind's value. */

@@ -13,10 +13,24 @@ const fence = new Fence([WEAK, HARD], ['127.0.0.0/8']);
 const facts = (address: string, port: number): HostFacts => ({
   address,
   openPorts: [port],
-  services: [{ port, protocol: 'tcp', name: 'ssh', product: null, version: null, banner: null, tls: null, http: null, extra: {} }],
+  services: [
+    {
+      port,
+      protocol: 'tcp',
+      name: 'ssh',
+      product: null,
+      version: null,
+      banner: null,
+      tls: null,
+      http: null,
+      extra: {},
+    },
+  ],
 });
 
-test('sshd: PasswordAuthentication yes is a LOG finding; keys only is silent', { skip: (!which('/usr/sbin/sshd') || !which('ssh-keygen')) && 'openssh-server not installed' }, async () => {
+test('sshd: PasswordAuthentication yes is a LOG finding; keys only is silent', {
+  skip: (!which('/usr/sbin/sshd') || !which('ssh-keygen')) && 'openssh-server not installed',
+}, async () => {
   assert.equal(sshPasswordAuth.type, 'LOG');
   const [weak, hard] = await Promise.all([sshd(WEAK, true), sshd(HARD, false)]);
   const [f] = await sshPasswordAuth.run(facts(WEAK, weak), fence.net(WEAK));

@@ -49,9 +49,18 @@ export async function sshAuthMethods(net: Net, port: number): Promise<string[] |
 
 export const sshPasswordAuth: Check = portCheck(
   {
-    id: 'vigil.ssh.password-auth', shortid: 'SSH-PASSWORD', title: 'SSH server accepts password authentication', category: 'Remote Access', risk: 'other', cves: [], type: 'LOG', qod: 95,
-    description: 'The SSH server offers password (or keyboard-interactive) logins: accounts can be guessed from the network, and a password typed into a spoofed host key prompt is disclosed. Reported as information, as other scanners do.',
-    solution: 'Use keys: set PasswordAuthentication no and KbdInteractiveAuthentication no in sshd_config, after every user has a key.',
+    id: 'vigil.ssh.password-auth',
+    shortid: 'SSH-PASSWORD',
+    title: 'SSH server accepts password authentication',
+    category: 'Remote Access',
+    risk: 'other',
+    cves: [],
+    type: 'LOG',
+    qod: 95,
+    description:
+      'The SSH server offers password (or keyboard-interactive) logins: accounts can be guessed from the network, and a password typed into a spoofed host key prompt is disclosed. Reported as information, as other scanners do.',
+    solution:
+      'Use keys: set PasswordAuthentication no and KbdInteractiveAuthentication no in sshd_config, after every user has a key.',
   },
   (h) => portsOf(h, ['ssh'], [22]),
   async (net, port) => {

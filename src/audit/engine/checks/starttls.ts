@@ -27,7 +27,10 @@ export class Dialog {
   }
 
   static async open(net: Net, port: number, timeoutMs = 4000): Promise<Dialog | null> {
-    return net.connect(port, { timeoutMs }).then((s) => new Dialog(s), () => null);
+    return net.connect(port, { timeoutMs }).then(
+      (s) => new Dialog(s),
+      () => null,
+    );
   }
 
   /** Everything received until `done` holds on it (or the time is up); the buffer is then emptied. */
@@ -57,7 +60,8 @@ export class Dialog {
 }
 
 /** Reply complete: a final "NNN " line (SMTP, FTP: RFC 5321 §4.2.1, RFC 959 §4.2). */
-export const finalReply = (code: string) => (t: string) => new RegExp(`^${code}[0-9]{0,2} `, 'm').test(t) || /^[45]\d\d /m.test(t);
+export const finalReply = (code: string) => (t: string) =>
+  new RegExp(`^${code}[0-9]{0,2} `, 'm').test(t) || /^[45]\d\d /m.test(t);
 const lineDone = (t: string) => /\r?\n/.test(t);
 
 interface Upgrade {
@@ -68,7 +72,10 @@ interface Upgrade {
 }
 
 /** LDAP ExtendedRequest for StartTLS (RFC 4511 §4.14.1, OID 1.3.6.1.4.1.1466.20037), messageID 1. */
-const LDAP_STARTTLS = Buffer.concat([Buffer.from([0x30, 0x1d, 0x02, 0x01, 0x01, 0x77, 0x18, 0x80, 0x16]), Buffer.from('1.3.6.1.4.1.1466.20037')]);
+const LDAP_STARTTLS = Buffer.concat([
+  Buffer.from([0x30, 0x1d, 0x02, 0x01, 0x01, 0x77, 0x18, 0x80, 0x16]),
+  Buffer.from('1.3.6.1.4.1.1466.20037'),
+]);
 
 /** ExtendedResponse [APPLICATION 24] (0x78) whose resultCode (ENUMERATED) is success (0). */
 export function ldapSuccess(b: Buffer): boolean | null {
@@ -154,7 +161,12 @@ export async function startPlain(net: Net, svc: Service, timeoutMs = 4000): Prom
 }
 
 /** A TLS session after STARTTLS, with node's TLS client; null on any failure. */
-export async function startTls(net: Net, svc: Service, opts: Omit<ConnectionOptions, 'socket'> = {}, timeoutMs = 4000): Promise<TLSSocket | null> {
+export async function startTls(
+  net: Net,
+  svc: Service,
+  opts: Omit<ConnectionOptions, 'socket'> = {},
+  timeoutMs = 4000,
+): Promise<TLSSocket | null> {
   const socket = await startPlain(net, svc, timeoutMs);
   if (!socket) return null;
   return new Promise((resolve) => {

@@ -11,7 +11,9 @@ const HARD = '127.0.41.21';
 const fence = new Fence([WEAK, HARD], ['127.0.0.0/8']);
 const none = (address: string) => ({ address, openPorts: [], services: [] });
 
-test('tftpd-hpa: read and write flagged on the weak one; silent on the twin', { skip: !which('in.tftpd') && 'tftpd-hpa not installed' }, async () => {
+test('tftpd-hpa: read and write flagged on the weak one; silent on the twin', {
+  skip: !which('in.tftpd') && 'tftpd-hpa not installed',
+}, async () => {
   await Promise.all([tftpd(WEAK, true), tftpd(HARD, false)]);
   const [read] = await tftpReadable.run(none(WEAK), fence.net(WEAK));
   assert.match(read!.detail, /RRQ "startup-config" answered with DATA block 1 \(\d+ bytes: "hostname edge-router/);

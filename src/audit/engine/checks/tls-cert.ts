@@ -50,7 +50,7 @@ export function signatureAlgorithm(der: Buffer): string {
     let v = 0;
     for (const byte of b.subarray(1)) {
       v = v * 128 + (byte & 0x7f);
-      if (!(byte & 0x80)) (parts.push(v), (v = 0));
+      if (!(byte & 0x80)) parts.push(v), (v = 0);
     }
     const oid = parts.join('.');
     return SIG_OIDS[oid] ?? oid;
@@ -63,15 +63,33 @@ export function describeCertificate(der: Buffer): TlsCertificate {
   const x = new X509Certificate(der);
   const key = x.publicKey;
   const d = key.asymmetricKeyDetails ?? {};
-  const curveBits: Record<string, number> = { prime256v1: 256, secp384r1: 384, secp521r1: 521, secp224r1: 224, secp192r1: 192, prime192v1: 192 };
-  const keyType = (key.asymmetricKeyType ?? 'unknown').replace(/^rsa(-pss)?$/, 'RSA').replace(/^ec$/, 'EC').replace(/^dsa$/, 'DSA');
+  const curveBits: Record<string, number> = {
+    prime256v1: 256,
+    secp384r1: 384,
+    secp521r1: 521,
+    secp224r1: 224,
+    secp192r1: 192,
+    prime192v1: 192,
+  };
+  const keyType = (key.asymmetricKeyType ?? 'unknown')
+    .replace(/^rsa(-pss)?$/, 'RSA')
+    .replace(/^ec$/, 'EC')
+    .replace(/^dsa$/, 'DSA');
   const keyBits = d.modulusLength ?? (d.namedCurve ? (curveBits[d.namedCurve] ?? 0) : keyType === 'ed25519' ? 256 : 0);
   return {
     subject: x.subject.replace(/\n/g, ', '),
     issuer: x.issuer.replace(/\n/g, ', '),
     notBefore: Date.parse(x.validFrom),
     notAfter: Date.parse(x.validTo),
-    selfSigned: x.subject === x.issuer && (() => { try { return x.verify(key); } catch { return false; } })(),
+    selfSigned:
+      x.subject === x.issuer &&
+      (() => {
+        try {
+          return x.verify(key);
+        } catch {
+          return false;
+        }
+      })(),
     altNames: (x.subjectAltName ?? '').split(/,\s*/).filter(Boolean),
     keyType,
     keyBits,

@@ -25,7 +25,9 @@ const DHE_ONLY = {
 async function measure(net: Net, t: Awaited<ReturnType<typeof tlsTargets>>[number]): Promise<number | null> {
   let socket: TLSSocket | null = null;
   try {
-    socket = t.starttls ? await startTls(net, t.svc, DHE_ONLY) : await net.connectTls(t.svc.port, { timeoutMs: 4000, ...DHE_ONLY });
+    socket = t.starttls
+      ? await startTls(net, t.svc, DHE_ONLY)
+      : await net.connectTls(t.svc.port, { timeoutMs: 4000, ...DHE_ONLY });
     const key = socket?.getEphemeralKeyInfo();
     return key && 'type' in key && key.type === 'DH' && typeof key.size === 'number' ? key.size : null;
   } catch {
@@ -36,16 +38,28 @@ async function measure(net: Net, t: Awaited<ReturnType<typeof tlsTargets>>[numbe
 }
 
 export const DH_CHECK: Check = {
-  id: 'vigil.tls.dh-weak', shortid: 'TLS-WEAK-DH', title: `Weak Diffie-Hellman group (< ${DH_MIN_BITS} bits)`, category: 'SSL/TLS',
-  risk: 'medium', cves: [], type: 'HOLE',
+  id: 'vigil.tls.dh-weak',
+  shortid: 'TLS-WEAK-DH',
+  title: `Weak Diffie-Hellman group (< ${DH_MIN_BITS} bits)`,
+  category: 'SSL/TLS',
+  risk: 'medium',
+  cves: [],
+  type: 'HOLE',
   description: `The server's DHE key exchange uses a prime of fewer than ${DH_MIN_BITS} bits, which a well-funded attacker can break by precomputation (Logjam), exposing the session keys.`,
   solution: `Configure a ${DH_MIN_BITS}-bit or larger group (ssl_dhparam / SSLOpenSSLConfCmd DHParameters / the RFC 7919 ffdhe groups) or offer ECDHE only.`,
-  intrusive: false, dos: false, active: true, qod: 99,
+  intrusive: false,
+  dos: false,
+  active: true,
+  qod: 99,
   async run(host: HostFacts, net: Net): Promise<Finding[]> {
     const findings: Finding[] = [];
     for (const t of await tlsTargets(host, net)) {
       const bits = await measure(net, t);
-      if (bits !== null && bits < DH_MIN_BITS) findings.push({ port: t.svc.port, detail: `A DHE handshake${via(t)} used a ${bits}-bit Diffie-Hellman prime.` });
+      if (bits !== null && bits < DH_MIN_BITS)
+        findings.push({
+          port: t.svc.port,
+          detail: `A DHE handshake${via(t)} used a ${bits}-bit Diffie-Hellman prime.`,
+        });
     }
     return findings;
   },

@@ -32,7 +32,8 @@ async function collect(host: HostFacts, net: Net): Promise<TlsTarget[]> {
   const out = await Promise.all(
     host.services.map(async (svc): Promise<TlsTarget | null> => {
       // Implicit TLS; a port detection saw only as HTTP's "plain HTTP sent to an HTTPS port" is one too, and then needs its handshake here.
-      if (isTlsService(svc) || tlsRefusal(svc.http)) return { svc, starttls: false, info: svc.tls ?? (await readTlsInfo(net, svc.port)) };
+      if (isTlsService(svc) || tlsRefusal(svc.http))
+        return { svc, starttls: false, info: svc.tls ?? (await readTlsInfo(net, svc.port)) };
       if (!upgradeFor(svc)) return null;
       const socket = await startTls(net, svc, OFFER_ALL).catch(() => null);
       if (!socket) return null;
@@ -49,4 +50,7 @@ async function collect(host: HostFacts, net: Net): Promise<TlsTarget[]> {
 }
 
 /** " (after STARTTLS)" for the reports of upgraded ports. */
-export const via = (t: TlsTarget) => (t.starttls ? ` (after ${t.svc.name === 'ftp' ? 'AUTH TLS' : t.svc.name === 'postgresql' ? 'SSLRequest' : 'STARTTLS'})` : '');
+export const via = (t: TlsTarget) =>
+  t.starttls
+    ? ` (after ${t.svc.name === 'ftp' ? 'AUTH TLS' : t.svc.name === 'postgresql' ? 'SSLRequest' : 'STARTTLS'})`
+    : '';

@@ -11,23 +11,45 @@ import { clientHello, parseServerHello, SSL3, TLS12 } from './tls-hello.ts';
 import { TLS_CHECKS } from './tls.ts';
 
 const net: Net = new Fence(['127.0.0.1'], ['127.0.0.1']).net('127.0.0.1', 5000);
-const listen = (s: Server) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as { port: number }).port)));
+const listen = (s: Server) =>
+  new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as { port: number }).port)));
 
 /** What service detection would record: the handshake and the HTTP answer. */
 async function facts(port: number): Promise<HostFacts> {
   const tls = await readTlsInfo(net, port);
   const http = await new Promise<HttpInfo | null>((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/', rejectUnauthorized: false, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0', timeout: 5000 }, (res) => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers, body: '' }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/',
+        rejectUnauthorized: false,
+        minVersion: 'TLSv1',
+        ciphers: 'ALL:@SECLEVEL=0',
+        timeout: 5000,
+      },
+      (res) => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers, body: '' }));
+      },
+    );
     req.on('error', () => resolve(null));
     req.on('timeout', () => req.destroy());
     req.end();
   });
-  const svc: Service = { port, protocol: 'tcp', name: 'https', product: null, version: null, banner: null, tls, http, extra: {} };
+  const svc: Service = {
+    port,
+    protocol: 'tcp',
+    name: 'https',
+    product: null,
+    version: null,
+    banner: null,
+    tls,
+    http,
+    extra: {},
+  };
   return { address: '127.0.0.1', openPorts: [port], services: [svc] };
 }
 
@@ -40,16 +62,33 @@ async function flaggedIds(host: HostFacts): Promise<string[]> {
 test('weak server: expired self-signed 1024-bit SHA-1 cert, TLS 1.0, NULL and anonymous suites, no HSTS', async (t) => {
   // Node's OpenSSL serves TLS 1.0/1.1, NULL and anon suites only at SECLEVEL=0.
   const pems = await generate([{ name: 'commonName', value: 'weak.test' }], {
-    keySize: 1024, algorithm: 'sha1', notBeforeDate: new Date(Date.now() - 400 * 864e5), notAfterDate: new Date(Date.now() - 30 * 864e5),
+    keySize: 1024,
+    algorithm: 'sha1',
+    notBeforeDate: new Date(Date.now() - 400 * 864e5),
+    notAfterDate: new Date(Date.now() - 30 * 864e5),
   });
-  const server = createHttpsServer({ key: pems.private, cert: pems.cert, minVersion: 'TLSv1', ciphers: 'ALL:eNULL:@SECLEVEL=0' }, (_q, r) => r.end('hi'));
+  const server = createHttpsServer(
+    { key: pems.private, cert: pems.cert, minVersion: 'TLSv1', ciphers: 'ALL:eNULL:@SECLEVEL=0' },
+    (_q, r) => r.end('hi'),
+  );
   const port = await listen(server);
   t.after(() => server.close());
   const host = await facts(port);
   assert.equal(host.services[0]!.tls?.certificate?.keyBits, 1024);
   assert.equal(host.services[0]!.tls?.certificate?.signatureAlgorithm, 'sha1WithRSAEncryption');
   const ids = await flaggedIds(host);
-  for (const id of ['tls10', 'tls11', 'cipher-null', 'cipher-anon', 'cert-expired', 'cert-self-signed', 'cert-hostname', 'cert-weak-key', 'cert-weak-signature', 'hsts-missing']) {
+  for (const id of [
+    'tls10',
+    'tls11',
+    'cipher-null',
+    'cipher-anon',
+    'cert-expired',
+    'cert-self-signed',
+    'cert-hostname',
+    'cert-weak-key',
+    'cert-weak-signature',
+    'hsts-missing',
+  ]) {
     assert.ok(ids.includes(`vigil.tls.${id}`), `${id} not flagged; got ${ids.join(' ')}`);
   }
   assert.ok(!ids.includes('vigil.tls.cert-not-yet-valid'));
@@ -59,11 +98,17 @@ test('weak server: expired self-signed 1024-bit SHA-1 cert, TLS 1.0, NULL and an
 
 test('hardened server: CA-signed 2048-bit cert for 127.0.0.1, TLS 1.2+, strong suites, HSTS: nothing flagged', async (t) => {
   const ca = await generate([{ name: 'commonName', value: 'Vigil Test CA' }], {
-    keySize: 2048, algorithm: 'sha256',
-    extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true }],
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true },
+    ],
   });
   const leaf = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keySize: 2048, algorithm: 'sha256', ca: { key: ca.private, cert: ca.cert },
+    keySize: 2048,
+    algorithm: 'sha256',
+    ca: { key: ca.private, cert: ca.cert },
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   });
   const server = createHttpsServer({ key: leaf.private, cert: leaf.cert, minVersion: 'TLSv1.2' }, (_q, r) => {
@@ -89,7 +134,11 @@ function fakeTls(version: number, pick: (offered: number[]) => number | null): S
       const offered = Array.from({ length: n / 2 }, (_, i) => hs.readUInt16BE(41 + sid + i * 2));
       const suite = pick(offered);
       if (suite === null || offeredVersion < version) return sock.end(Buffer.from([21, 3, 1, 0, 2, 2, 40])); // handshake_failure
-      const body = Buffer.concat([Buffer.from([version >> 8, version & 0xff]), Buffer.alloc(32, 7), Buffer.from([0, suite >> 8, suite & 0xff, 0])]);
+      const body = Buffer.concat([
+        Buffer.from([version >> 8, version & 0xff]),
+        Buffer.alloc(32, 7),
+        Buffer.from([0, suite >> 8, suite & 0xff, 0]),
+      ]);
       const msg = Buffer.concat([Buffer.from([2, 0, 0, body.length]), body]);
       sock.end(Buffer.concat([Buffer.from([22, version >> 8, version & 0xff, 0, msg.length]), msg]));
     });
@@ -107,7 +156,23 @@ test('raw probes: SSLv3, RC4, 3DES and EXPORT acceptance seen in the ServerHello
     const server = fakeTls(version, (offered) => (offered.includes(suite) ? suite : null));
     const port = await listen(server);
     t.after(() => server.close());
-    const host: HostFacts = { address: '127.0.0.1', openPorts: [port], services: [{ port, protocol: 'tcp', name: 'https', product: null, version: null, banner: null, tls: null, http: null, extra: {} }] };
+    const host: HostFacts = {
+      address: '127.0.0.1',
+      openPorts: [port],
+      services: [
+        {
+          port,
+          protocol: 'tcp',
+          name: 'https',
+          product: null,
+          version: null,
+          banner: null,
+          tls: null,
+          http: null,
+          extra: {},
+        },
+      ],
+    };
     const check = TLS_CHECKS.find((c) => c.id === id)!;
     assert.equal((await check.run(host, net)).length, 1, `${id} not flagged`);
     // A server choosing only AES-GCM must not be flagged for this weakness.
@@ -132,6 +197,22 @@ test('nothing listening: probes report nothing and do not throw', async () => {
   const server = createTcpServer();
   const port = await listen(server);
   await new Promise((r) => server.close(r));
-  const host: HostFacts = { address: '127.0.0.1', openPorts: [port], services: [{ port, protocol: 'tcp', name: 'https', product: null, version: null, banner: null, tls: null, http: null, extra: {} }] };
+  const host: HostFacts = {
+    address: '127.0.0.1',
+    openPorts: [port],
+    services: [
+      {
+        port,
+        protocol: 'tcp',
+        name: 'https',
+        product: null,
+        version: null,
+        banner: null,
+        tls: null,
+        http: null,
+        extra: {},
+      },
+    ],
+  };
   for (const c of TLS_CHECKS) assert.deepEqual(await c.run(host, net), []);
 });

@@ -10,7 +10,12 @@ import { VERSION_TABLE } from './version-table.ts';
 export async function queryVersionBind(net: Net, port: number, timeoutMs = 2000): Promise<string | null> {
   try {
     const id = randomInt(1, 65535);
-    const query = dnsPacket.encode({ type: 'query', id, flags: 0, questions: [{ type: 'TXT', class: 'CH', name: 'version.bind' }] });
+    const query = dnsPacket.encode({
+      type: 'query',
+      id,
+      flags: 0,
+      questions: [{ type: 'TXT', class: 'CH', name: 'version.bind' }],
+    });
     const reply = await net.udpRequest(port, query, { timeoutMs });
     if (!reply || reply.length > 4096) return null;
     const msg = dnsPacket.decode(reply);

@@ -50,5 +50,7 @@ export function parseRanges(text: string): Range[] {
 }
 
 export function inRange(version: string, ranges: readonly Range[]): boolean {
-  return ranges.some((r) => (r.from === null || compareVersions(version, r.from) >= 0) && compareVersions(version, r.fixed) < 0);
+  return ranges.some(
+    (r) => (r.from === null || compareVersions(version, r.from) >= 0) && compareVersions(version, r.fixed) < 0,
+  );
 }

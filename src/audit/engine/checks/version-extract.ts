@@ -44,8 +44,16 @@ const DISTRO = /debian|ubuntu|\bdeb\d+u|\bel\d|centos|red ?hat|rhel|fedora|suse|
 const DISTRO_NAME = /(debian|ubuntu|centos|red ?hat|rhel|fedora|suse|raspbian|almalinux|rocky)/i;
 
 const NAMES: Record<string, string> = {
-  debian: 'Debian', ubuntu: 'Ubuntu', centos: 'CentOS', redhat: 'Red Hat', rhel: 'Red Hat', fedora: 'Fedora',
-  suse: 'SUSE', raspbian: 'Raspbian', almalinux: 'AlmaLinux', rocky: 'Rocky Linux',
+  debian: 'Debian',
+  ubuntu: 'Ubuntu',
+  centos: 'CentOS',
+  redhat: 'Red Hat',
+  rhel: 'Red Hat',
+  fedora: 'Fedora',
+  suse: 'SUSE',
+  raspbian: 'Raspbian',
+  almalinux: 'AlmaLinux',
+  rocky: 'Rocky Linux',
 };
 
 export function distroOf(text: string): string | null {
@@ -73,7 +81,10 @@ const isMysql = (s: Service) => s.name === 'mysql' || /mysql/i.test(s.product ??
 function line(text: string, index: number): string {
   const start = text.lastIndexOf('\n', index) + 1;
   const end = text.indexOf('\n', index);
-  return text.slice(start, end < 0 ? undefined : end).trim().slice(0, 200);
+  return text
+    .slice(start, end < 0 ? undefined : end)
+    .trim()
+    .slice(0, 200);
 }
 
 /** Every product version visible on one service, one sighting per product. */

@@ -74,7 +74,12 @@ const byScore = (a: Line, b: Line) => (b.score ?? -1) - (a.score ?? -1) || a.cve
 
 function lineText(l: Line): string {
   const v2 = l.score === null ? cveScoreV2(l.cve) : null;
-  const score = l.score !== null ? `CVSS ${l.score.toFixed(1)} ${ratingOf(l.score)}` : v2 !== null ? `no CVSS v3 score; v2 ${v2.toFixed(1)}` : 'no CVSS score';
+  const score =
+    l.score !== null
+      ? `CVSS ${l.score.toFixed(1)} ${ratingOf(l.score)}`
+      : v2 !== null
+        ? `no CVSS v3 score; v2 ${v2.toFixed(1)}`
+        : 'no CVSS score';
   return `${l.cve} (${score}): ${l.title}${l.fixedIn ? ` [distribution fix: ${l.fixedIn}]` : ''}`;
 }
 
@@ -114,7 +119,13 @@ export function productFinding(table: ProductTable, s: Sighting, port: number, s
   }
   if (title.size === 0) return null;
   const t = triage(table.product, s, [...title.keys()]);
-  const line = (cve: string, fixedIn: string | null): Line => ({ cve, title: title.get(cve)!, score: cveScore(cve)?.score ?? null, risk: cveRisk(cve), fixedIn });
+  const line = (cve: string, fixedIn: string | null): Line => ({
+    cve,
+    title: title.get(cve)!,
+    score: cveScore(cve)?.score ?? null,
+    risk: cveRisk(cve),
+    fixedIn,
+  });
   const open = t.open.map((o) => line(o.cve, o.fixedIn)).sort(byScore);
   const undecided = t.undecided.map((cve) => line(cve, null)).sort(byScore);
   if (open.length === 0 && undecided.length === 0) return null;
@@ -126,16 +137,21 @@ export function productFinding(table: ProductTable, s: Sighting, port: number, s
     `${seenAs} — ${name} is in the affected range of ${plural(listed.length, 'CVE', 'CVEs')} of Vigil's version table${sure ? '' : ', unless its distribution backported the fixes'}:`,
     ...listed.map(lineText),
   ];
-  if (sure && undecided.length) detail.push(`Possibly also (a backported fix cannot be decided): ${undecided.map((l) => l.cve).join(', ')}.`);
+  if (sure && undecided.length)
+    detail.push(`Possibly also (a backported fix cannot be decided): ${undecided.map((l) => l.cve).join(', ')}.`);
   const notes = [
-    sure && t.pkg ? `The ${t.pkg.release} package ${t.pkg.version} predates the distribution's fix of ${open.map((l) => l.cve).join(', ')}.` : '',
+    sure && t.pkg
+      ? `The ${t.pkg.release} package ${t.pkg.version} predates the distribution's fix of ${open.map((l) => l.cve).join(', ')}.`
+      : '',
     t.note,
     table.caveat ?? '',
   ].filter(Boolean);
   if (notes.length) detail.push(notes.join(' '));
   return {
     port,
-    title: sure ? `${name} is outdated: ${howBad(open)}` : `${name} may be outdated: ${howBad(undecided)} unless backported`,
+    title: sure
+      ? `${name} is outdated: ${howBad(open)}`
+      : `${name} may be outdated: ${howBad(undecided)} unless backported`,
     detail: detail.join('\n'),
     cves: listed.map((l) => l.cve),
     risk: riskOf(listed, declared),
@@ -144,12 +160,21 @@ export function productFinding(table: ProductTable, s: Sighting, port: number, s
   };
 }
 
-function solutionFor(table: ProductTable, s: Sighting, upstream: string | null, pkg: Triage['pkg'], open: Line[]): string {
+function solutionFor(
+  table: ProductTable,
+  s: Sighting,
+  upstream: string | null,
+  pkg: Triage['pkg'],
+  open: Line[],
+): string {
   const fixes = open.map((l) => l.fixedIn).filter((f): f is string => !!f);
   const latest = fixes.reduce<string | null>((a, b) => (a && compareDebian(a, b) >= 0 ? a : b), null);
-  const upgrade = table.upgrade ?? `Upgrade ${table.name} to ${upstream ?? 'a release its vendor still supports'}${upstream ? ' or later' : ''}.`;
+  const upgrade =
+    table.upgrade ??
+    `Upgrade ${table.name} to ${upstream ?? 'a release its vendor still supports'}${upstream ? ' or later' : ''}.`;
   const then = `${upgrade[0]!.toLowerCase()}${upgrade.slice(1)}`;
-  if (pkg && latest) return `Install the distribution's security updates (the ${pkg.release} package ${latest} or later fixes these); from upstream: ${then}`;
+  if (pkg && latest)
+    return `Install the distribution's security updates (the ${pkg.release} package ${latest} or later fixes these); from upstream: ${then}`;
   if (s.distro) return `Install the ${s.distro} security updates for ${table.name}, or ${then}`;
   return upgrade;
 }

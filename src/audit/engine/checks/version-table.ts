@@ -9,10 +9,24 @@ import { WEB_TABLES } from './version-table-web.ts';
  * check id (vigil.version.<key>), so keys never change.
  */
 export type ProductKey =
-  | 'apache' | 'nginx' | 'iis' | 'lighttpd' | 'openssl' | 'php'
-  | 'openssh' | 'vsftpd' | 'proftpd' | 'pureftpd'
-  | 'exim' | 'postfix' | 'sendmail' | 'dovecot'
-  | 'mysql' | 'mariadb' | 'redis' | 'bind';
+  | 'apache'
+  | 'nginx'
+  | 'iis'
+  | 'lighttpd'
+  | 'openssl'
+  | 'php'
+  | 'openssh'
+  | 'vsftpd'
+  | 'proftpd'
+  | 'pureftpd'
+  | 'exim'
+  | 'postfix'
+  | 'sendmail'
+  | 'dovecot'
+  | 'mysql'
+  | 'mariadb'
+  | 'redis'
+  | 'bind';
 
 /**
  * One advisory. `affected` is data, not code: comma-separated ranges, each

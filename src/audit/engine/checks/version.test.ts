@@ -10,7 +10,16 @@ import { VERSION_CHECKS } from './version.ts';
 import { VERSION_TABLE } from './version-table.ts';
 
 const svc = (over: Partial<Service>): Service => ({
-  port: 1, protocol: 'tcp', name: 'unknown', product: null, version: null, banner: null, tls: null, http: null, extra: {}, ...over,
+  port: 1,
+  protocol: 'tcp',
+  name: 'unknown',
+  product: null,
+  version: null,
+  banner: null,
+  tls: null,
+  http: null,
+  extra: {},
+  ...over,
 });
 const web = (server: string, extra: Record<string, string> = {}) =>
   svc({ port: 80, name: 'http', http: { status: 200, headers: { server, ...extra }, body: '' } });
@@ -23,8 +32,10 @@ const announce: Record<string, (v: string) => Service> = {
   php: (v) => web('Apache', { 'x-powered-by': `PHP/${v}` }),
   openssh: (v) => svc({ port: 22, name: 'ssh', banner: `SSH-2.0-OpenSSH_${v}` }),
   vsftpd: (v) => svc({ port: 21, name: 'ftp', banner: `220 (vsFTPd ${v})` }),
-  proftpd: (v) => svc({ port: 21, name: 'ftp', banner: `220 ProFTPD ${v} Server (ProFTPD Default Installation) [127.0.0.1]` }),
-  exim: (v) => svc({ port: 25, name: 'smtp', banner: `220 mail.example.com ESMTP Exim ${v} Mon, 01 Jan 2024 00:00:00 +0000` }),
+  proftpd: (v) =>
+    svc({ port: 21, name: 'ftp', banner: `220 ProFTPD ${v} Server (ProFTPD Default Installation) [127.0.0.1]` }),
+  exim: (v) =>
+    svc({ port: 25, name: 'smtp', banner: `220 mail.example.com ESMTP Exim ${v} Mon, 01 Jan 2024 00:00:00 +0000` }),
   bind: (v) => svc({ port: 53, name: 'domain', extra: { 'version.bind': v } }),
   mysql: (v) => svc({ port: 3306, name: 'mysql', banner: `${v}-log` }),
   redis: (v) => svc({ port: 6379, name: 'redis', banner: `# Server\r\nredis_version:${v}\r\nredis_git_sha1:00000000` }),
@@ -69,8 +80,10 @@ const EDGES: [string, string, string[], string[]][] = [
 
 test('table rows at their range edges', async () => {
   for (const [product, cve, yes, no] of EDGES) {
-    for (const v of yes) assert.equal(await flagged(product, cve, v), true, `${product} ${v} should be flagged for ${cve}`);
-    for (const v of no) assert.equal(await flagged(product, cve, v), false, `${product} ${v} should not be flagged for ${cve}`);
+    for (const v of yes)
+      assert.equal(await flagged(product, cve, v), true, `${product} ${v} should be flagged for ${cve}`);
+    for (const v of no)
+      assert.equal(await flagged(product, cve, v), false, `${product} ${v} should not be flagged for ${cve}`);
   }
 });
 
@@ -81,7 +94,8 @@ test('every row: first affected version in range, fixed version out of range, ra
       rows++;
       assert.match(row.cve, /^CVE-\d{4}-\d{4,}( CVE-\d{4}-\d{4,})*$/);
       for (const r of parseRanges(row.affected)) {
-        if (r.from) assert.ok(inRange(r.from, [r]) && compareVersions(r.from, r.fixed) < 0, `${row.cve} ${row.affected}`);
+        if (r.from)
+          assert.ok(inRange(r.from, [r]) && compareVersions(r.from, r.fixed) < 0, `${row.cve} ${row.affected}`);
         assert.ok(!inRange(r.fixed, parseRanges(row.affected)), `${row.cve}: fixed ${r.fixed} still in range`);
       }
     }
@@ -114,11 +128,18 @@ test('comparator: real-world forms', () => {
   assert.equal(compareVersions('2.4.49', '2.4.49'), 0);
 });
 
-const one = (s: Service) => sightings(s).map((x) => `${x.product} ${x.version}${x.distro ? ` [${x.distro}]` : ''}`).sort();
+const one = (s: Service) =>
+  sightings(s)
+    .map((x) => `${x.product} ${x.version}${x.distro ? ` [${x.distro}]` : ''}`)
+    .sort();
 
 test('extractors on real banners and headers', () => {
   assert.deepEqual(one(web('Apache/2.4.49 (Unix) OpenSSL/1.0.2k')), ['apache 2.4.49', 'openssl 1.0.2k']);
-  assert.deepEqual(one(web('Apache/2.4.6 (CentOS) OpenSSL/1.0.2k-fips PHP/5.4.16')), ['apache 2.4.6 [CentOS]', 'openssl 1.0.2k [CentOS]', 'php 5.4.16 [CentOS]']);
+  assert.deepEqual(one(web('Apache/2.4.6 (CentOS) OpenSSL/1.0.2k-fips PHP/5.4.16')), [
+    'apache 2.4.6 [CentOS]',
+    'openssl 1.0.2k [CentOS]',
+    'php 5.4.16 [CentOS]',
+  ]);
   assert.deepEqual(one(web('Apache/2.4.38 (Debian)')), ['apache 2.4.38 [Debian]']);
   assert.deepEqual(one(web('nginx/1.18.0 (Ubuntu)')), ['nginx 1.18.0 [Ubuntu]']);
   assert.deepEqual(one(web('nginx')), []);
@@ -127,30 +148,59 @@ test('extractors on real banners and headers', () => {
   assert.deepEqual(one(web('Apache', { 'x-powered-by': 'PHP/5.6.40' })), ['php 5.6.40']);
   assert.deepEqual(one(web('Apache', { 'x-powered-by': 'PHP/7.4.3-4ubuntu2.18' })), ['php 7.4.3 [Ubuntu]']);
   assert.deepEqual(one(svc({ name: 'ssh', banner: 'SSH-2.0-OpenSSH_7.4' })), ['openssh 7.4']);
-  assert.deepEqual(one(svc({ name: 'ssh', banner: 'SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3' })), ['openssh 9.2p1 [Debian]']);
-  assert.deepEqual(one(svc({ name: 'ssh', banner: 'SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.10' })), ['openssh 8.9p1 [Ubuntu]']);
+  assert.deepEqual(one(svc({ name: 'ssh', banner: 'SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3' })), [
+    'openssh 9.2p1 [Debian]',
+  ]);
+  assert.deepEqual(one(svc({ name: 'ssh', banner: 'SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.10' })), [
+    'openssh 8.9p1 [Ubuntu]',
+  ]);
   assert.deepEqual(one(svc({ name: 'ftp', banner: '220 (vsFTPd 2.3.4)' })), ['vsftpd 2.3.4']);
-  assert.deepEqual(one(svc({ name: 'ftp', banner: '220 ProFTPD 1.3.5 Server (Debian) [::ffff:10.0.0.5]' })), ['proftpd 1.3.5 [Debian]']);
+  assert.deepEqual(one(svc({ name: 'ftp', banner: '220 ProFTPD 1.3.5 Server (Debian) [::ffff:10.0.0.5]' })), [
+    'proftpd 1.3.5 [Debian]',
+  ]);
   assert.deepEqual(one(svc({ name: 'ftp', banner: '220 ProFTPD 1.3.5a Server (ProFTPD)' })), ['proftpd 1.3.5a']);
-  assert.deepEqual(one(svc({ name: 'ftp', banner: '220---------- Welcome to Pure-FTPd [privsep] [TLS] ----------' })), []);
+  assert.deepEqual(
+    one(svc({ name: 'ftp', banner: '220---------- Welcome to Pure-FTPd [privsep] [TLS] ----------' })),
+    [],
+  );
   assert.deepEqual(one(svc({ name: 'ftp', product: 'Pure-FTPd', version: '1.0.49' })), ['pureftpd 1.0.49']);
   assert.deepEqual(one(svc({ name: 'smtp', banner: '220 mail ESMTP Exim 4.89' })), ['exim 4.89']);
-  assert.deepEqual(one(svc({ name: 'smtp', banner: '220 mx.example.org ESMTP Exim 4.92.3 #3 Thu, 10 Oct 2019 10:00:00 +0000' })), ['exim 4.92.3']);
-  assert.deepEqual(one(svc({ name: 'smtp', banner: '220 mail.example.com ESMTP Sendmail 8.14.4/8.14.4; Mon, 1 Jan 2018 00:00:00' })), ['sendmail 8.14.4']);
+  assert.deepEqual(
+    one(svc({ name: 'smtp', banner: '220 mx.example.org ESMTP Exim 4.92.3 #3 Thu, 10 Oct 2019 10:00:00 +0000' })),
+    ['exim 4.92.3'],
+  );
+  assert.deepEqual(
+    one(svc({ name: 'smtp', banner: '220 mail.example.com ESMTP Sendmail 8.14.4/8.14.4; Mon, 1 Jan 2018 00:00:00' })),
+    ['sendmail 8.14.4'],
+  );
   assert.deepEqual(one(svc({ name: 'smtp', banner: '220 mail.example.com ESMTP Postfix (Debian/GNU)' })), []);
-  assert.deepEqual(one(svc({ name: 'imap', banner: '* OK [CAPABILITY IMAP4rev1 SASL-IR] Dovecot (Ubuntu) ready.' })), []);
+  assert.deepEqual(
+    one(svc({ name: 'imap', banner: '* OK [CAPABILITY IMAP4rev1 SASL-IR] Dovecot (Ubuntu) ready.' })),
+    [],
+  );
   assert.deepEqual(one(svc({ name: 'imap', product: 'Dovecot imapd', version: '2.3.4.1' })), ['dovecot 2.3.4.1']);
   assert.deepEqual(one(svc({ name: 'mysql', banner: '5.5.62-0+deb8u1' })), ['mysql 5.5.62 [Debian]']);
-  assert.deepEqual(one(svc({ name: 'mysql', banner: 'J\n5.7.44-log\0\x08\0\0\0mysql_native_password' })), ['mysql 5.7.44']);
-  assert.deepEqual(one(svc({ name: 'mysql', banner: '5.5.5-10.3.39-MariaDB-0+deb10u1' })), ['mariadb 10.3.39 [Debian]']);
+  assert.deepEqual(one(svc({ name: 'mysql', banner: 'J\n5.7.44-log\0\x08\0\0\0mysql_native_password' })), [
+    'mysql 5.7.44',
+  ]);
+  assert.deepEqual(one(svc({ name: 'mysql', banner: '5.5.5-10.3.39-MariaDB-0+deb10u1' })), [
+    'mariadb 10.3.39 [Debian]',
+  ]);
   assert.deepEqual(one(svc({ name: 'redis', extra: { info: 'redis_version:5.0.7' } })), ['redis 5.0.7']);
-  assert.deepEqual(one(svc({ name: 'domain', extra: { 'version.bind': '9.11.5-P4-5.1+deb10u5-Debian' } })), ['bind 9.11.5-P4 [Debian]']);
-  assert.deepEqual(one(svc({ name: 'domain', extra: { 'version.bind': '9.18.28-1~deb12u2-Debian' } })), ['bind 9.18.28 [Debian]']);
+  assert.deepEqual(one(svc({ name: 'domain', extra: { 'version.bind': '9.11.5-P4-5.1+deb10u5-Debian' } })), [
+    'bind 9.11.5-P4 [Debian]',
+  ]);
+  assert.deepEqual(one(svc({ name: 'domain', extra: { 'version.bind': '9.18.28-1~deb12u2-Debian' } })), [
+    'bind 9.18.28 [Debian]',
+  ]);
   assert.deepEqual(one(svc({ name: 'domain', port: 53, extra: { 'version.bind': 'none of your business' } })), []);
 });
 
 test('odd input never throws', async () => {
-  const odd = [svc({ banner: '\0\xff'.repeat(400) }), svc({ http: { status: 0, headers: {}, body: '' }, extra: { x: undefined as unknown as string } })];
+  const odd = [
+    svc({ banner: '\0\xff'.repeat(400) }),
+    svc({ http: { status: 0, headers: {}, body: '' }, extra: { x: undefined as unknown as string } }),
+  ];
   for (const c of VERSION_CHECKS.filter((c) => !c.active)) {
     assert.deepEqual(await c.run({ address: '127.0.0.1', openPorts: [1], services: odd }, null as unknown as Net), []);
   }
@@ -158,7 +208,11 @@ test('odd input never throws', async () => {
 
 test('a distro package whose revision has the fix is not flagged; an undecidable one is LOG-grade (QoD 30)', async () => {
   const check = VERSION_CHECKS.find((c) => c.id === 'vigil.version.openssh')!;
-  const run = (banner: string) => check.run({ address: '127.0.0.1', openPorts: [22], services: [svc({ port: 22, name: 'ssh', banner })] }, null as unknown as Net);
+  const run = (banner: string) =>
+    check.run(
+      { address: '127.0.0.1', openPorts: [22], services: [svc({ port: 22, name: 'ssh', banner })] },
+      null as unknown as Net,
+    );
   const [late] = await run('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3');
   assert.ok(!late!.cves!.includes('CVE-2023-48795') && !late!.cves!.includes('CVE-2024-6387'), late!.cves!.join(' '));
   const [f] = await run('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u1');
@@ -178,7 +232,10 @@ test('version.bind: asks over UDP and reports the text and the affected BIND row
     const q = dnsPacket.decode(msg);
     const question = q.questions![0]!;
     const reply = dnsPacket.encode({
-      type: 'response', id: q.id, flags: dnsPacket.AUTHORITATIVE_ANSWER, questions: q.questions,
+      type: 'response',
+      id: q.id,
+      flags: dnsPacket.AUTHORITATIVE_ANSWER,
+      questions: q.questions,
       answers: [{ type: 'TXT', class: 'CH', name: question.name, ttl: 0, data: ['9.11.5-P4-5.1+deb10u5-Debian'] }],
     });
     server.send(reply, rinfo.port, rinfo.address);

@@ -23,7 +23,9 @@ function productCheck(table: ProductTable): Check {
     description:
       `The ${table.name} version the service announces is in the affected range of published vulnerabilities (Vigil's table of ${cves.length} ${table.name} CVEs, ` +
       "from the vendor's advisories). A distribution package whose revision shows every fix is not reported; one whose fixes cannot be decided is reported as LOG at a low quality of detection.",
-    solution: table.upgrade ?? `Upgrade ${table.name} to the release the finding names, or install the distribution's security updates for it.`,
+    solution:
+      table.upgrade ??
+      `Upgrade ${table.name} to the release the finding names, or install the distribution's security updates for it.`,
     intrusive: false,
     dos: false,
     active: false,

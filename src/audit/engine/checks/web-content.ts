@@ -47,7 +47,8 @@ function baselineFor(host: HostFacts, net: Net, svc: Service): Baseline {
     b = {
       get(path) {
         const twin = twinOf(path, token);
-        if (!cache.has(twin)) cache.set(twin, httpRequest(net, svc.port, usesTls(svc), { target: twin, timeoutMs: 4000 }));
+        if (!cache.has(twin))
+          cache.set(twin, httpRequest(net, svc.port, usesTls(svc), { target: twin, timeoutMs: 4000 }));
         return cache.get(twin)!;
       },
     };
@@ -98,15 +99,29 @@ async function scan(net: Net, svc: Service, host: HostFacts, fam: ContentFamily)
 
 function contentCheck(fam: ContentFamily): Check {
   return {
-    id: fam.id, shortid: fam.shortid, title: fam.title, category: 'Web Servers', risk: fam.risk as Risk, cves: [], type: fam.type,
-    description: fam.description, solution: fam.solution, intrusive: false, dos: false, active: true,
+    id: fam.id,
+    shortid: fam.shortid,
+    title: fam.title,
+    category: 'Web Servers',
+    risk: fam.risk as Risk,
+    cves: [],
+    type: fam.type,
+    description: fam.description,
+    solution: fam.solution,
+    intrusive: false,
+    dos: false,
+    active: true,
     // The body signature is read, not guessed from a status code: an active confirmation.
     qod: 95,
     async run(host: HostFacts, net: Net): Promise<Finding[]> {
       const findings: Finding[] = [];
       for (const svc of host.services.filter(isHttpService)) {
         const hits = await scan(net, svc, host, fam).catch(() => []);
-        if (hits.length) findings.push({ port: svc.port, detail: `${fam.lead}: ${hits.slice(0, 12).join(', ')}${hits.length > 12 ? `, and ${hits.length - 12} more` : ''}.` });
+        if (hits.length)
+          findings.push({
+            port: svc.port,
+            detail: `${fam.lead}: ${hits.slice(0, 12).join(', ')}${hits.length > 12 ? `, and ${hits.length - 12} more` : ''}.`,
+          });
       }
       return findings;
     },

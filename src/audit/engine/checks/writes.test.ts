@@ -13,18 +13,24 @@ const fence = new Fence([WEAK, HARD], ['127.0.0.0/8']);
 const facts = (address: string, port: number, name: string): HostFacts => ({
   address,
   openPorts: [port],
-  services: [{ port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {} }],
+  services: [
+    { port, protocol: 'tcp', name, product: null, version: null, banner: null, tls: null, http: null, extra: {} },
+  ],
 });
 
 describe('intrusive write checks, real daemons', () => {
-  test('vsftpd: an anonymous upload directory is flagged (and the file removed); anonymous read-only is not', { skip: !which('vsftpd') && 'vsftpd not installed' }, async () => {
+  test('vsftpd: an anonymous upload directory is flagged (and the file removed); anonymous read-only is not', {
+    skip: !which('vsftpd') && 'vsftpd not installed',
+  }, async () => {
     const [weak, hard] = await Promise.all([vsftpdAnon(WEAK, true), vsftpdAnon(HARD, false)]);
     const [f] = await ftpAnonymousWrite.run(facts(WEAK, weak, 'ftp'), fence.net(WEAK));
     assert.match(f!.detail, /STOR of vigil-audit-\w+\.txt in \/drop succeeded \(226\), file deleted again/);
     assert.deepEqual(await ftpAnonymousWrite.run(facts(HARD, hard, 'ftp'), fence.net(HARD)), []);
   });
 
-  test('snmpd: rwcommunity private is flagged; rocommunity public only is not', { skip: !which('snmpd') && 'snmpd not installed' }, async () => {
+  test('snmpd: rwcommunity private is flagged; rocommunity public only is not', {
+    skip: !which('snmpd') && 'snmpd not installed',
+  }, async () => {
     await Promise.all([snmpd(WEAK, true), snmpd(HARD, false)]);
     const none: HostFacts = { address: WEAK, openPorts: [], services: [] };
     const [f] = await snmpWritable.run(none, fence.net(WEAK));

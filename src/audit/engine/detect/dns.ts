@@ -23,14 +23,20 @@ export const dns: Family = {
     s.name = 'domain';
     const txt = reply.answers?.find((a) => a.type === 'TXT');
     const data = txt && 'data' in txt ? txt.data : null;
-    const text = (Array.isArray(data) ? data : data ? [data] : []).map((d) => (Buffer.isBuffer(d) ? d.toString('latin1') : String(d))).join('').slice(0, 200);
+    const text = (Array.isArray(data) ? data : data ? [data] : [])
+      .map((d) => (Buffer.isBuffer(d) ? d.toString('latin1') : String(d)))
+      .join('')
+      .slice(0, 200);
     if (text) {
       s.extra.versionBind = text;
       const m = /^(?:BIND\s*)?(\d+\.\d+\.\d+)/i.exec(text) ?? null;
       if (m) Object.assign(s, { product: 'ISC BIND', version: m[1]! });
-      else if (/^dnsmasq-([\w.]+)/i.test(text)) Object.assign(s, { product: 'dnsmasq', version: /^dnsmasq-([\w.]+)/i.exec(text)![1]! });
-      else if (/^unbound ([\w.]+)/i.test(text)) Object.assign(s, { product: 'Unbound', version: /^unbound ([\w.]+)/i.exec(text)![1]! });
-      else if (/^PowerDNS/i.test(text)) Object.assign(s, { product: 'PowerDNS', version: /([\d.]+\d)/.exec(text)?.[1] ?? null });
+      else if (/^dnsmasq-([\w.]+)/i.test(text))
+        Object.assign(s, { product: 'dnsmasq', version: /^dnsmasq-([\w.]+)/i.exec(text)![1]! });
+      else if (/^unbound ([\w.]+)/i.test(text))
+        Object.assign(s, { product: 'Unbound', version: /^unbound ([\w.]+)/i.exec(text)![1]! });
+      else if (/^PowerDNS/i.test(text))
+        Object.assign(s, { product: 'PowerDNS', version: /([\d.]+\d)/.exec(text)?.[1] ?? null });
     }
     s.extra.rcode = String((reply.flags ?? 0) & 15);
     return true;

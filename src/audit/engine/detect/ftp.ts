@@ -33,8 +33,15 @@ export const ftp: Family = {
     }
     const [product, version] = ftpProduct(line);
     Object.assign(s, { name: 'ftp', product, version });
-    const feat = await conv.ask('FEAT\r\n', 1500, (b) => /^211 /m.test(b.toString('latin1')) || /^5\d\d /m.test(b.toString('latin1')));
-    const lines = feat.toString('latin1').split(/\r?\n/).filter((l) => /^ \S/.test(l));
+    const feat = await conv.ask(
+      'FEAT\r\n',
+      1500,
+      (b) => /^211 /m.test(b.toString('latin1')) || /^5\d\d /m.test(b.toString('latin1')),
+    );
+    const lines = feat
+      .toString('latin1')
+      .split(/\r?\n/)
+      .filter((l) => /^ \S/.test(l));
     if (lines.length) s.extra.features = lines.map((l) => l.trim()).join(', ');
     return true;
   },

@@ -25,7 +25,11 @@ export class Conv {
   last: Buffer = Buffer.alloc(0);
 
   /** `capMs` bounds every read, whatever a family asks for. */
-  constructor(readonly socket: Socket, private readonly capMs = 3000, private readonly max = 65536) {
+  constructor(
+    readonly socket: Socket,
+    private readonly capMs = 3000,
+    private readonly max = 65536,
+  ) {
     socket.on('data', (d: Buffer) => {
       if (this.buf.length < max) this.buf = Buffer.concat([this.buf, d]).subarray(0, max);
       this.wake?.();
@@ -58,10 +62,13 @@ export class Conv {
       };
       if (check()) return;
       this.wake = check;
-      timer = setTimeout(() => {
-        this.wake = null;
-        resolve(this.buf);
-      }, Math.min(ms, this.capMs));
+      timer = setTimeout(
+        () => {
+          this.wake = null;
+          resolve(this.buf);
+        },
+        Math.min(ms, this.capMs),
+      );
     });
   }
 
@@ -95,7 +102,12 @@ export class Conv {
 
 /** Printable text of a reply, ≤ 512 chars: what Service.banner holds. */
 export function printable(b: Buffer): string | null {
-  const t = b.subarray(0, 2048).toString('latin1').replace(/[^\x20-\x7e\r\n\t]+/g, '.').trim().slice(0, 512);
+  const t = b
+    .subarray(0, 2048)
+    .toString('latin1')
+    .replace(/[^\x20-\x7e\r\n\t]+/g, '.')
+    .trim()
+    .slice(0, 512);
   return t || null;
 }
 

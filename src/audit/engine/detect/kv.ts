@@ -17,10 +17,12 @@ export const redis: Family = {
     }
     s.extra.auth = 'none';
     // Bulk reply: "$<len>\r\n<text>\r\n".
-    const info = (await conv.ask('INFO server\r\n', 1500, (b) => {
-      const m = /^\$(\d+)\r\n/.exec(b.toString('latin1'));
-      return b.length > 0 && (!m || b.length >= m[0].length + Number(m[1]));
-    })).toString('latin1');
+    const info = (
+      await conv.ask('INFO server\r\n', 1500, (b) => {
+        const m = /^\$(\d+)\r\n/.exec(b.toString('latin1'));
+        return b.length > 0 && (!m || b.length >= m[0].length + Number(m[1]));
+      })
+    ).toString('latin1');
     const v = /redis_version:([\w.]+)/.exec(info);
     if (v) s.version = v[1]!;
     const mode = /redis_mode:(\w+)/.exec(info);
@@ -45,7 +47,11 @@ export const memcached: Family = {
 
 /** OP_QUERY admin.$cmd {isMaster: 1}: still answered by MongoDB 6+ for handshakes. */
 function isMasterQuery(): Buffer {
-  const doc = Buffer.concat([Buffer.from([0x13, 0, 0, 0, 0x10]), Buffer.from('isMaster\0'), Buffer.from([1, 0, 0, 0, 0])]);
+  const doc = Buffer.concat([
+    Buffer.from([0x13, 0, 0, 0, 0x10]),
+    Buffer.from('isMaster\0'),
+    Buffer.from([1, 0, 0, 0, 0]),
+  ]);
   const coll = Buffer.from('admin.$cmd\0');
   const body = Buffer.concat([Buffer.alloc(4), coll, Buffer.from([0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]), doc]);
   const head = Buffer.alloc(16);
@@ -62,7 +68,8 @@ export const mongodb: Family = {
     const r = await conv.ask(isMasterQuery(), 1500, (b) => b.length >= 4 && b.length >= b.readInt32LE(0));
     if (r.length < 36) return false;
     const op = r.readInt32LE(12);
-    if ((op !== 1 && op !== 2013) || !/ismaster|maxWireVersion|isWritablePrimary/i.test(r.toString('latin1'))) return false;
+    if ((op !== 1 && op !== 2013) || !/ismaster|maxWireVersion|isWritablePrimary/i.test(r.toString('latin1')))
+      return false;
     Object.assign(s, { name: 'mongodb', product: 'MongoDB' });
     const i = r.indexOf('maxWireVersion\0');
     if (i > 0 && r[i - 1] === 0x10 && i + 19 <= r.length) s.extra.maxWireVersion = String(r.readInt32LE(i + 15));

@@ -36,7 +36,10 @@ export const smtp: Family = {
     if (!/^250/.test(lines[0] ?? '') && !/E?SMTP|mail/i.test(line)) return false;
     const [product, version] = match(line, smtpProducts);
     Object.assign(s, { name: 'smtp', product, version });
-    const ext = lines.slice(1).filter((l) => /^250[ -]/.test(l)).map((l) => l.slice(4).trim());
+    const ext = lines
+      .slice(1)
+      .filter((l) => /^250[ -]/.test(l))
+      .map((l) => l.slice(4).trim());
     if (ext.length) s.extra.extensions = ext.join(', ');
     conv.send('QUIT\r\n');
     return true;
@@ -51,8 +54,16 @@ export const pop3: Family = {
     if (!/^\+OK/.test(line)) return false;
     const [product, version] = match(line, popImapProducts);
     Object.assign(s, { name: 'pop3', product, version });
-    const r = await conv.ask('CAPA\r\n', 1500, (b) => /^\.\r?$/m.test(b.toString('latin1')) || /^-ERR/.test(b.toString('latin1')));
-    const caps = r.toString('latin1').split(/\r?\n/).slice(1).filter((l) => l && l !== '.');
+    const r = await conv.ask(
+      'CAPA\r\n',
+      1500,
+      (b) => /^\.\r?$/m.test(b.toString('latin1')) || /^-ERR/.test(b.toString('latin1')),
+    );
+    const caps = r
+      .toString('latin1')
+      .split(/\r?\n/)
+      .slice(1)
+      .filter((l) => l && l !== '.');
     if (/^\+OK/.test(firstLine(r)) && caps.length) s.extra.capabilities = caps.join(' ');
     conv.send('QUIT\r\n');
     return true;
@@ -77,4 +88,3 @@ export const imap: Family = {
     return true;
   },
 };
-

@@ -15,7 +15,20 @@ export const vnc: Family = {
 };
 
 /** Telnet options named in the IAC DO/WILL sequences the server opened with. */
-const OPTIONS: Record<number, string> = { 1: 'ECHO', 3: 'SGA', 5: 'STATUS', 24: 'TTYPE', 31: 'NAWS', 32: 'TSPEED', 33: 'LFLOW', 34: 'LINEMODE', 35: 'XDISPLOC', 36: 'OLD-ENVIRON', 37: 'AUTH', 39: 'NEW-ENVIRON' };
+const OPTIONS: Record<number, string> = {
+  1: 'ECHO',
+  3: 'SGA',
+  5: 'STATUS',
+  24: 'TTYPE',
+  31: 'NAWS',
+  32: 'TSPEED',
+  33: 'LFLOW',
+  34: 'LINEMODE',
+  35: 'XDISPLOC',
+  36: 'OLD-ENVIRON',
+  37: 'AUTH',
+  39: 'NEW-ENVIRON',
+};
 
 export const telnet: Family = {
   id: 'telnet',

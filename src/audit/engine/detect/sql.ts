@@ -8,7 +8,10 @@ export function parseMysqlGreeting(b: Buffer): { version: string | null; error: 
   if (len < 1 || len > 1 << 16 || b[3] !== 0) return null;
   if (b[4] === 0xff) {
     // "Host … is not allowed to connect": still MySQL.
-    const msg = b.subarray(7, 4 + len).toString('latin1').replace(/^#\w{5}/, '');
+    const msg = b
+      .subarray(7, 4 + len)
+      .toString('latin1')
+      .replace(/^#\w{5}/, '');
     return /mysql|mariadb|host|allowed|connect/i.test(msg) ? { version: null, error: msg.slice(0, 200) } : null;
   }
   if (b[4] !== 10) return null;

@@ -9,7 +9,9 @@ const PRODUCTS: [RegExp, string][] = [
 ];
 
 /** 'SSH-2.0-OpenSSH_9.2p1 Debian-2' → product OpenSSH, version 9.2p1, comment. */
-export function parseSshIdent(line: string): { proto: string; product: string; version: string | null; comment: string | null } | null {
+export function parseSshIdent(
+  line: string,
+): { proto: string; product: string; version: string | null; comment: string | null } | null {
   const m = /^SSH-(\d+\.\d+)-(\S+)(?:\s+(.*))?$/.exec(line.trim());
   if (!m) return null;
   const soft = m[2]!;
@@ -20,7 +22,16 @@ export function parseSshIdent(line: string): { proto: string; product: string; v
   return { proto: m[1]!, product, version, comment: m[3]?.trim() || null };
 }
 
-const LISTS = ['kex', 'hostkey', 'ciphers_c2s', 'ciphers_s2c', 'macs_c2s', 'macs_s2c', 'compression_c2s', 'compression_s2c'];
+const LISTS = [
+  'kex',
+  'hostkey',
+  'ciphers_c2s',
+  'ciphers_s2c',
+  'macs_c2s',
+  'macs_s2c',
+  'compression_c2s',
+  'compression_s2c',
+];
 
 /** The name-lists of an SSH_MSG_KEXINIT binary packet (unencrypted), or null. */
 export function parseKexinit(b: Buffer): Record<string, string> | null {
@@ -43,7 +54,10 @@ export const ssh: Family = {
   id: 'ssh',
   ports: [22, 2222],
   async banner(greeting, s, conv) {
-    const line = greeting.toString('latin1').split(/\r?\n/).find((l) => l.startsWith('SSH-'));
+    const line = greeting
+      .toString('latin1')
+      .split(/\r?\n/)
+      .find((l) => l.startsWith('SSH-'));
     const id = line ? parseSshIdent(line) : null;
     if (!id) return false;
     Object.assign(s, { name: 'ssh', product: id.product, version: id.version });
@@ -51,9 +65,15 @@ export const ssh: Family = {
     if (id.comment) s.extra.comment = id.comment;
     // KEXINIT follows the version exchange: send ours, read theirs.
     conv.take();
-    const rest = greeting.subarray(greeting.indexOf(line!) + line!.length).toString('latin1').replace(/^\r?\n/, '');
+    const rest = greeting
+      .subarray(greeting.indexOf(line!) + line!.length)
+      .toString('latin1')
+      .replace(/^\r?\n/, '');
     conv.send('SSH-2.0-Vigil_Audit\r\n');
-    const b = Buffer.concat([Buffer.from(rest, 'latin1'), await conv.read(1500, (x) => x.length >= 4 && x.length >= x.readUInt32BE(0) + 4)]);
+    const b = Buffer.concat([
+      Buffer.from(rest, 'latin1'),
+      await conv.read(1500, (x) => x.length >= 4 && x.length >= x.readUInt32BE(0) + 4),
+    ]);
     const kex = parseKexinit(b);
     if (kex) Object.assign(s.extra, kex);
     return true;

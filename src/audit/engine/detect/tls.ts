@@ -7,7 +7,13 @@ import type { Net, Service } from '../types.ts';
 import { httpExchange } from './http.ts';
 import { Conv, printable, type Family } from './io.ts';
 
-export async function tlsProbe(net: Net, s: Service, greetingFamilies: readonly Family[], timeoutMs: number, greetMs: number): Promise<boolean> {
+export async function tlsProbe(
+  net: Net,
+  s: Service,
+  greetingFamilies: readonly Family[],
+  timeoutMs: number,
+  greetMs: number,
+): Promise<boolean> {
   let socket;
   try {
     socket = await net.connectTls(s.port, { timeoutMs, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' });

@@ -12,7 +12,8 @@ export const rdp: Family = {
     const r = await conv.ask(req, 1500, (b) => b.length >= 4 && b.length >= b.readUInt16BE(2));
     if (r.length < 11 || r[0] !== 3 || r[1] !== 0 || (r[5]! & 0xf0) !== 0xd0) return false;
     Object.assign(s, { name: 'ms-wbt-server', product: 'Microsoft Terminal Services' });
-    if (r.length >= 19 && r[11] === 2) s.extra.selectedProtocol = RDP_PROTOCOLS[r.readUInt32LE(15)] ?? String(r.readUInt32LE(15));
+    if (r.length >= 19 && r[11] === 2)
+      s.extra.selectedProtocol = RDP_PROTOCOLS[r.readUInt32LE(15)] ?? String(r.readUInt32LE(15));
     if (r.length >= 19 && r[11] === 3) s.extra.negotiationFailure = String(r.readUInt32LE(15));
     return true;
   },
@@ -20,7 +21,9 @@ export const rdp: Family = {
 
 /** SMB1 negotiate offering NT LM 0.12 and SMB 2.002/2.???: SMB2 servers answer in SMB2. */
 function negotiate(): Buffer {
-  const dialects = Buffer.concat(['NT LM 0.12', 'SMB 2.002', 'SMB 2.???'].map((d) => Buffer.from(`\x02${d}\0`, 'latin1')));
+  const dialects = Buffer.concat(
+    ['NT LM 0.12', 'SMB 2.002', 'SMB 2.???'].map((d) => Buffer.from(`\x02${d}\0`, 'latin1')),
+  );
   const header = Buffer.alloc(32);
   Buffer.from([0xff, 0x53, 0x4d, 0x42, 0x72]).copy(header);
   header[9] = 0x18;
@@ -43,7 +46,10 @@ export const smb: Family = {
     Object.assign(s, { name: 'microsoft-ds', product: null });
     if (magic === '\xfeSMB' && r.length >= 4 + 64 + 6) {
       const dialect = r.readUInt16LE(4 + 64 + 4);
-      s.extra.smbDialect = dialect === 0x02ff ? 'SMB 2.???' : `SMB ${(dialect >> 8).toString(16)}.${(dialect & 0xff).toString(16).padStart(2, '0')}`;
+      s.extra.smbDialect =
+        dialect === 0x02ff
+          ? 'SMB 2.???'
+          : `SMB ${(dialect >> 8).toString(16)}.${(dialect & 0xff).toString(16).padStart(2, '0')}`;
     } else s.extra.smbDialect = 'SMB1';
     return true;
   },

@@ -17,8 +17,17 @@ export const x11: Family = {
     if (r.length < 8 || r[0]! > 2 || r.readUInt16LE(2) !== 11) return false;
     Object.assign(s, { name: 'X11', product: null });
     s.extra.x11 = r[0] === 1 ? 'open' : r[0] === 2 ? 'authenticate' : 'refused';
-    if (r[0] === 0 && r[1]! > 0) s.extra.reason = r.subarray(8, 8 + r[1]!).toString('latin1').replace(/[^\x20-\x7e]+/g, ' ').trim();
-    if (r[0] === 1 && r.length >= 40) s.product = r.subarray(40, 40 + r.readUInt16LE(24)).toString('latin1').replace(/[^\x20-\x7e]+/g, '');
+    if (r[0] === 0 && r[1]! > 0)
+      s.extra.reason = r
+        .subarray(8, 8 + r[1]!)
+        .toString('latin1')
+        .replace(/[^\x20-\x7e]+/g, ' ')
+        .trim();
+    if (r[0] === 1 && r.length >= 40)
+      s.product = r
+        .subarray(40, 40 + r.readUInt16LE(24))
+        .toString('latin1')
+        .replace(/[^\x20-\x7e]+/g, '');
     return true;
   },
 };
