@@ -16,7 +16,7 @@ import { Publisher } from './dns/publish.ts';
 import { ZoneEdits } from './dns/zone-edits.ts';
 import { CycleLoop } from './dns/cycle-loop.ts';
 import { DnsCounters } from './dns/server/counters.ts';
-import { type NotifyStats } from './dns/server/notify.ts';
+import type { NotifyStats } from './dns/server/notify.ts';
 import { Metrics } from './metrics.ts';
 import { metricsServer } from './metrics-server.ts';
 import { SCRIPTS } from './api/scripts.ts';

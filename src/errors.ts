@@ -92,6 +92,31 @@ export const EXTENSION_CODES = [
   'dnssecMasterOnly',
   /** A KSK roll on a domain that is not signed yet (signing off, or its first cycle has not run). */
   'dnssecNotEnabled',
+  /**
+   * A CNAME beside other data at its name, or other data beside a CNAME
+   * (RFC 2181 10.1), at add or import. Answered by the spec's add scripts
+   * too: the spec has no code for it, and `unspecifiedError` would not tell
+   * the user what to change (docs/api.md).
+   */
+  'cnameConflict',
+  // Fields of the record types beyond the spec (INTERFACE.md "Record types beyond the spec"; src/dns/rr/).
+  'syntaxInvalidKeytag',
+  'syntaxInvalidAlgorithm',
+  'syntaxInvalidDigesttype',
+  'syntaxInvalidDigest',
+  'syntaxInvalidUsage',
+  'syntaxInvalidSelector',
+  'syntaxInvalidMatchingtype',
+  'syntaxInvalidData',
+  'syntaxInvalidFptype',
+  'syntaxInvalidFingerprint',
+  'syntaxInvalidParams',
+  'syntaxInvalidOrder',
+  'syntaxInvalidPreference',
+  'syntaxInvalidFlags',
+  'syntaxInvalidService',
+  'syntaxInvalidRegexp',
+  'syntaxInvalidReplacement',
 ] as const;
 
 export type SpecCode = (typeof SPEC_CODES)[number];

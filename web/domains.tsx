@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiCallError, call } from './api.ts';
 import { fieldOf, words } from './words.ts';
-import { describe, RECORD_FORMS, type RecordForm } from './record-forms.ts';
+import { describe, OPTIONS_TYPE, RECORD_FORMS, type RecordForm, SOA_TYPE, ttlText } from './record-forms.ts';
 import { ZoneTools } from './zone-tools.tsx';
 
 const STATE_CLASS = ['unvalidated', 'errors', 'waiting', 'active'];
@@ -171,7 +171,7 @@ function AddRecord({ domain, form, onAdded }: { domain: string; form: RecordForm
       onAdded();
     } catch (x) {
       const code = x instanceof ApiCallError ? x.code : '';
-      setErr({ field: fieldOf(code, names, form.script), text: errText(x) });
+      setErr({ field: fieldOf(code, names, form.fields), text: errText(x) });
     }
   };
   const id = (n: string) => `rec-${form.type.replace(/\W/g, '')}-${n}`;
@@ -195,7 +195,7 @@ function AddRecord({ domain, form, onAdded }: { domain: string; form: RecordForm
           )}
         </div>
       ))}
-      <button type="submit">{form.type === 'Options' ? 'Save options' : `Add ${form.type} record`}</button>
+      <button type="submit">{form.type === OPTIONS_TYPE ? 'Save options' : `Add ${form.type} record`}</button>
       {err && !err.field && (
         <p class="error" role="alert">
           {err.text}
@@ -208,7 +208,7 @@ function AddRecord({ domain, form, onAdded }: { domain: string; form: RecordForm
 export function DomainPage({ domain }: { domain: string }) {
   const [recs, setRecs] = useState<any>(null);
   const [error, setError] = useState('');
-  const [type, setType] = useState('A');
+  const [type, setType] = useState(RECORD_FORMS[0]!.type);
   const [pub, setPub] = useState<{ warnings: string[]; errors: string[]; at?: Date; failed?: string } | null>(null);
   const [zone, setZone] = useState<string | null>(null);
   const load = () => call('dnsGetDomainRecords.php', { domain }).then(setRecs, (e) => setError(errText(e)));
@@ -325,6 +325,7 @@ export function DomainPage({ domain }: { domain: string }) {
             <tr>
               <th scope="col">Type</th>
               <th scope="col">Record</th>
+              <th scope="col">TTL</th>
               <th scope="col">
                 <span class="sr-only">Actions</span>
               </th>
@@ -337,8 +338,9 @@ export function DomainPage({ domain }: { domain: string }) {
                 <tr key={r.seq}>
                   <td>{r.type}</td>
                   <td class="mono">{describe(r.type, r.data)}</td>
+                  <td>{ttlText(records, r.data)}</td>
                   <td>
-                    {r.type !== 'SOA' && (
+                    {r.type !== SOA_TYPE && (
                       <button
                         type="button"
                         class="quiet"

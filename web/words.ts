@@ -48,6 +48,27 @@ export const WORDS: Record<string, [text: string, field?: string]> = {
   syntaxInvalidNotify: ['Notify must be yes, no or explicit.', 'notify'],
   syntaxInvalidAlsoNotify: ['Give IP addresses to notify.', 'alsonotify'],
   logicAlsoNotifyRequiresNotify: ['Also-notify needs notify turned on.', 'alsonotify'],
+  cnameConflict: ['A CNAME must be the only record at its name: delete the other records there first.', 'name'],
+  syntaxInvalidKeytag: ['The key tag must be a number from 0 to 65535.', 'keytag'],
+  syntaxInvalidAlgorithm: ['This algorithm number is not one this record type takes.', 'algorithm'],
+  syntaxInvalidDigesttype: ['The digest type must be 1 (SHA-1), 2 (SHA-256), 3 (GOST) or 4 (SHA-384).', 'digesttype'],
+  syntaxInvalidDigest: ['The digest must be hex of the length its digest type gives.', 'digest'],
+  syntaxInvalidUsage: ['The usage must be 0 to 3.', 'usage'],
+  syntaxInvalidSelector: ['The selector must be 0 or 1.', 'selector'],
+  syntaxInvalidMatchingtype: ['The matching type must be 0, 1 or 2.', 'matchingtype'],
+  syntaxInvalidData: ['The data must be hex of the length its matching type gives.', 'data'],
+  syntaxInvalidFptype: ['The fingerprint type must be 1 (SHA-1) or 2 (SHA-256).', 'fptype'],
+  syntaxInvalidFingerprint: ['The fingerprint must be hex of the length its type gives.', 'fingerprint'],
+  syntaxInvalidParams: ['These service parameters are not valid (e.g. alpn=h2,h3 port=8443).', 'params'],
+  syntaxInvalidOrder: ['The order must be a number from 0 to 65535.', 'order'],
+  syntaxInvalidPreference: ['The preference must be a number from 0 to 65535.', 'preference'],
+  syntaxInvalidFlags: ['The flags must be letters and digits, at most one of S, A, U, P.', 'flags'],
+  syntaxInvalidService: ['This is not a valid service (e.g. SIP+D2U).', 'service'],
+  syntaxInvalidRegexp: ['This is not a valid substitution expression (e.g. !^.*$!sip:info@example.com!).', 'regexp'],
+  syntaxInvalidReplacement: [
+    'The replacement must be a domain name or a dot, and not given with a regexp.',
+    'replacement',
+  ],
   unknownScript: ['The server does not know this operation.'],
   malformedReply: ['The server sent a reply the console cannot read.'],
 };
@@ -57,15 +78,18 @@ export function words(code: string): string {
   return WORDS[code]?.[0] ?? code;
 }
 
-/** The field an error code is about on a given form, if that form has it. */
-export function fieldOf(code: string, fields: readonly string[], script = ''): string | undefined {
+/**
+ * The field an error code is about on a given form, if that form has it:
+ * the form's own declaration first (a record form's fields carry their
+ * codes, from the record table), else the table above.
+ */
+export function fieldOf(
+  code: string,
+  fields: readonly string[],
+  declared: readonly { name: string; code?: string }[] = [],
+): string | undefined {
+  const own = declared.find((f) => f.code === code)?.name;
+  if (own) return own;
   const f = WORDS[code]?.[1];
-  // The host name check is about a different field in each script.
-  if (code === 'syntaxInvalidHostname') {
-    const cand = ['mxname', 'nameserver', 'host', 'name'].find(
-      (n) => fields.includes(n) && (n !== 'host' || script.includes('SRV')),
-    );
-    return cand;
-  }
   return f && fields.includes(f) ? f : undefined;
 }

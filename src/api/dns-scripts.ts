@@ -1,5 +1,4 @@
-import type { Fields } from '../dns/records.ts';
-import type { AddableType } from '../dns/zone-edits.ts';
+import { ADDABLE, type AddableType, type Fields, RECORD_TYPES } from '../dns/records.ts';
 import { accountFigures, domainSummaries, readableTime } from '../dns/subscription.ts';
 import { stateText } from '../dns/states.ts';
 import { sessionScript, type AliasScript, type Call, type SessionScript } from './call.ts';
@@ -15,17 +14,25 @@ const dnsCall = (
   run: (call: Call, fields: Fields) => Promise<Record<string, unknown> | void>,
 ): SessionScript => sessionScript(name, async (call) => (await run(call, fieldsOf(call.form))) ?? {});
 
-const addRecord = (name: ScriptName, type: AddableType) =>
-  dnsCall(name, ({ account, services }, f) => services.dns.edits.add(account, type, f));
+/** A record add: the type's own script, its fields parsed by the type (src/dns/rr/). */
+const addRecord = (type: AddableType): SessionScript => {
+  const name = RECORD_TYPES[type].add!.script as ScriptName;
+  // Spec 4 lists no `domain` for SRV; Vigil takes one when sent, else finds it from `host`.
+  if (RECORD_TYPES[type].add!.domainOptional) {
+    return dnsCall(name, async ({ account, services }, f) => {
+      const domain = f.domain ?? (await services.dns.edits.srvDomain(account, f.host));
+      await services.dns.edits.add(account, type, { ...f, domain });
+    });
+  }
+  return dnsCall(name, ({ account, services }, f) => services.dns.edits.add(account, type, f));
+};
 
-// Spec 4 lists no `domain` for SRV; Vigil takes one when sent, else finds it from `host`.
-const addSrv = dnsCall('dnsAddSRV.php', async ({ account, services }, f) => {
-  const domain = f.domain ?? (await services.dns.edits.srvDomain(account, f.host));
-  await services.dns.edits.add(account, 'SRV', { ...f, domain });
-});
-const addCaa = addRecord('dnsAddCAA.php', 'CAA');
-const addNs = addRecord('dnsAddNS.php', 'NS');
-const addTxt = addRecord('dnsAddTXT.php', 'TXT');
+/** Every add script, by its name, from the record table. */
+const adds = Object.fromEntries(ADDABLE.map((t) => [t.add!.script, addRecord(t.type as AddableType)])) as Record<
+  string,
+  SessionScript
+>;
+const addOf = (name: ScriptName): SessionScript => adds[name]!;
 const setSoa = dnsCall('dnsSetSOA.php', ({ account, services }, f) => services.dns.edits.setSoa(account, f));
 // `masters` is "not marked optional" (spec 4.1), though only slave domains need it.
 const setOptions = dnsCall('dnsSetOptions.php', ({ account, services }, f) =>
@@ -95,25 +102,21 @@ export const dnsScripts: Record<string, SessionScript | AliasScript> = {
   'dnsDeleteRecord.php': dnsCall('dnsDeleteRecord.php', ({ account, services }, f) =>
     services.dns.edits.deleteRecord(account, f.seq),
   ),
-  'dnsAddA.php': addRecord('dnsAddA.php', 'A'),
-  'dnsAddAAAA.php': addRecord('dnsAddAAAA.php', 'AAAA'),
-  'dnsAddCNAME.php': addRecord('dnsAddCNAME.php', 'CNAME'),
-  'dnsAddMX.php': addRecord('dnsAddMX.php', 'MX'),
-  'dnsAddCAA.php': addCaa,
+  ...adds,
   // Shared names (spec note on 14, 18-20): the operation by the fields sent (src/api/contract/shared.ts).
   'dnsAddTXT.php': shared('dnsAddTXT.php', {
-    'dnsAddTXT.php': addTxt,
+    'dnsAddTXT.php': addOf('dnsAddTXT.php'),
     'dnsSetSOA.php': setSoa,
     'dnsSetOptions.php': setOptions,
     'dnsPublish.php': publish,
   }),
-  'dnsAddNS.php': shared('dnsAddNS.php', { 'dnsAddNS.php': addNs, 'dnsAddCAA.php': addCaa }),
-  'dnsAddSRV.php': addSrv,
+  'dnsAddNS.php': shared('dnsAddNS.php', {
+    'dnsAddNS.php': addOf('dnsAddNS.php'),
+    'dnsAddCAA.php': addOf('dnsAddCAA.php'),
+  }),
   'dnsSetSOA.php': setSoa,
   'dnsSetOptions.php': setOptions,
   'dnsPublish.php': publish,
-  // Extension (issue 4): web forwarding of a host; the domain then weighs 2 credits.
-  'dnsAddWebForwarding.php': addRecord('dnsAddWebForwarding.php', 'WebForwarding'),
   'dnsBuildZone.php': dnsCall('dnsBuildZone.php', async ({ account, services }, f) => {
     const zone = await services.dns.publisher.buildZone(account, f.domain);
     const signed = (await services.dns.dnssec.get(account, f.domain)).enabled;

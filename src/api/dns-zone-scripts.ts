@@ -1,10 +1,9 @@
 import { applyChanges } from '../dns/zone-changes.ts';
 import { importZone } from '../dns/zone-import.ts';
-import type { Fields } from '../dns/records.ts';
+import { type AddableType, type Fields, RECORD_TYPES } from '../dns/records.ts';
 import { sessionScript, type Call, type SessionScript } from './call.ts';
 import { CONTRACTS, type ScriptName } from './contract/index.ts';
 import { applyChangesContract } from './dns-zone-contract.ts';
-import type { AddableType } from '../dns/zone-edits.ts';
 
 /**
  * ZONES's extension scripts (issue 16): whole-zone changes, all or none.
@@ -14,20 +13,9 @@ import type { AddableType } from '../dns/zone-edits.ts';
 
 const fieldsOf = (form: Iterable<[string, string]>): Fields => Object.fromEntries(form);
 
-/** The add script of each type a change may add: its declared params are the fields a change may carry. */
-const ADD_SCRIPT: Record<AddableType, ScriptName> = {
-  A: 'dnsAddA.php',
-  AAAA: 'dnsAddAAAA.php',
-  CNAME: 'dnsAddCNAME.php',
-  MX: 'dnsAddMX.php',
-  NS: 'dnsAddNS.php',
-  TXT: 'dnsAddTXT.php',
-  SRV: 'dnsAddSRV.php',
-  CAA: 'dnsAddCAA.php',
-  WebForwarding: 'dnsAddWebForwarding.php',
-};
+/** The fields (but `domain`) a change of a type may carry: its add script's declared params. */
 const addFields = (type: AddableType): readonly string[] =>
-  Object.keys(CONTRACTS[ADD_SCRIPT[type]].params).filter((n) => n !== 'domain');
+  Object.keys(CONTRACTS[RECORD_TYPES[type].add!.script as ScriptName].params).filter((n) => n !== 'domain');
 
 export const dnsZoneScripts: Record<string, SessionScript> = {
   'dnsImportZone.php': sessionScript('dnsImportZone.php', async ({ account, services, form }) => ({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiError } from '../errors.ts';
+import type { ApiError } from '../errors.ts';
 import { canonicalAddress, expandTargets, MAX_TARGETS, permitted } from './targets.ts';
 
 const code = (fn: () => unknown) => {

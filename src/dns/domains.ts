@@ -27,6 +27,7 @@ import {
   type Trx,
 } from './zone-store/domains.ts';
 import { insertRecords, zoneRecords } from './zone-store/records.ts';
+import { WIRE } from './rr/wire-names.ts';
 
 export type { DomainRow, Trx };
 
@@ -113,10 +114,10 @@ export class Domains {
       // A slave zone's records come from its masters, so it starts empty.
       if (type === 'master') {
         const ns = [1, 2, 3, 4].map((n) => ({
-          type: 'NS',
+          type: WIRE.NS,
           data: { name: '', data: `ns${n}.${this.settings.nsDomain}.` },
         }));
-        await insertRecords(trx, id, [{ type: 'SOA', data: defaultSoa(name, this.settings.nsDomain) }, ...ns]);
+        await insertRecords(trx, id, [{ type: WIRE.SOA, data: defaultSoa(name, this.settings.nsDomain) }, ...ns]);
       }
     });
   }

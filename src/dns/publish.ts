@@ -10,6 +10,8 @@ import { notifyTargets } from './server/notify.ts';
 import { parsePeer, type Peer } from './peers.ts';
 import { setDomainState } from './zone-store/domains.ts';
 import { writePublication } from './zone-store/publications.ts';
+import { WIRE } from './rr/wire-names.ts';
+import { Options } from './rr/options.ts';
 
 export interface PublishResult {
   warnings?: string[];
@@ -48,7 +50,7 @@ export class Publisher {
     // masters: no zone yet is an answer, not a fault (issue 12: soaOf threw and the
     // API logged a stack trace). A comment line is a valid, empty master file; the
     // name holds only [a-z0-9.-] (normalizeDomain), so it cannot leave the comment.
-    if (domain.type === 'slave' && !model.records.some((r) => r.type === 'SOA')) {
+    if (domain.type === 'slave' && !model.records.some((r) => r.type === WIRE.SOA)) {
       return `; ${domain.name}: slave domain, no copy transferred from its masters yet\n`;
     }
     return buildZone(model);
@@ -64,7 +66,7 @@ export class Publisher {
       if (domain.type === 'slave') {
         // A slave zone is its masters' copy: they publish it, Vigil follows.
         warnings.push(SLAVE_WARNING);
-        const masters = String(model.records.find((r) => r.type === 'Options')?.data.masters ?? '')
+        const masters = String(model.records.find((r) => r.type === Options.type)?.data.masters ?? '')
           .split(',')
           .filter(Boolean);
         warnings.push(

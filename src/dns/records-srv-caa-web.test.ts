@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../errors.ts';
-import { RECORD_TYPES, type Fields, type RecordTypeName } from './records.ts';
+import { RECORD_TYPES, type Fields, type RecordTypeName, zoneLines } from './records.ts';
 
 const Z = 'example.com';
 const codeOf = (fn: () => unknown) => {
@@ -20,7 +20,7 @@ const add =
     codeOf(() => RECORD_TYPES[type].parse({ ...base, ...change }, Z));
 const parsed = (type: RecordTypeName, fields: Fields) => RECORD_TYPES[type].parse(fields, Z);
 const reply = (type: RecordTypeName, fields: Fields) => RECORD_TYPES[type].reply(parsed(type, fields));
-const lines = (type: RecordTypeName, fields: Fields) => RECORD_TYPES[type].zoneLines(parsed(type, fields), Z, 3600);
+const lines = (type: RecordTypeName, fields: Fields) => zoneLines(type, parsed(type, fields), Z, 3600);
 
 test('SRV: owner _srvc._prot.host, numbers bounded, target a host or "."', () => {
   const base = { srvc: '_SIP', prot: 'TCP', host: 'voice', pri: '0', weight: '65535', port: '5060', target: '.' };
@@ -157,8 +157,5 @@ test('SOA and Options are not added through parse', () => {
     'unspecifiedError',
   );
   assert.equal(RECORD_TYPES.Options.owner({}), null);
-  assert.deepEqual(
-    RECORD_TYPES.Options.zoneLines({ masters: '', allowtransferacl: '', notify: '', alsonotify: '' }, Z, 60),
-    [],
-  );
+  assert.deepEqual(zoneLines('Options', { masters: '', allowtransferacl: '', notify: '', alsonotify: '' }, Z, 60), []);
 });

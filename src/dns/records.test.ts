@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../errors.ts';
-import { RECORD_TYPES, type Fields, type RecordTypeName } from './records.ts';
+import { RECORD_TYPES, type Fields, type RecordTypeName, zoneLines } from './records.ts';
 
 const Z = 'example.com';
 const codeOf = (fn: () => unknown) => {
@@ -20,7 +20,7 @@ const add =
     codeOf(() => RECORD_TYPES[type].parse({ ...base, ...change }, Z));
 const parsed = (type: RecordTypeName, fields: Fields) => RECORD_TYPES[type].parse(fields, Z);
 const reply = (type: RecordTypeName, fields: Fields) => RECORD_TYPES[type].reply(parsed(type, fields));
-const lines = (type: RecordTypeName, fields: Fields) => RECORD_TYPES[type].zoneLines(parsed(type, fields), Z, 3600);
+const lines = (type: RecordTypeName, fields: Fields) => zoneLines(type, parsed(type, fields), Z, 3600);
 
 test('A: owner forms and dotted quads', () => {
   assert.deepEqual(reply('A', { name: 'WWW', ip: '192.0.2.1' }), { name: 'www', data: '192.0.2.1' });

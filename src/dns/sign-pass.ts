@@ -10,7 +10,7 @@ import {
   openPrivateKey,
   sealPrivateKey,
   exportPrivateKey,
-  SignatureCache,
+  type SignatureCache,
   signZone,
   type ZoneKey,
 } from './dnssec/index.ts';

@@ -242,3 +242,20 @@ test('errors: a CNAME that points at itself, and loops through several names', (
     'below a delegation the child answers',
   );
 });
+
+test('a DS needs the NS of its delegation, and is served there without a warning (RFC 4035 2.4)', () => {
+  const ds = rec('DS', {
+    name: 'child',
+    keytag: '12345',
+    algorithm: '13',
+    digesttype: '2',
+    digest: 'AB'.repeat(32),
+  });
+  assert.deepEqual(errs(ds), [
+    'DS at child.example.com without NS: a DS record belongs at a delegation (add its NS records)',
+  ]);
+  const ns = rec('NS', { subdomain: 'child', nameserver: 'ns1.example.net.' });
+  const r = validateZone(model(ds, ns));
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.warnings, []);
+});

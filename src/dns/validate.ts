@@ -1,5 +1,13 @@
 import { fqdn, looksLikeIp } from './names.ts';
-import { NON_ZONE_TYPES, RECORD_TYPES, ttlOf, type RecordTypeName, type StoredData } from './records.ts';
+import {
+  isRecordType,
+  isZoneRecord,
+  RECORD_TYPES,
+  type RecordTypeName,
+  type Role,
+  type StoredData,
+  ttlOf,
+} from './records.ts';
 import { soaOf, type ZoneModel } from './zone.ts';
 
 export interface ValidationResult {
@@ -21,19 +29,18 @@ interface Node {
 const ADDR = 1;
 const CNAME = 2;
 const NS = 4;
-const BIT: Partial<Record<RecordTypeName, number>> = { A: ADDR, AAAA: ADDR, CNAME, NS };
+/** The bits of the roles these checks look at. */
+const BIT: Partial<Record<Role, number>> = { address: ADDR, alias: CNAME, delegation: NS };
+const bitOf = (type: RecordTypeName) => BIT[RECORD_TYPES[type].role!] ?? 0;
+const is = (e: Entry, role: Role) => RECORD_TYPES[e.type].role === role;
 
 /** Below this zone TTL (SOA minimum) resolvers refetch everything too often. */
 const LOW_TTL = 300;
 
 const show = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
 
-/** The name a record points at, if any (absolute, trailing dot). */
-function targetOf(e: Entry): string | null {
-  if (e.type === 'CNAME' || e.type === 'NS' || e.type === 'MX') return String(e.data.data);
-  if (e.type === 'SRV') return e.data.target === '.' ? null : String(e.data.target);
-  return null;
-}
+/** The names a record points at (absolute, trailing dot). */
+const targetsOf = (e: Entry): readonly string[] => RECORD_TYPES[e.type].targets?.(e.data) ?? [];
 
 /** Each proper ancestor of `name` down to the apex, nearest first. */
 function ancestors(name: string, apex: string): string[] {
@@ -54,14 +61,14 @@ export function validateZone(model: ZoneModel): ValidationResult {
   const apex = `${model.zone}.`;
   const nodes = new Map<string, Node>();
   for (const r of model.records) {
+    if (!isRecordType(r.type) || !isZoneRecord(RECORD_TYPES[r.type])) continue;
     const def = RECORD_TYPES[r.type];
-    if (!def || NON_ZONE_TYPES.has(r.type)) continue;
     const name = fqdn(def.owner(r.data) ?? '', model.zone);
     const node = nodes.get(name);
     if (node) {
       node.entries.push(r);
-      node.bits |= BIT[r.type] ?? 0;
-    } else nodes.set(name, { entries: [r], bits: BIT[r.type] ?? 0 });
+      node.bits |= bitOf(r.type);
+    } else nodes.set(name, { entries: [r], bits: bitOf(r.type) });
   }
   const bits = (name: string) => nodes.get(name)?.bits ?? 0;
 
@@ -71,9 +78,9 @@ export function validateZone(model: ZoneModel): ValidationResult {
 
   // A forwarded host is answered with the forwarder's address: nothing else may claim it.
   for (const r of model.records) {
-    if (r.type !== 'WebForwarding') continue;
-    const name = fqdn(r.data.host, model.zone);
-    const clash = nodes.get(name)?.entries.find((e) => e.type === 'A' || e.type === 'AAAA' || e.type === 'CNAME');
+    if (!isRecordType(r.type) || RECORD_TYPES[r.type].role !== 'forward') continue;
+    const name = fqdn(RECORD_TYPES[r.type].owner(r.data) ?? '', model.zone);
+    const clash = nodes.get(name)?.entries.find((e) => is(e, 'address') || is(e, 'alias'));
     if (clash) errors.push(`${show(name)} is web-forwarded and also has a ${clash.type} record`);
   }
 
@@ -83,7 +90,7 @@ export function validateZone(model: ZoneModel): ValidationResult {
   const glue = new Set<string>();
   for (const cut of cuts) {
     for (const ns of nodes.get(cut)!.entries) {
-      const target = ns.type === 'NS' ? targetOf(ns) : null;
+      const target = is(ns, 'delegation') ? targetsOf(ns)[0]! : null;
       if (target === null || !(target === cut || target.endsWith(`.${cut}`))) continue;
       glue.add(target);
       if (!(bits(target) & ADDR))
@@ -98,8 +105,11 @@ export function validateZone(model: ZoneModel): ValidationResult {
 
   for (const [name, node] of nodes) {
     const list = node.entries;
+    // A DS is the parent's half of a signed delegation (RFC 4035 2.4): without the NS it signs for, nothing asks for it.
+    if (!(node.bits & NS) && list.some((e) => is(e, 'delegationSigner')))
+      errors.push(`DS at ${show(name)} without NS: a DS record belongs at a delegation (add its NS records)`);
     if (node.bits & CNAME) {
-      const cnames = list.filter((e) => e.type === 'CNAME').length;
+      const cnames = list.filter((e) => is(e, 'alias')).length;
       if (name === apex) errors.push(`CNAME at the zone apex ${show(name)}`);
       else if (cnames > 1) errors.push(`more than one CNAME at ${show(name)}`);
       else if (list.length > 1) errors.push(`CNAME at ${show(name)} beside other records`);
@@ -109,7 +119,7 @@ export function validateZone(model: ZoneModel): ValidationResult {
     const above = cutAbove(name);
     if (above || cuts.has(name)) {
       const kept = (e: Entry) =>
-        (glue.has(name) && (e.type === 'A' || e.type === 'AAAA')) || (!above && e.type === 'NS');
+        (glue.has(name) && is(e, 'address')) || (!above && (is(e, 'delegation') || is(e, 'delegationSigner')));
       const where = above ? `below the delegation ${show(above)}` : `at the delegation ${show(name)}`;
       for (const type of new Set(list.filter((e) => !kept(e)).map((e) => e.type)))
         warnings.push(`${type} at ${show(name)} is ${where} and will not be served`);
@@ -124,8 +134,7 @@ export function validateZone(model: ZoneModel): ValidationResult {
         if (seen.has(key)) warnings.push(`duplicate ${e.type} record at ${show(name)}`);
         seen.add(key);
       }
-      const target = targetOf(e);
-      if (target !== null) checkTarget(e.type, name, target);
+      for (const target of targetsOf(e)) checkTarget(e.type, name, target);
     }
   }
 
@@ -143,7 +152,7 @@ export function validateZone(model: ZoneModel): ValidationResult {
     const next = new Map<string, string>();
     for (const [name, node] of nodes) {
       if (!(node.bits & CNAME)) continue;
-      const target = targetOf(node.entries.find((e) => e.type === 'CNAME')!)!;
+      const target = targetsOf(node.entries.find((e) => is(e, 'alias'))!)[0]!;
       if ((target === apex || target.endsWith(`.${apex}`)) && !cutAbove(target) && !cuts.has(target))
         next.set(name, target);
     }
@@ -199,9 +208,9 @@ export function validateZone(model: ZoneModel): ValidationResult {
     // Only names this zone answers for are checked; below a delegation the child zone answers.
     if (!(target === apex || target.endsWith(`.${apex}`)) || cuts.has(target) || cutAbove(target)) return;
     const there = bits(target);
-    if (type === 'CNAME') {
+    if (RECORD_TYPES[type].role === 'alias') {
       if (!nodes.has(target) && !hasAddress(target))
-        warnings.push(`CNAME at ${show(name)} points at ${show(target)}, which does not exist in the zone`);
+        warnings.push(`${type} at ${show(name)} points at ${show(target)}, which does not exist in the zone`);
     } else if (there & CNAME) warnings.push(`${type} at ${show(name)} points at ${show(target)}, which is a CNAME`);
     else if (!hasAddress(target))
       warnings.push(`${type} at ${show(name)} points at ${show(target)}, which has no A or AAAA record in the zone`);

@@ -11,6 +11,8 @@ import { validateZone } from './validate.ts';
 import { buildZone, type ZoneModel, type ZoneRecord } from './zone.ts';
 import { setDomainState } from './zone-store/domains.ts';
 import { deleteRecords, insertRecordsReturning, updateRecordData } from './zone-store/records.ts';
+import { WIRE } from './rr/wire-names.ts';
+import { WebForwarding } from './rr/web-forwarding.ts';
 
 /**
  * Changes of several records at once (zone import, dnsApplyChanges): each
@@ -79,7 +81,7 @@ export function applyToModel(model: ZoneModel, batch: Batch): ZoneModel {
   let next = model.records.reduce((max, r) => Math.max(max, r.seq), 0);
   const kept = model.records
     .filter((r) => !gone.has(r.seq))
-    .map((r) => (r.type === 'SOA' && batch.soa ? { ...r, data: batch.soa } : r));
+    .map((r) => (r.type === WIRE.SOA && batch.soa ? { ...r, data: batch.soa } : r));
   const added: ZoneRecord[] = batch.adds.map((a) => ({ seq: ++next, type: a.type, data: a.data }));
   return { ...model, records: [...kept, ...added] };
 }
@@ -102,11 +104,14 @@ export async function runBatch<R extends { errors: unknown[] }>(
     if (domain.type === 'slave') fail('unspecifiedError'); // a slave zone is its masters' copy
     const model = await domains.model(domain, trx);
     const { batch, reply } = await plan(trx, domain, model);
-    const soaRow = model.records.find((r) => r.type === 'SOA');
+    const soaRow = model.records.find((r) => r.type === WIRE.SOA);
     const soaChanged = batch.soa !== undefined && JSON.stringify(batch.soa) !== JSON.stringify(soaRow?.data);
     // Nothing to write (errors, or a text already imported): the domain keeps its state.
     if (reply.errors.length || (!batch.adds.length && !batch.deletes.length && !soaChanged)) return { reply, seqs: [] };
-    if (batch.adds.some((a) => a.type === 'WebForwarding') && !model.records.some((r) => r.type === 'WebForwarding')) {
+    if (
+      batch.adds.some((a) => a.type === WebForwarding.type) &&
+      !model.records.some((r) => r.type === WebForwarding.type)
+    ) {
       await requireForwardingCredit(trx, account, domain.id);
     }
     if (soaChanged && soaRow) await updateRecordData(trx, domain.id, soaRow.seq, batch.soa!);

@@ -1,10 +1,10 @@
 import type { AccountRow } from '../accounts/accounts.ts';
 import { ApiError, fail, type ErrorCode } from '../errors.ts';
 import type { Domains } from './domains.ts';
-import { parseRecord, type Fields } from './records.ts';
+import { ADDABLE, type AddableType, type Fields, parseRecord } from './records.ts';
 import { applyToModel, finalStateProblems, runBatch, type BatchAdd } from './zone-batch.ts';
 import { MAX_TOLD } from './zone-import.ts';
-import type { AddableType } from './zone-edits.ts';
+import { WIRE } from './rr/wire-names.ts';
 
 /** One change that failed: its index in `changes` (null: the final zone as a whole), a code, and words. */
 export interface ChangeError {
@@ -22,7 +22,7 @@ export interface ChangesReply {
 }
 
 /** The record types an add change may name: those with a dnsAdd… script. */
-const ADDABLE: readonly AddableType[] = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SRV', 'CAA', 'WebForwarding'];
+const ADDABLE_TYPES = ADDABLE.map((t) => t.type) as readonly string[];
 /** One call's changes; a zone is rebuilt from text faster than this many single calls anyway. */
 export const MAX_CHANGES = 10_000;
 const SEQ = /^[1-9]\d{0,15}$/;
@@ -70,7 +70,7 @@ function readChanges(
       out.push({ index, action, seq: Number(seq) });
     } else if (action === 'add') {
       if (seq !== undefined) return bad('unknownParameter', 'an add takes no `seq`');
-      if (!ADDABLE.includes(type as AddableType)) return bad('missingInput', `type: one of ${ADDABLE.join(', ')}`);
+      if (!ADDABLE_TYPES.includes(type ?? '')) return bad('missingInput', `type: one of ${ADDABLE_TYPES.join(', ')}`);
       // As the extension scripts refuse an unknown field (issue 16): a typo must not drop a value silently.
       const known = addFields(type as AddableType);
       const unknown = Object.keys(rest).filter((k) => !known.includes(k));
@@ -105,7 +105,7 @@ export async function applyChanges(
     for (const c of changes) {
       if (c.action === 'delete') {
         const r = bySeq.get(c.seq);
-        if (!r || r.type === 'SOA' || deletes.has(c.seq)) {
+        if (!r || r.type === WIRE.SOA || deletes.has(c.seq)) {
           errors.push({
             index: c.index,
             code: 'recordNotDeleted',

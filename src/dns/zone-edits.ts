@@ -4,15 +4,27 @@ import { lockAccount } from '../store/dialect.ts';
 import type { DomainRow, Domains, Trx } from './domains.ts';
 import { checkAdd } from './limits.ts';
 import { normalizeDomain } from './names.ts';
-import { parseRecord, replyOf, setOptions, setSoa, type Fields, type RecordTypeName, type SoaData } from './records.ts';
+import {
+  type AddableType,
+  type Fields,
+  parseRecord,
+  replyOf,
+  type RecordTypeName,
+  type SoaData,
+  setOptions,
+  setSoa,
+} from './records.ts';
 import { domainSummaries } from './subscription.ts';
 import { DomainState, stateText } from './states.ts';
 import { RecordsCache } from './records-cache.ts';
 import { setDomainState } from './zone-store/domains.ts';
 import { deleteRecord, insertRecords, ownRecord, recordOfType, updateRecordData } from './zone-store/records.ts';
+import { WIRE } from './rr/wire-names.ts';
+import { Options } from './rr/options.ts';
+import { WebForwarding } from './rr/web-forwarding.ts';
 
-/** Record types an account holder adds with a dnsAdd… script. */
-export type AddableType = Exclude<RecordTypeName, 'SOA' | 'Options'>;
+/** Record types an account holder adds with a dnsAdd… script (the kit's types that have one). */
+export type { AddableType } from './records.ts';
 
 /** Record-level changes and reads of a zone; each change in one transaction. */
 export class ZoneEdits {
@@ -28,7 +40,7 @@ export class ZoneEdits {
     await this.domains.change(account, fields.domain, async (trx, domain) => {
       if (domain.type === 'slave') fail('unspecifiedError'); // a slave zone is its masters' copy
       const data = parseRecord(type, fields, domain.name);
-      if (type === 'WebForwarding') await this.requireForwardingCredit(trx, account, domain.id);
+      if (type === WebForwarding.type) await this.requireForwardingCredit(trx, account, domain.id);
       const owner = await checkAdd(trx, this.domains.settings, domain, type, data);
       await insertRecords(trx, domain.id, [{ type, data, owner }]);
     });
@@ -60,7 +72,7 @@ export class ZoneEdits {
     await this.domains.db.transaction().execute(async (trx) => {
       const row = await ownRecord(trx, account.id, seq);
       // Another account's seq, a missing one and the SOA (a zone needs one) are all "not deleted".
-      if (!row || row.type === 'SOA' || row.domain_type === 'slave') fail('recordNotDeleted');
+      if (!row || row.type === WIRE.SOA || row.domain_type === 'slave') fail('recordNotDeleted');
       await deleteRecord(trx, row.domain_id, seq);
       await setDomainState(trx, row.domain_id, DomainState.Unvalidated);
     });
@@ -68,7 +80,7 @@ export class ZoneEdits {
 
   async setSoa(account: AccountRow, fields: Fields): Promise<void> {
     await this.domains.change(account, fields.domain, async (trx, domain) => {
-      const soa = await recordOfType(trx, domain.id, 'SOA');
+      const soa = await recordOfType(trx, domain.id, WIRE.SOA);
       if (!soa) fail('unspecifiedError');
       await updateRecordData(trx, domain.id, soa.id, setSoa(soa.data as SoaData, fields));
     });
@@ -77,9 +89,9 @@ export class ZoneEdits {
   async setOptions(account: AccountRow, fields: Fields): Promise<void> {
     await this.domains.change(account, fields.domain, async (trx, domain) => {
       const data = setOptions(fields, domain.type);
-      const current = await recordOfType(trx, domain.id, 'Options');
+      const current = await recordOfType(trx, domain.id, Options.type);
       if (current) await updateRecordData(trx, domain.id, current.id, data);
-      else await insertRecords(trx, domain.id, [{ type: 'Options', data }]);
+      else await insertRecords(trx, domain.id, [{ type: Options.type, data }]);
     });
   }
 

@@ -3,16 +3,21 @@ import { ApiError } from '../errors.ts';
 import type { DnsSettings, Domains } from './domains.ts';
 import { parseMasterFile, type MasterRecord } from './master-file.ts';
 import {
-  RECORD_TYPES,
+  dataIf,
+  isRecordType,
   parseRecord,
-  setSoa,
-  tokenText,
+  RECORD_TYPES,
   type RecordTypeName,
   type SoaData,
   type StoredData,
+  setSoa,
+  tokenText,
 } from './records.ts';
+import { NS } from './rr/ns.ts';
+import { SOA } from './rr/soa.ts';
 import { applyToModel, contentKey, finalStateProblems, runBatch, type Batch, type BatchAdd } from './zone-batch.ts';
 import type { ZoneModel } from './zone.ts';
+import { WIRE } from './rr/wire-names.ts';
 
 /** dnsImportZone's reply (extension, issue 16): as Publish, plus the count of records added. */
 export interface ImportReply {
@@ -81,10 +86,10 @@ export function planImport(
   const zone = model.zone;
   const parsed = parseMasterFile(text, `${zone}.`);
   out.errors.push(...parsed.errors);
-  const current = model.records.find((r) => r.type === 'SOA')!.data as SoaData;
+  const current = model.records.find((r) => r.type === WIRE.SOA)!.data as SoaData;
 
   // The SOA first: its minimum is the zone's TTL, which the other records' TTLs are compared with.
-  const soas = parsed.records.filter((r) => r.type === 'SOA');
+  const soas = parsed.records.filter((r) => r.type === WIRE.SOA);
   let soa: SoaData | undefined;
   if (soas.length > 1) out.errors.push(`line ${soas[1]!.line}: a second SOA record`);
   const given = soas[0];
@@ -105,20 +110,23 @@ export function planImport(
   const zoneTtl = (soa ?? current).min;
 
   const seen = new Set(
-    model.records.filter((r) => r.type !== 'SOA' && RECORD_TYPES[r.type]).map((r) => contentKey(r.type, r.data)),
+    model.records
+      .filter((r) => isRecordType(r.type) && RECORD_TYPES[r.type].role !== 'soa')
+      .map((r) => contentKey(r.type, r.data)),
   );
   const adds: BatchAdd[] = [];
+  const lines: MasterRecord[] = [];
   let equal = 0;
   const outside: string[] = [];
   const unhosted = new Map<string, number>();
   for (const r of parsed.records) {
-    if (r.type === 'SOA') continue;
+    if (r.type === SOA.type) continue;
     const owner = relative(r.owner, zone);
     if (owner === null) {
       outside.push(r.owner);
       continue;
     }
-    const def = Object.hasOwn(RECORD_TYPES, r.type) ? RECORD_TYPES[r.type as RecordTypeName] : undefined;
+    const def = isRecordType(r.type) ? RECORD_TYPES[r.type] : undefined;
     if (!def?.fromText) {
       unhosted.set(r.type, (unhosted.get(r.type) ?? 0) + 1);
       continue;
@@ -141,16 +149,19 @@ export function planImport(
     }
     seen.add(key);
     adds.push({ type: def.type, data });
+    lines.push(r);
   }
+  for (const i of cnameConflicts(model, adds)) out.errors.push(`${where(lines[i]!)}: cnameConflict`);
   if (outside.length)
     out.warnings.push(`${outside.length} record(s) outside ${zone} were skipped (first: ${outside[0]})`);
   for (const [type, n] of unhosted)
     out.warnings.push(`${n} ${type} record(s) were skipped: Vigil does not host ${type} records`);
   if (equal) out.warnings.push(`${equal} record(s) equal to records already in the zone (TTL aside) were skipped`);
   for (const a of adds) {
-    if (a.type === 'NS' && a.data.name === '' && !String(a.data.data).endsWith(`.${settings.nsDomain}.`)) {
+    const ns = dataIf(NS, a);
+    if (ns && ns.name === '' && !ns.data.endsWith(`.${settings.nsDomain}.`)) {
       out.warnings.push(
-        `apex NS ${a.data.data} was imported: the zone is then also delegated to it; delete it once it no longer serves the zone`,
+        `apex NS ${ns.data} was imported: the zone is then also delegated to it; delete it once it no longer serves the zone`,
       );
     }
   }
@@ -165,4 +176,35 @@ export function planImport(
   if (out.errors.length > MAX_TOLD)
     out.errors.splice(MAX_TOLD, Infinity, `… and ${out.errors.length - MAX_TOLD} more errors`);
   return { batch, reply: out };
+}
+
+/**
+ * The adds that would put a CNAME beside other data at its name, or other
+ * data beside a CNAME (RFC 2181 10.1), counting the zone's records and the
+ * adds before them: refused at import as at add (limits.ts).
+ */
+function cnameConflicts(model: ZoneModel, adds: readonly { type: RecordTypeName; data: StoredData }[]): number[] {
+  const at = new Map<string, { alias: number; other: number }>();
+  const note = (type: RecordTypeName, data: StoredData): { alias: number; other: number } | null => {
+    const def = RECORD_TYPES[type];
+    const owner = def.owner(data);
+    if (!def.wire || def.role === 'soa' || owner === null) return null;
+    const node = at.get(owner) ?? { alias: 0, other: 0 };
+    at.set(owner, node);
+    return node;
+  };
+  for (const r of model.records) {
+    if (!isRecordType(r.type)) continue;
+    const node = note(r.type, r.data);
+    if (node) node[RECORD_TYPES[r.type].role === 'alias' ? 'alias' : 'other']++;
+  }
+  const bad: number[] = [];
+  adds.forEach((a, i) => {
+    const node = note(a.type, a.data);
+    if (!node) return;
+    const alias = RECORD_TYPES[a.type].role === 'alias';
+    if (alias ? node.alias + node.other > 0 : node.alias > 0) bad.push(i);
+    node[alias ? 'alias' : 'other']++;
+  });
+  return bad;
 }

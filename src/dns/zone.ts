@@ -1,11 +1,14 @@
 import {
+  isRecordType,
+  isZoneRecord,
+  type OptionsData,
   RECORD_TYPES,
-  NON_ZONE_TYPES,
-  soaLine,
-  ttlOf,
   type RecordTypeName,
   type SoaData,
   type StoredData,
+  soaLine,
+  ttlOf,
+  zoneLines,
 } from './records.ts';
 import { int, presentName } from './text.ts';
 import type { SignedPart } from './dnssec/wire.ts';
@@ -25,10 +28,18 @@ export interface ZoneModel {
   dnssec?: SignedPart;
 }
 
+/** The role a stored record's type plays; undefined for a type this version does not know. */
+const roleOf = (r: ZoneRecord) => (isRecordType(r.type) ? RECORD_TYPES[r.type].role : undefined);
+
 export function soaOf(model: ZoneModel): SoaData {
-  const soa = model.records.find((r) => r.type === 'SOA');
+  const soa = model.records.find((r) => roleOf(r) === 'soa');
   if (!soa) throw new Error(`zone ${model.zone} has no SOA`);
   return soa.data as SoaData;
+}
+
+/** The zone's Options (spec 4.1), if set. */
+export function optionsOf(model: ZoneModel): Partial<OptionsData> {
+  return (model.records.find((r) => roleOf(r) === 'setting')?.data ?? {}) as Partial<OptionsData>;
 }
 
 /**
@@ -53,10 +64,11 @@ export function buildZone(model: ZoneModel): string {
   const seqs: number[] = [];
   const lines: string[][] = [];
   for (const r of model.records) {
-    if (r.type === 'SOA' || NON_ZONE_TYPES.has(r.type)) continue;
+    // A type this version does not know is not written.
+    if (!isRecordType(r.type)) continue;
     const def = RECORD_TYPES[r.type];
-    if (!def) continue; // a type this version does not know is not written
-    const written = def.zoneLines(r.data, model.zone, ttlOf(r.data, ttl));
+    if (def.role === 'soa' || !isZoneRecord(def)) continue;
+    const written = zoneLines(r.type, r.data, model.zone, ttlOf(r.data, ttl));
     if (!written.length) continue;
     keys.push(ownerKey(def.owner(r.data) ?? ''));
     types.push(r.type);

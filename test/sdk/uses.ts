@@ -5,7 +5,7 @@
 // package (`vigil/client`, its .d.ts), with the import rewritten.
 import {
   VigilApiError,
-  VigilClient,
+  type VigilClient,
   type ErrorCode,
   type ScriptParams,
   type ScriptReply,

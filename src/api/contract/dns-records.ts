@@ -1,18 +1,14 @@
-import type { ErrorCode } from '../../errors.ts';
+import { RECORD_ADD_FORMS } from './record-adds.gen.ts';
 import { DOMAIN } from './dns-domains.ts';
-import type { Kind } from './schema.ts';
 
 /**
- * Record adds (spec 10-17) and Vigil's extension scripts on records. Every
- * field but `domain` is checked by the domain after the domain is found:
- * a name is relative to the zone, and `noSuchDomain` comes first.
+ * Record adds (spec 10-17) and the extension scripts on records. Each add
+ * script's contract is made from its record type's add form (src/dns/rr/):
+ * the type declares its fields once; record-adds.gen.ts is that declaration
+ * as pure data, so the typed client carries it without the server's code. Every field but `domain` is checked by
+ * the domain after the domain is found: a name is relative to the zone, and
+ * `noSuchDomain` comes first.
  */
-const domainCheck = <const R extends boolean, const K extends Kind, const C extends ErrorCode>(
-  required: R,
-  kind: K,
-  code: C,
-  doc: string,
-) => ({ required, kind, code, checkedBy: 'domain', doc }) as const;
 
 /** Extension (issue 16): every add takes a record TTL; the zone text writes it. */
 const TTL = {
@@ -30,188 +26,41 @@ const ADD = {
   storeDownError: 'dbConnectionFailure',
   systemError: 'unspecifiedError',
   reply: {},
+  // cnameConflict: a CNAME beside other data at its name, either order (RFC 2181 10.1; docs/api.md).
+  errors: ['noSuchDomain', 'cnameConflict'],
 } as const;
 
+/** A field of an add form as a contract parameter: checked by the domain. */
+type ParamOf<F> = F & { readonly checkedBy: 'domain' };
+type AddFormOf = (typeof RECORD_ADD_FORMS)[number];
+type ParamsOfForm<A extends AddFormOf> = { readonly domain: typeof DOMAIN } & {
+  readonly [F in A['fields'][number] as F['name']]: ParamOf<F>;
+} & { readonly ttl: typeof TTL };
+type ContractOfForm<A extends AddFormOf> = typeof ADD & {
+  readonly summary: A['summary'];
+  readonly extension?: true;
+  readonly params: ParamsOfForm<A>;
+};
+type AddContracts = { readonly [A in AddFormOf as A['script']]: ContractOfForm<A> };
+
+function contractOf(form: AddFormOf) {
+  const own = Object.fromEntries(form.fields.map((f) => [f.name, { ...f, checkedBy: 'domain' }]));
+  // The spec lists no `domain` for SRV but lists its code: Vigil takes one when sent.
+  const domain = 'domainOptional' in form && form.domainOptional ? { ...DOMAIN, required: false } : DOMAIN;
+  return {
+    ...ADD,
+    summary: form.summary,
+    ...('extension' in form && form.extension ? { extension: true } : {}),
+    params: { domain, ...own, ttl: TTL },
+  };
+}
+
+const addContracts = Object.fromEntries(
+  RECORD_ADD_FORMS.map((f) => [f.script, contractOf(f)]),
+) as unknown as AddContracts;
+
 export const dnsRecordContracts = {
-  'dnsAddA.php': {
-    ...ADD,
-    summary: 'add an A record',
-    params: {
-      domain: DOMAIN,
-      name: domainCheck(true, 'owner', 'syntaxInvalidHostname', 'owner: blank (the apex), a host name or `*`'),
-      ip: domainCheck(true, 'ipv4', 'syntaxInvalidIP', 'an IPv4 address'),
-      ttl: TTL,
-    },
-    errors: ['noSuchDomain'],
-  },
-  'dnsAddAAAA.php': {
-    ...ADD,
-    summary: 'add an AAAA record',
-    params: {
-      domain: DOMAIN,
-      name: domainCheck(true, 'owner', 'syntaxInvalidHostname', 'owner: blank (the apex), a host name or `*`'),
-      ip: domainCheck(true, 'ipv6', 'syntaxInvalidIP', 'an IPv6 address'),
-      ttl: TTL,
-    },
-    errors: ['noSuchDomain'],
-  },
-  'dnsAddCNAME.php': {
-    ...ADD,
-    summary: 'add a CNAME record',
-    params: {
-      domain: DOMAIN,
-      alias: domainCheck(true, 'owner', 'syntaxInvalidCNAME', 'the CNAME (owner) to add'),
-      name: domainCheck(true, 'hostname', 'syntaxInvalidHostname', 'the host name it points to'),
-      ttl: TTL,
-    },
-    errors: ['noSuchDomain'],
-  },
-  'dnsAddMX.php': {
-    ...ADD,
-    summary: 'add an MX record',
-    params: {
-      domain: DOMAIN,
-      name: domainCheck(true, 'owner', 'syntaxInvalidMX', 'owner, usually blank'),
-      mxname: domainCheck(
-        true,
-        'hostname',
-        'syntaxInvalidHostname',
-        'the mail server; another domain fully qualified with a final dot',
-      ),
-      priority: {
-        required: true,
-        kind: 'integer',
-        min: 0,
-        max: 99,
-        code: 'syntaxInvalidPriority',
-        checkedBy: 'domain',
-        doc: '0 to 99',
-      },
-      ttl: TTL,
-    },
-    errors: ['noSuchDomain'],
-  },
-  'dnsAddCAA.php': {
-    ...ADD,
-    summary: 'add a CAA record (also served as dnsAddNS.php)',
-    params: {
-      domain: DOMAIN,
-      subdomain: domainCheck(true, 'owner', 'syntaxInvalidSubdomain', 'owner, usually blank'),
-      flag: {
-        required: true,
-        kind: 'integer',
-        min: 0,
-        max: 255,
-        code: 'syntaxInvalidFlag',
-        checkedBy: 'domain',
-        doc: '0 to 255',
-      },
-      tag: {
-        required: true,
-        kind: 'enum',
-        values: ['issue', 'issuewild', 'iodef'],
-        code: 'syntaxInvalidTag',
-        checkedBy: 'domain',
-        doc: 'the property',
-      },
-      // No code of its own in the spec: an invalid value is unspecifiedError.
-      value: { required: true, kind: 'text', checkedBy: 'domain', doc: 'the property value' },
-      ttl: TTL,
-    },
-    errors: ['noSuchDomain'],
-  },
-  'dnsAddNS.php': {
-    ...ADD,
-    summary: 'add an NS record (a delegation)',
-    params: {
-      domain: DOMAIN,
-      subdomain: domainCheck(true, 'owner', 'syntaxInvalidSubdomain', 'owner, normally a subdomain'),
-      nameserver: domainCheck(true, 'hostname', 'syntaxInvalidHostname', 'the name server, fully qualified'),
-      ttl: TTL,
-    },
-    errors: ['noSuchDomain'],
-  },
-  'dnsAddTXT.php': {
-    ...ADD,
-    summary: 'add a TXT record',
-    params: {
-      domain: DOMAIN,
-      name: domainCheck(true, 'owner', 'syntaxInvalidTxtname', 'owner, blank for the apex (SPF)'),
-      txtdata: domainCheck(true, 'text', 'syntaxInvalidTxtdata', 'the text, up to 4,000 bytes, no control characters'),
-      ttl: TTL,
-    },
-    errors: ['noSuchDomain'],
-  },
-  'dnsAddSRV.php': {
-    ...ADD,
-    summary: 'add an SRV record',
-    params: {
-      srvc: domainCheck(true, 'text', 'syntaxInvalidSrvc', 'the service, with or without its underscore'),
-      prot: domainCheck(
-        true,
-        'text',
-        'syntaxInvalidProt',
-        'the protocol (`tcp`, `udp`, …), with or without its underscore',
-      ),
-      host: domainCheck(
-        true,
-        'owner',
-        'syntaxInvalidHostname',
-        'owner; without `domain`: fully qualified, and the domain is the longest of the account that ends it',
-      ),
-      pri: {
-        required: true,
-        kind: 'integer',
-        min: 0,
-        max: 65535,
-        code: 'syntaxInvalidPriority',
-        checkedBy: 'domain',
-        doc: '0 to 65535',
-      },
-      weight: {
-        required: true,
-        kind: 'integer',
-        min: 0,
-        max: 65535,
-        code: 'syntaxInvalidWeight',
-        checkedBy: 'domain',
-        doc: '0 to 65535',
-      },
-      port: {
-        required: true,
-        kind: 'integer',
-        min: 0,
-        max: 65535,
-        code: 'syntaxInvalidPort',
-        checkedBy: 'domain',
-        doc: '0 to 65535',
-      },
-      target: domainCheck(true, 'hostname', 'syntaxInvalidTarget', 'the target host, or `.`'),
-      // The spec lists no `domain` for SRV but lists its code: Vigil takes one when sent.
-      domain: { ...DOMAIN, required: false },
-      ttl: TTL,
-    },
-    errors: ['noSuchDomain'],
-  },
-  'dnsAddWebForwarding.php': {
-    ...ADD,
-    summary: 'extension: forward a host to a URL; the domain then weighs 2 credits',
-    extension: true,
-    params: {
-      domain: DOMAIN,
-      host: domainCheck(true, 'owner', 'syntaxInvalidHostname', 'owner, blank for the apex'),
-      target: domainCheck(true, 'url', 'syntaxInvalidTarget', 'an http(s) URL'),
-      cloak: {
-        required: false,
-        kind: 'enum',
-        values: ['', '0', '1'],
-        checkedBy: 'domain',
-        doc: '`1`: keep the address shown (a frame)',
-      },
-      ttl: TTL,
-    },
-    errors: ['noSuchDomain'],
-  },
+  ...addContracts,
   'dnsImportZone.php': {
     ...ADD,
     summary: 'extension: import master-file text into a domain; all records or none',

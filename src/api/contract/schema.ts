@@ -22,6 +22,7 @@ export type Kind =
   | 'url'
   | 'enum'
   | 'integer'
+  | 'hex'
   | 'seq'
   | 'presence'
   | 'zoneText';

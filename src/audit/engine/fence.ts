@@ -1,4 +1,4 @@
-import { Socket, connect as tcpConnect } from 'node:net';
+import { type Socket, connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { createSocket } from 'node:dgram';
 import { parsePattern, patternContains, type Pattern } from '../patterns.ts';

@@ -1,11 +1,12 @@
 import { CONTRACTS, type ScriptName } from '../../api/contract/index.ts';
 import type { Fields } from '../../client/index.ts';
+import { ADDABLE, type AddableType, RECORD_TYPES } from '../../dns/records.ts';
 import { usage } from './exit.ts';
 
 /**
  * `dns add DOMAIN TYPE FIELD=VALUE…`: the TYPE picks the add script; the
- * FIELDs are that script's own form fields, as the script table declares
- * them (src/api/contract/), so a new field there is a new field here.
+ * FIELDs are that script's own form fields, as the record type declares
+ * them (src/dns/rr/), so a new field or a new type there is one here.
  *
  * Each TYPE goes to its add script's own name. Two of them share a name
  * with other operations (spec note on 14, 18-20): dnsAddTXT.php without
@@ -15,34 +16,17 @@ import { usage } from './exit.ts';
  * NS) is what keeps a forgotten field from turning an add into a publish.
  * CAA goes to dnsAddCAA.php, its own name, which Vigil serves.
  */
-const ADD_SCRIPTS = {
-  A: 'dnsAddA.php',
-  AAAA: 'dnsAddAAAA.php',
-  CNAME: 'dnsAddCNAME.php',
-  MX: 'dnsAddMX.php',
-  CAA: 'dnsAddCAA.php',
-  NS: 'dnsAddNS.php',
-  TXT: 'dnsAddTXT.php',
-  SRV: 'dnsAddSRV.php',
-  WebForwarding: 'dnsAddWebForwarding.php',
-} as const satisfies Record<string, ScriptName>;
-
-export type AddType = keyof typeof ADD_SCRIPTS;
-export const ADD_TYPES = Object.keys(ADD_SCRIPTS) as AddType[];
+export type AddType = AddableType;
+export const ADD_TYPES = ADDABLE.map((t) => t.type as AddType);
 
 /**
  * Owner fields the spec calls "typically" or "normally blank" (MX `name`,
- * CAA and NS `subdomain`, TXT `name`: the apex): blank when not given, so
- * `dns add example.org MX mxname=mail priority=10` works. Other fields
- * are never guessed: a missing `name` of an A record is a usage error,
- * not silently the apex.
+ * CAA and NS `subdomain`, TXT `name`: the apex) are blank when not given,
+ * so `dns add example.org MX mxname=mail priority=10` works: the type's
+ * form marks them (`blank`). Other fields are never guessed: a missing
+ * `name` of an A record is a usage error, not silently the apex.
  */
-const BLANK_BY_DEFAULT: Partial<Record<AddType, string>> = {
-  MX: 'name',
-  CAA: 'subdomain',
-  NS: 'subdomain',
-  TXT: 'name',
-};
+const blankByDefault = (type: AddType) => RECORD_TYPES[type].add!.fields.find((f) => f.blank)?.name;
 
 /** The TYPE as given, any case (`webforwarding` too). */
 export function addTypeOf(text: string): AddType {
@@ -57,12 +41,12 @@ export function addCall(
   type: AddType,
   pairs: readonly string[],
 ): { script: ScriptName; fields: Fields } {
-  const script = ADD_SCRIPTS[type];
+  const script = RECORD_TYPES[type].add!.script as ScriptName;
   const params: Record<string, { required: boolean }> = CONTRACTS[script].params;
   const own = Object.keys(params).filter((p) => p !== 'domain');
   const takes = `${type} takes ${own.map((p) => (params[p]!.required ? p : `[${p}]`)).join(' ')}`;
   const fields: Record<string, string> = {};
-  const blank = BLANK_BY_DEFAULT[type];
+  const blank = blankByDefault(type);
   if (blank) fields[blank] = '';
   for (const pair of pairs) {
     const eq = pair.indexOf('=');

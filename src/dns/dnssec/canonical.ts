@@ -1,6 +1,10 @@
 import { createRequire } from 'node:module';
 import dnsPacket, { type Answer } from 'dns-packet';
+import { typeByWire } from '../records.ts';
+import { lowerName } from '../rr/kit.ts';
 import { dnssecFail } from './errors.ts';
+
+const RRSIG = 'RRSIG';
 
 /**
  * RFC 4034 section 6: the canonical form of names and records, which is
@@ -108,35 +112,21 @@ export function sortNames(names: Iterable<string>): string[] {
   return keyed.map((k) => k.n);
 }
 
-/** A name as dns-packet writes it in RDATA, ASCII letters lowered only (its encoder does not handle escapes; Vigil's names have none). */
-const lower = (name: string) => (/[A-Z]/.test(name) ? name.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : name);
-
 /**
  * RDATA with the embedded names lowercased, for the types RFC 4034 6.2 lists
  * as amended by RFC 6840 5.1 (NSEC's next name is not lowered; RRSIG's
- * signer is). Text (TXT, CAA values) is never touched.
+ * signer is). The record table's types say it themselves (their wire's
+ * `canonical`); the signer's RRSIG is the one left here. Text (TXT, CAA
+ * values) is never touched.
  */
-function canonicalData(type: string, data: any): unknown {
-  switch (type) {
-    case 'NS':
-    case 'CNAME':
-    case 'PTR':
-    case 'DNAME':
-      return lower(data);
-    case 'MX':
-      return { ...data, exchange: lower(data.exchange) };
-    case 'SRV':
-      return { ...data, target: lower(data.target) };
-    case 'SOA':
-      return { ...data, mname: lower(data.mname), rname: lower(data.rname) };
-    case 'RRSIG':
-      return { ...data, signersName: lower(data.signersName) };
-    case 'CAA':
-      // dns-packet's CAA encoder writes flags from issuerCritical when set; keep our flags as given.
-      return { flags: data.flags ?? 0, tag: data.tag, value: data.value };
-    default:
-      return data;
+function canonicalData(type: string, data: unknown): unknown {
+  const kit = typeByWire(type)?.wire;
+  if (kit) return kit.canonical ? kit.canonical(data) : data;
+  if (type === RRSIG) {
+    const d = data as { signersName: string };
+    return { ...d, signersName: lowerName(d.signersName) };
   }
+  return data;
 }
 
 /** RDLENGTH and RDATA in canonical form, as dns-packet's codec writes them (the first two bytes are RDLENGTH). */

@@ -1,6 +1,7 @@
 import type { Answer } from 'dns-packet';
 import { dnskeyData, dnskeyRdata, dsData, type ZoneKey } from './keys.ts';
 import dnsPacket from 'dns-packet';
+import { WIRE } from '../rr/wire-names.ts';
 
 /**
  * CDS and CDNSKEY (RFC 7344): the DS set the zone asks its parent for, so
@@ -15,7 +16,7 @@ import dnsPacket from 'dns-packet';
  * RDATA is DS's and DNSKEY's (RFC 7344 3.1, 3.2), so dns-packet's DS and
  * DNSKEY codecs write it and the records carry it as raw RDATA.
  */
-const dsCodec = (dnsPacket as unknown as { record(t: string): { encode(d: unknown): Buffer } }).record('DS');
+const dsCodec = (dnsPacket as unknown as { record(t: string): { encode(d: unknown): Buffer } }).record(WIRE.DS);
 
 const raw = (type: 'CDS' | 'CDNSKEY', zone: string, ttl: number, data: Buffer): Answer =>
   ({ type, name: zone, ttl, class: 'IN', data }) as unknown as Answer;

@@ -1,6 +1,6 @@
 import type { Answer } from 'dns-packet';
-import { presentName, quoted } from '../text.ts';
-import { addressText } from '../types/shape.ts';
+import { presentName } from '../text.ts';
+import { typeByWire, typeText } from '../records.ts';
 import { rdataWire } from './canonical.ts';
 import { base32hex } from './nsec3.ts';
 
@@ -26,34 +26,16 @@ function generic(a: Answer): string {
 
 function rdataText(a: Answer): string {
   const d = (a as { data: any }).data;
+  // The record table's types present themselves; what follows is DNSSEC's own.
+  const kit = typeByWire(a.type)?.wire;
+  if (kit) return kit.present(d) ?? generic(a);
   switch (a.type) {
-    case 'A':
-    case 'AAAA':
-      // Only address characters reach the text; anything else is written as the bytes that were signed.
-      return addressText(d) ?? generic(a);
-    case 'NS':
-    case 'CNAME':
-    case 'PTR':
-    case 'DNAME':
-      return fqdn(d);
-    case 'MX':
-      return `${d.preference ?? 0} ${fqdn(d.exchange)}`;
-    case 'SRV':
-      return `${d.priority ?? 0} ${d.weight ?? 0} ${d.port} ${fqdn(d.target)}`;
-    case 'TXT':
-      return (Array.isArray(d) ? d : [d]).map((s: string | Buffer) => quoted(Buffer.from(s))).join(' ');
-    case 'CAA':
-      return `${d.flags ?? 0} ${d.tag} ${quoted(Buffer.from(d.value))}`;
-    case 'SOA':
-      return `${fqdn(d.mname)} ${fqdn(d.rname)} ${d.serial} ${d.refresh} ${d.retry} ${d.expire} ${d.minimum}`;
     case 'DNSKEY':
       return `${d.flags} 3 ${d.algorithm} ${d.key.toString('base64')}`;
-    case 'DS':
-      return `${d.keyTag} ${d.algorithm} ${d.digestType} ${d.digest.toString('hex').toUpperCase()}`;
     case 'RRSIG':
-      return `${d.typeCovered} ${d.algorithm} ${d.labels} ${d.originalTTL} ${stamp(d.expiration)} ${stamp(d.inception)} ${d.keyTag} ${fqdn(d.signersName)} ${d.signature.toString('base64')}`;
+      return `${typeText(d.typeCovered)} ${d.algorithm} ${d.labels} ${d.originalTTL} ${stamp(d.expiration)} ${stamp(d.inception)} ${d.keyTag} ${fqdn(d.signersName)} ${d.signature.toString('base64')}`;
     case 'NSEC':
-      return `${fqdn(d.nextDomain)} ${d.rrtypes.join(' ')}`;
+      return `${fqdn(d.nextDomain)} ${d.rrtypes.map(typeText).join(' ')}`;
     case 'CDS':
     case 'CDNSKEY': {
       // Raw RDATA (dns-packet has no codec): DS's and DNSKEY's layouts (RFC 7344 3).
@@ -64,7 +46,7 @@ function rdataText(a: Answer): string {
     }
     case 'NSEC3': {
       const salt = d.salt.length ? d.salt.toString('hex').toUpperCase() : '-';
-      return `${d.algorithm} ${d.flags} ${d.iterations} ${salt} ${base32hex(d.nextDomain).toUpperCase()} ${d.rrtypes.join(' ')}`.trimEnd();
+      return `${d.algorithm} ${d.flags} ${d.iterations} ${salt} ${base32hex(d.nextDomain).toUpperCase()} ${d.rrtypes.map(typeText).join(' ')}`.trimEnd();
     }
     case 'NSEC3PARAM': {
       // Raw RDATA (dns-packet has no codec): algorithm, flags, iterations, salt.
@@ -79,7 +61,7 @@ function rdataText(a: Answer): string {
 
 /** One line per record: owner, TTL, class, type, RDATA. */
 export function recordLine(a: Answer): string {
-  return `${fqdn(a.name)}\t${(a as { ttl?: number }).ttl ?? 0}\tIN\t${a.type}\t${rdataText(a)}`;
+  return `${fqdn(a.name)}\t${(a as { ttl?: number }).ttl ?? 0}\tIN\t${typeText(a.type)}\t${rdataText(a)}`;
 }
 
 export function masterFile(records: readonly Answer[]): string {

@@ -7,6 +7,7 @@ import { nsecChain } from './nsec.ts';
 import { nsec3Chain, nsec3paramRdata } from './nsec3.ts';
 import { SignatureCache } from './reuse.ts';
 import { DEFAULT_TIMERS, signatureWindow, type Timers } from './sign.ts';
+import { WIRE } from '../rr/wire-names.ts';
 
 /** A key given to the signer: every key given is published in the DNSKEY set; `sign` says whether it also signs. */
 export interface KeyUse {
@@ -103,7 +104,7 @@ export function signZone(
     else o.sets.set(r.type, [r]);
   }
   const top = owners.get(apex);
-  const soa = top?.sets.get('SOA')?.[0] as { ttl?: number; data: SoaData } | undefined;
+  const soa = top?.sets.get(WIRE.SOA)?.[0] as { ttl?: number; data: SoaData } | undefined;
   if (!top || !soa) dnssecFail('zoneHasNoSoa');
   const dnskeyTtl = options.dnskeyTtl ?? DEFAULT_DNSKEY_TTL;
   top.sets.set(
@@ -126,7 +127,7 @@ export function signZone(
   for (const o of sorted) {
     if (cut && o.labels.length > cut.length && compareLabels(o.labels.slice(o.labels.length - cut.length), cut) === 0)
       continue; // glue: occluded
-    cut = o.name !== apex && o.sets.has('NS') ? o.labels : null;
+    cut = o.name !== apex && o.sets.has(WIRE.NS) ? o.labels : null;
     if (cut) cuts.add(o.name);
     live.push(o);
   }
@@ -164,7 +165,7 @@ export function signZone(
     const delegation = cuts.has(o.name);
     for (const [type, set] of o.sets) {
       out.push(...set);
-      if (!kept.has(o) || (delegation && type !== 'DS')) continue;
+      if (!kept.has(o) || (delegation && type !== WIRE.DS)) continue;
       for (const key of KSK_SIGNED.has(type) ? ksks : zsks) out.push(sig(o, type, set, key));
     }
     const nsec = nsecs.get(o.name);
@@ -195,7 +196,7 @@ function nsec3Owners(apex: string, live: readonly Owner[], cuts: ReadonlySet<str
   const out = live.map((o) => ({
     name: o.name,
     types: [...o.sets.keys()],
-    signed: !cuts.has(o.name) || o.sets.has('DS'),
+    signed: !cuts.has(o.name) || o.sets.has(WIRE.DS),
   }));
   const seen = new Set(live.map((o) => o.name));
   for (const o of live) {

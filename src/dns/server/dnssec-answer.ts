@@ -2,6 +2,7 @@ import type { Answer } from 'dns-packet';
 import { compareLabels, labels } from '../dnssec/canonical.ts';
 import type { Proof, Resolution } from './resolve.ts';
 import type { ZoneIndex } from './zone-index.ts';
+import { WIRE } from '../rr/wire-names.ts';
 
 /**
  * A resolution made verifiable, for a query with the DO bit to a signed
@@ -29,12 +30,12 @@ export function withDnssec(z: ZoneIndex, r: Resolution): Resolution {
   const nsecAt = (name: string) => [...(z.nodes.get(name)?.get('NSEC') ?? []), ...sigs(z, name, 'NSEC')];
   const covering = (name: string) => nsecAt(cover(z, name));
   if (proof.kind === 'referral') {
-    const ds = z.nodes.get(proof.at!)?.get('DS');
-    add(ds ? [...ds, ...sigs(z, proof.at!, 'DS')] : nsecAt(proof.at!));
+    const ds = z.nodes.get(proof.at!)?.get(WIRE.DS);
+    add(ds ? [...ds, ...sigs(z, proof.at!, WIRE.DS)] : nsecAt(proof.at!));
     return { ...r, answers, authorities };
   }
   const negative = proof.kind === 'nodata' || proof.kind === 'nxdomain';
-  if (negative) add(sigs(z, z.zone, 'SOA'));
+  if (negative) add(sigs(z, z.zone, WIRE.SOA));
   for (const w of proof.wild) if (w.qname !== proof.name || !negative) add(covering(w.qname));
   if (negative) {
     const wildcard = proof.wild.find((w) => w.qname === proof.name);

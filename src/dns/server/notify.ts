@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { type DnsEgress, peerText } from '../egress.ts';
 import { parsePeer, type Peer } from './transfer.ts';
 import type { ZoneIndex } from './zone-index.ts';
+import { WIRE } from '../rr/wire-names.ts';
 
 const OPCODE_NOTIFY = 4 << 11;
 const TRIES = 3;
@@ -21,9 +22,9 @@ export function notifyTargets(zone: ZoneIndex, secondaries: readonly Peer[]): Pe
   secondaries.forEach(add);
   const mode = zone.options.notify || 'yes';
   if (mode === 'yes') {
-    for (const ns of zone.nodes.get(zone.zone)?.get('NS') ?? []) {
+    for (const ns of zone.nodes.get(zone.zone)?.get(WIRE.NS) ?? []) {
       const host = zone.nodes.get(String((ns as { data: string }).data).toLowerCase());
-      for (const a of [...(host?.get('A') ?? []), ...(host?.get('AAAA') ?? [])])
+      for (const a of [...(host?.get(WIRE.A) ?? []), ...(host?.get(WIRE.AAAA) ?? [])])
         add(parsePeer(String((a as { data: string }).data)));
     }
   }
@@ -50,7 +51,7 @@ export function sendNotify(zone: ZoneIndex, peer: Peer, logger: Logger, stats?: 
     id,
     type: 'query',
     flags: OPCODE_NOTIFY | dnsPacket.AUTHORITATIVE_ANSWER,
-    questions: [{ type: 'SOA', name: zone.zone, class: 'IN' }],
+    questions: [{ type: WIRE.SOA, name: zone.zone, class: 'IN' }],
     answers: [zone.soa],
   });
   return new Promise((resolve) => {

@@ -1,5 +1,8 @@
 import type { Answer } from 'dns-packet';
 import type { Node, ZoneIndex } from './zone-index.ts';
+import { WIRE } from '../rr/wire-names.ts';
+import { typeByWire } from '../records.ts';
+import { bare } from '../rr/kit.ts';
 
 export type Rcode = 'NOERROR' | 'NXDOMAIN' | 'REFUSED';
 
@@ -51,15 +54,24 @@ function addressesOf(z: ZoneIndex, targets: string[]): Answer[] {
   const out: Answer[] = [];
   for (const t of targets) {
     const node = z.nodes.get(t.toLowerCase());
-    if (node) out.push(...(node.get('A') ?? []), ...(node.get('AAAA') ?? []));
+    if (node) out.push(...(node.get(WIRE.A) ?? []), ...(node.get(WIRE.AAAA) ?? []));
   }
   return out;
 }
 
+/**
+ * The in-zone names whose addresses go in the additional section: the
+ * targets of NS (referral glue), MX and SRV (RFC 1035 3.3.9, RFC 2782),
+ * SVCB and HTTPS (RFC 9460 4.1), as each record type declares them. A
+ * CNAME's target is chased, not added.
+ */
 function targetsOf(rrs: Answer[]): string[] {
-  return rrs.flatMap((a: any) =>
-    a.type === 'NS' ? [a.data] : a.type === 'MX' ? [a.data.exchange] : a.type === 'SRV' ? [a.data.target] : [],
-  );
+  return rrs.flatMap((a) => {
+    const def = typeByWire(a.type);
+    if (!def?.targets || !def.wire || def.role === 'alias') return [];
+    const d = def.wire.decode((a as { data: unknown }).data, a.name);
+    return d ? def.targets(d).map(bare) : [];
+  });
 }
 
 const renamed = (rrs: Answer[], name: string) => rrs.map((a) => ({ ...a, name }));
@@ -95,9 +107,9 @@ export function resolve(zones: ZoneFinder, qname: string, qtype: string): Resolu
 
   for (let hop = 0; hop < MAX_CHAIN; hop++) {
     const cut = cutFor(z, name);
-    if (cut && !(cut === name && qtype === 'DS')) {
+    if (cut && !(cut === name && qtype === WIRE.DS)) {
       if (answers.length) break; // a CNAME into a delegated name: the resolver follows it
-      const ns = z.nodes.get(cut)!.get('NS')!;
+      const ns = z.nodes.get(cut)!.get(WIRE.NS)!;
       return {
         rcode: 'NOERROR',
         aa: false,
@@ -125,8 +137,8 @@ export function resolve(zones: ZoneFinder, qname: string, qtype: string): Resolu
       answers.push(...(owner ? renamed(rrs, owner) : rrs));
       return positive(qtype === 'ANY' ? [] : addressesOf(z, targetsOf(rrs)));
     }
-    const cname = node.get('CNAME');
-    if (!cname || qtype === 'CNAME') return negative('NOERROR');
+    const cname = node.get(WIRE.CNAME);
+    if (!cname || qtype === WIRE.CNAME) return negative('NOERROR');
     answers.push(...(owner ? renamed(cname, owner) : cname));
     const target = String((cname[0] as any).data).toLowerCase();
     if (target !== z.zone && !target.endsWith(`.${z.zone}`)) break; // out of zone: the resolver goes on

@@ -9,6 +9,7 @@ import { recordOfType, replaceTransferred, zoneRecords } from '../zone-store/rec
 import type { ZoneModel, ZoneRecord } from '../zone.ts';
 import { fromWire } from './from-wire.ts';
 import { axfr, querySoaSerial, type TransferCaps } from './wire-client.ts';
+import { WIRE } from '../rr/wire-names.ts';
 
 const TICK_MS = 1000;
 const FIRST_RETRY_MS = 30_000;
@@ -109,7 +110,7 @@ export class SecondaryZones {
       if (slave.serial !== 0 && serial === slave.serial) return this.refreshMs(slave);
       try {
         const records = await axfr(master, slave.zone, this.caps);
-        const zoneTtl = (records.find((a) => a.type === 'SOA') as { data?: { minimum?: number } } | undefined)?.data
+        const zoneTtl = (records.find((a) => a.type === WIRE.SOA) as { data?: { minimum?: number } } | undefined)?.data
           ?.minimum;
         await this.store(
           slave,
@@ -131,7 +132,7 @@ export class SecondaryZones {
   }
 
   private async refreshMs(slave: SlaveZone): Promise<number> {
-    const soa = await recordOfType(this.db, slave.id, 'SOA');
+    const soa = await recordOfType(this.db, slave.id, WIRE.SOA);
     return Math.max(5, soa ? Number(soa.data.refresh) : 3600) * 1000;
   }
 
@@ -141,7 +142,7 @@ export class SecondaryZones {
    * (writePublication): the copy is this zone's published version.
    */
   private async store(slave: SlaveZone, records: ZoneRecord[]): Promise<void> {
-    const soa = records.find((r) => r.type === 'SOA');
+    const soa = records.find((r) => r.type === WIRE.SOA);
     if (!soa) throw new Error('transfer without SOA');
     const serial = Number(soa.data.serial);
     await this.db.transaction().execute(async (trx) => {

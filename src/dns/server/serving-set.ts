@@ -7,6 +7,8 @@ import type { ZoneFinder } from './resolve.ts';
 import { type Peer, transferAllowed } from './transfer.ts';
 import { buildZoneIndex, type ZoneIndex } from './zone-index.ts';
 import { servedModels } from '../zone-store/publications.ts';
+import { dataIf } from '../records.ts';
+import { WebForwarding } from '../rr/web-forwarding.ts';
 
 export interface Forward {
   target: string;
@@ -80,8 +82,8 @@ export class ServingSet implements ZoneFinder {
     const forwards = new Map<string, Forward>();
     for (const m of models) {
       for (const r of m.records) {
-        if (r.type === 'WebForwarding')
-          forwards.set(fqdn(r.data.host, m.zone).slice(0, -1), { target: r.data.target, cloak: r.data.cloak === 1 });
+        const d = dataIf(WebForwarding, r);
+        if (d) forwards.set(fqdn(d.host, m.zone).slice(0, -1), { target: d.target, cloak: d.cloak === 1 });
       }
     }
     const next = new Map<string, ZoneIndex>();

@@ -3,6 +3,7 @@ import type { ZoneModel } from '../zone.ts';
 import { answerMessage } from './server.ts';
 import { ServingSet } from './serving-set.ts';
 import type { ZoneIndex } from './zone-index.ts';
+import { WIRE } from '../rr/wire-names.ts';
 
 /**
  * Publish step 1: load the zone into a private instance of the name
@@ -36,7 +37,7 @@ export function testLoad(model: ZoneModel): { errors: string[]; index: ZoneIndex
       }
     }
   }
-  for (const qtype of ['SOA', 'NS'] as const) {
+  for (const qtype of [WIRE.SOA, WIRE.NS] as const) {
     const query = dnsPacket.encode({
       type: 'query',
       id: 1,

@@ -66,7 +66,7 @@ test('transfer ACL: an entry stored as ::a.b.c.d (IPv4-compatible) is not the IP
   const set = new ServingSet();
   const m = model(1, '192.0.2.1');
   const options = m.records.find((r) => r.type === 'Options');
-  if (options) options.data.allowtransferacl = '::192.0.2.77';
+  if (options) options.data = { ...options.data, allowtransferacl: '::192.0.2.77' };
   else
     m.records.push({
       seq: 99,

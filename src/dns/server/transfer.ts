@@ -2,6 +2,7 @@ import dnsPacket, { type Answer, type Packet } from 'dns-packet';
 import { parsePattern, patternContains } from '../../audit/patterns.ts';
 import type { ZoneIndex } from './zone-index.ts';
 import type { Peer } from '../peers.ts';
+import { WIRE } from '../rr/wire-names.ts';
 
 export { parsePeer, type Peer } from '../peers.ts';
 
@@ -38,7 +39,9 @@ const key = (a: Answer) => `${a.name.toLowerCase()}|${a.type}|${JSON.stringify((
 export function transferRecords(zone: ZoneIndex, query: Packet): Answer[] {
   const q = query.questions![0]!;
   if (q.type === 'IXFR') {
-    const theirs = (query.authorities ?? []).find((a) => a.type === 'SOA') as { data: { serial: number } } | undefined;
+    const theirs = (query.authorities ?? []).find((a) => a.type === WIRE.SOA) as
+      | { data: { serial: number } }
+      | undefined;
     if (theirs && theirs.data.serial === zone.serial) return [zone.soa];
     if (theirs && zone.previous && theirs.data.serial === zone.previous.serial) {
       const before = new Set(zone.previous.all.slice(1).map(key));

@@ -3,13 +3,18 @@ import { connect } from 'node:net';
 import { isIPv6 } from 'node:net';
 import dnsPacket, { type Answer } from 'dns-packet';
 import type { Peer } from '../peers.ts';
+import { WIRE } from '../rr/wire-names.ts';
 
 const id = () => Math.floor(Math.random() * 65536);
 
 /** The SOA serial a master serves for the zone (UDP), or null. */
 export function querySoaSerial(peer: Peer, zone: string, timeoutMs = 2000): Promise<number | null> {
   const qid = id();
-  const message = dnsPacket.encode({ id: qid, type: 'query', questions: [{ type: 'SOA', name: zone, class: 'IN' }] });
+  const message = dnsPacket.encode({
+    id: qid,
+    type: 'query',
+    questions: [{ type: WIRE.SOA, name: zone, class: 'IN' }],
+  });
   return new Promise((resolve) => {
     const socket = createSocket(isIPv6(peer.address) ? 'udp6' : 'udp4');
     const finish = (serial: number | null) => {
@@ -22,7 +27,7 @@ export function querySoaSerial(peer: Peer, zone: string, timeoutMs = 2000): Prom
       try {
         const reply = dnsPacket.decode(msg);
         if (reply.id !== qid) return;
-        const soa = reply.answers?.find((a) => a.type === 'SOA') as { data: { serial: number } } | undefined;
+        const soa = reply.answers?.find((a) => a.type === WIRE.SOA) as { data: { serial: number } } | undefined;
         finish(soa ? soa.data.serial : null);
       } catch {
         finish(null);
@@ -79,7 +84,7 @@ export function axfr(peer: Peer, zone: string, caps: TransferCaps, timeoutMs = 3
         if (msg.id !== qid) return fail('reply with another id');
         if (msg.rcode && msg.rcode !== 'NOERROR') return fail(msg.rcode);
         for (const a of msg.answers ?? []) {
-          if (a.type === 'SOA' && ++soas === 2) {
+          if (a.type === WIRE.SOA && ++soas === 2) {
             socket.end();
             return resolve(records);
           }

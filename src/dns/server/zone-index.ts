@@ -1,10 +1,21 @@
 import { isIPv6 } from 'node:net';
 import type { Answer } from 'dns-packet';
-import { fqdn } from '../names.ts';
-import { RECORD_TYPES, srvOwner, ttlOf, type SoaData, type StoredData } from '../records.ts';
-import { soaOf, type ZoneModel } from '../zone.ts';
+import {
+  answerOf,
+  isRecordType,
+  RECORD_TYPES,
+  type RecordTypeName,
+  ttlOf,
+  type SoaData,
+  type StoredData,
+} from '../records.ts';
+import { A } from '../rr/a.ts';
+import { AAAA } from '../rr/aaaa.ts';
+import { SOA } from '../rr/soa.ts';
+import { optionsOf, soaOf, type ZoneModel } from '../zone.ts';
 import { compareLabels, labels } from '../dnssec/canonical.ts';
 import { decodeSigned } from '../dnssec/wire.ts';
+import { WIRE } from '../rr/wire-names.ts';
 
 /** Resource records of one owner name, by type (upper case). */
 export type Node = Map<string, Answer[]>;
@@ -46,91 +57,42 @@ export interface NsecLink {
   readonly labels: Buffer[];
 }
 
-const bare = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name);
-
-function txtData(text: string): Buffer[] {
-  const bytes = Buffer.from(text, 'utf8');
-  const parts: Buffer[] = [];
-  for (let i = 0; i < bytes.length; i += 255) parts.push(bytes.subarray(i, i + 255));
-  return parts;
-}
-
-/** The wire-level record(s) of one stored record; [] for non-zone types. */
+/**
+ * The wire-level record(s) of one stored record; [] for settings. A web
+ * forwarding is answered with the forwarder's address (A or AAAA).
+ */
 export function recordAnswers(
-  type: string,
+  type: RecordTypeName,
   d: StoredData,
   zone: string,
   ttl = 0,
   forwardAddress: string | null = null,
 ): Answer[] {
-  const owner = (rel: string) => bare(fqdn(rel, zone));
-  switch (type) {
-    case 'A':
-    case 'AAAA':
-    case 'NS':
-    case 'CNAME':
-      return [{ type, name: owner(d.name), ttl, class: 'IN', data: bare(d.data) } as Answer];
-    case 'TXT':
-      return [{ type, name: owner(d.name), ttl, class: 'IN', data: txtData(d.data) }];
-    case 'MX':
-      return [{ type, name: owner(d.host), ttl, class: 'IN', data: { preference: d.pri, exchange: bare(d.data) } }];
-    case 'CAA':
-      return [{ type, name: owner(d.name), ttl, class: 'IN', data: { flags: d.flag, tag: d.tag, value: d.caaval } }];
-    case 'SRV':
-      return [
-        {
-          type,
-          name: owner(srvOwner(d)),
-          ttl,
-          class: 'IN',
-          data: { priority: d.pri, weight: d.weight, port: d.port, target: d.target === '.' ? '.' : bare(d.target) },
-        },
-      ];
-    case 'WebForwarding':
-      // A forwarded host resolves to the web forwarder.
-      if (!forwardAddress) return [];
-      return [
-        {
-          type: isIPv6(forwardAddress) ? 'AAAA' : 'A',
-          name: owner(d.host),
-          ttl,
-          class: 'IN',
-          data: forwardAddress,
-        } as Answer,
-      ];
-    default:
-      return [];
+  const def = RECORD_TYPES[type];
+  if (def.role === 'forward') {
+    const owner = def.owner(d);
+    if (!forwardAddress || owner === null) return [];
+    const address = isIPv6(forwardAddress) ? AAAA : A;
+    return [answerOf(address.type, { name: owner, data: forwardAddress }, zone, ttl)!];
   }
+  const answer = answerOf(type, d, zone, ttl);
+  return answer ? [answer] : [];
 }
 
 export function soaAnswer(soa: SoaData, zone: string, serial: number): Answer {
-  return {
-    type: 'SOA',
-    name: zone,
-    ttl: soa.min,
-    class: 'IN',
-    data: {
-      mname: bare(soa.priNS),
-      rname: bare(soa.mail),
-      serial,
-      refresh: soa.refresh,
-      retry: soa.retry,
-      expire: soa.exp,
-      minimum: soa.min,
-    },
-  };
+  return { ...answerOf(SOA.type, { ...soa, serial }, zone, soa.min)!, name: zone };
 }
 
 export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null = null): ZoneIndex {
   const soa = soaOf(model);
   const answers: Answer[] = [];
   for (const r of model.records) {
-    if (r.type === 'SOA' || !RECORD_TYPES[r.type]) continue;
+    if (!isRecordType(r.type) || RECORD_TYPES[r.type].role === 'soa') continue;
     answers.push(...recordAnswers(r.type, r.data, model.zone, ttlOf(r.data, soa.min), forwardAddress));
   }
   // Only records with their own TTL can make a set differ: most zones skip the pass.
   if (model.records.some((r) => typeof r.data.ttl === 'number')) sameTtlPerSet(answers);
-  const opts = model.records.find((r) => r.type === 'Options')?.data ?? {};
+  const opts = optionsOf(model);
   const options = {
     allowtransferacl: opts.allowtransferacl ?? '',
     notify: opts.notify ?? '',
@@ -184,10 +146,10 @@ export function indexAnswers(zone: string, soaRr: Answer, answers: Answer[], opt
       if (n === zone || !n.includes('.')) break;
     }
   }
-  const cuts = new Set([...nodes].filter(([name, node]) => name !== zone && node.has('NS')).map(([name]) => name));
+  const cuts = new Set([...nodes].filter(([name, node]) => name !== zone && node.has(WIRE.NS)).map(([name]) => name));
   const all = [
     soaRr,
-    ...[...nodes.values()].flatMap((node) => [...node].filter(([t]) => t !== 'SOA').flatMap(([, rrs]) => rrs)),
+    ...[...nodes.values()].flatMap((node) => [...node].filter(([t]) => t !== WIRE.SOA).flatMap(([, rrs]) => rrs)),
   ];
   const serial = (soaRr as { data: { serial: number } }).data.serial;
   // The SOA's own TTL is its minimum too, so negative answers use it.

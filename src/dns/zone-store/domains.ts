@@ -4,6 +4,8 @@ import { precompile } from '../../store/precompiled.ts';
 import { perStoreCache } from '../../store/read-cache.ts';
 import type { Database, DomainsTable } from '../../store/schema.ts';
 import { markRemoving } from './publications.ts';
+import { Options } from '../rr/options.ts';
+import { WebForwarding } from '../rr/web-forwarding.ts';
 
 /**
  * The zone store (src/dns/zone-store/) is the one owner of the tables
@@ -188,7 +190,7 @@ const summaryQuery = perStore((db) =>
             .selectFrom('records')
             .select((r) => r.fn.countAll<number>().as('n'))
             .whereRef('records.domain_id', '=', 'domains.id')
-            .where('records.type', '=', 'WebForwarding')
+            .where('records.type', '=', WebForwarding.type)
             .as('forwards'),
           eb
             .selectFrom('zone_publications')
@@ -222,7 +224,7 @@ export async function slaveDomains(
       .where('domains.type', '=', 'slave')
       // A slave domain on hold is not asked for anything: the operator has not looked at its masters yet.
       .where('domains.on_hold', '=', 0)
-      .where('records.type', '=', 'Options')
+      .where('records.type', '=', Options.type)
       .execute()
   );
 }

@@ -2,6 +2,7 @@ import type { RecordTypeName, StoredData } from '../records.ts';
 import type { ZoneRecord } from '../zone.ts';
 import { writeFirst } from '../../store/dialect.ts';
 import type { Executor } from './domains.ts';
+import { Options } from '../rr/options.ts';
 
 /**
  * The zone store's `records` rows (see domains.ts for the store as a
@@ -107,13 +108,13 @@ export async function storedBytes(trx: Executor, domainId: number): Promise<numb
   return Number(row.bytes ?? 0);
 }
 
-/** Records of one type at `owner`, and those of the type whose owner was never stored. */
-export async function recordSet(trx: Executor, domainId: number, type: string, owner: string) {
+/** Records of these types at `owner`, and those of the types whose owner was never stored. */
+export async function recordSet(trx: Executor, domainId: number, types: readonly string[], owner: string) {
   return trx
     .selectFrom('records')
-    .select(['id', 'data', 'owner'])
+    .select(['id', 'type', 'data', 'owner'])
     .where('domain_id', '=', domainId)
-    .where('type', '=', type)
+    .where('type', 'in', types)
     .where((eb) => eb.or([eb('owner', '=', owner), eb('owner', 'is', null)]))
     .execute();
 }
@@ -171,6 +172,6 @@ export async function updateRecordData(trx: Executor, domainId: number, id: numb
 
 /** A slave zone's copy from its masters replaces every record but its Options (its masters' addresses). */
 export async function replaceTransferred(trx: Executor, domainId: number, records: NewRecord[]): Promise<void> {
-  await trx.deleteFrom('records').where('domain_id', '=', domainId).where('type', '!=', 'Options').execute();
+  await trx.deleteFrom('records').where('domain_id', '=', domainId).where('type', '!=', Options.type).execute();
   await insertRecords(trx, domainId, records);
 }

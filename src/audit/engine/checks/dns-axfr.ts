@@ -13,6 +13,7 @@
 import dnsPacket from 'dns-packet';
 import type { Check, HostFacts, Net } from '../types.ts';
 import { portCheck, portsOf, shown, talk } from './services-kit.ts';
+import { WIRE } from '../../../dns/rr/wire-names.ts';
 
 type Msg = ReturnType<typeof dnsPacket.decode>;
 const AA = 1 << 10;
@@ -35,7 +36,7 @@ function tcpQuery(
         type: 'query',
         id,
         flags: 0,
-        questions: [{ name, type: type as 'SOA', class: klass as 'IN' }],
+        questions: [{ name, type: type as typeof WIRE.SOA, class: klass as 'IN' }],
       });
       // AXFR: messages until a second SOA closes the zone, or the server closes, or 64 KB.
       const msgs = (b: Buffer) => {
@@ -86,14 +87,14 @@ async function zonesOf(net: Net, port: number, host: HostFacts): Promise<string[
   const candidates: string[] = [...namesSeen(host)];
   const rev = reverseName(host.address);
   if (rev) {
-    for (const m of (await tcpQuery(net, port, rev, 'PTR')) ?? [])
-      for (const a of m.answers ?? []) if (a.type === 'PTR') candidates.push(String(a.data));
+    for (const m of (await tcpQuery(net, port, rev, WIRE.PTR)) ?? [])
+      for (const a of m.answers ?? []) if (a.type === WIRE.PTR) candidates.push(String(a.data));
     candidates.push(rev);
   }
   for (const q of ['hostname.bind', 'id.server']) {
-    for (const m of (await tcpQuery(net, port, q, 'TXT', 'CH')) ?? [])
+    for (const m of (await tcpQuery(net, port, q, WIRE.TXT, 'CH')) ?? [])
       for (const a of m.answers ?? [])
-        if (a.type === 'TXT') candidates.push(([] as unknown[]).concat(a.data).map(String).join(''));
+        if (a.type === WIRE.TXT) candidates.push(([] as unknown[]).concat(a.data).map(String).join(''));
   }
   // Last, names test and lab servers are often authoritative for (RFC 2606/6761/8375 and the usual private suffixes).
   candidates.push(
@@ -114,10 +115,10 @@ async function zonesOf(net: Net, port: number, host: HostFacts): Promise<string[
   const ask = async (name: string) => {
     if (asked.has(name) || asked.size >= 40) return;
     asked.add(name);
-    for (const m of (await tcpQuery(net, port, name, 'SOA')) ?? []) {
+    for (const m of (await tcpQuery(net, port, name, WIRE.SOA)) ?? []) {
       if (!((m.flags ?? 0) & AA)) continue;
       for (const rr of [...(m.answers ?? []), ...(m.authorities ?? [])]) {
-        if (rr.type !== 'SOA') continue;
+        if (rr.type !== WIRE.SOA) continue;
         zones.add(rr.name.toLowerCase());
         const soa = rr.data as { mname: string; rname: string };
         for (const n of [soa.mname, soa.rname]) if (n) candidates.push(n.toLowerCase());
@@ -154,7 +155,7 @@ export const dnsZoneTransfer: Check = portCheck(
       const records = (msgs ?? [])
         .filter((m) => (m as { rcode?: string }).rcode === 'NOERROR')
         .flatMap((m) => m.answers ?? []);
-      if (records[0]?.type === 'SOA' && records.length > 1)
+      if (records[0]?.type === WIRE.SOA && records.length > 1)
         open.push(
           `${zone} (${records.length} records, e.g. ${shown(
             records

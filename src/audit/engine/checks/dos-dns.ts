@@ -13,6 +13,7 @@ import { randomInt } from 'node:crypto';
 import * as dnsPacket from 'dns-packet';
 import type { Check, Finding, HostFacts, Net, Service } from '../types.ts';
 import { AMPLIFICATION_MIN } from './dos-udp.ts';
+import { WIRE } from '../../../dns/rr/wire-names.ts';
 
 type Answer = { rcode: string; aa: boolean; answers: dnsPacket.Answer[]; size: number; querySize: number };
 
@@ -68,11 +69,11 @@ async function candidates(host: HostFacts, net: Net, port: number): Promise<stri
   if (v4) {
     const reverse = `${host.address.split('.').reverse().join('.')}.in-addr.arpa`;
     names.push(reverse);
-    const ptr = await dnsAsk(net, port, reverse, 'PTR');
-    for (const a of ptr?.answers ?? []) if (a.type === 'PTR') names.push(String(a.data));
+    const ptr = await dnsAsk(net, port, reverse, WIRE.PTR);
+    for (const a of ptr?.answers ?? []) if (a.type === WIRE.PTR) names.push(String(a.data));
   }
-  const hostname = await dnsAsk(net, port, 'hostname.bind', 'TXT', 'CH');
-  for (const a of hostname?.answers ?? []) if (a.type === 'TXT') names.push([a.data].flat().map(String).join(''));
+  const hostname = await dnsAsk(net, port, 'hostname.bind', WIRE.TXT, 'CH');
+  for (const a of hostname?.answers ?? []) if (a.type === WIRE.TXT) names.push([a.data].flat().map(String).join(''));
   const out = new Set<string>();
   for (const n of names) {
     const labels = n.replace(/\.$/, '').split('.');
@@ -100,13 +101,13 @@ export const dnsAnyAmplification: Check = {
     const ports = [...new Set([53, ...host.services.filter((s) => s.name === 'domain').map((s) => s.port)])];
     const out: Finding[] = [];
     for (const port of ports) {
-      const probe = await dnsAsk(net, port, '.', 'NS');
+      const probe = await dnsAsk(net, port, '.', WIRE.NS);
       if (!probe) continue; // nothing answers DNS here
       // The SOA questions in parallel: a server that drops questions for zones it lacks costs one timeout, not sixteen.
       const names = await candidates(host, net, port);
-      const soas = await Promise.all(names.map((zone) => dnsAsk(net, port, zone, 'SOA')));
+      const soas = await Promise.all(names.map((zone) => dnsAsk(net, port, zone, WIRE.SOA)));
       const zones = names.filter(
-        (zone, i) => soas[i]?.aa && soas[i]!.answers.some((a) => a.type === 'SOA' && a.name.toLowerCase() === zone),
+        (zone, i) => soas[i]?.aa && soas[i]!.answers.some((a) => a.type === WIRE.SOA && a.name.toLowerCase() === zone),
       );
       for (const zone of zones) {
         const any = await dnsAsk(net, port, zone, 'ANY', 'IN', true);

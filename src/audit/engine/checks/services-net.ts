@@ -2,6 +2,7 @@
 import dnsPacket from 'dns-packet';
 import { code, portCheck, portsOf, replyDone, shown, talk } from './services-kit.ts';
 import type { Check } from '../types.ts';
+import { WIRE } from '../../../dns/rr/wire-names.ts';
 
 export const ftpAnonymous: Check = portCheck(
   {
@@ -89,7 +90,7 @@ export const dnsRecursion: Check = {
         type: 'query',
         id,
         flags: dnsPacket.RECURSION_DESIRED,
-        questions: [{ type: 'A', name: 'www.example.com' }],
+        questions: [{ type: WIRE.A, name: 'www.example.com' }],
       });
       const raw = await net.udpRequest(port, query, { timeoutMs: 2500 }).catch(() => null);
       if (!raw) continue;

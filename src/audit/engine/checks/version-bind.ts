@@ -5,6 +5,7 @@ import type { Check, Finding, HostFacts, Net } from '../types.ts';
 import { BIND_VERSION, distroOf, sightings } from './version-extract.ts';
 import { productFinding } from './version-finding.ts';
 import { VERSION_TABLE } from './version-table.ts';
+import { WIRE } from '../../../dns/rr/wire-names.ts';
 
 /** The TXT text of a CHAOS version.bind answer, or null. Never throws. */
 export async function queryVersionBind(net: Net, port: number, timeoutMs = 2000): Promise<string | null> {
@@ -14,14 +15,14 @@ export async function queryVersionBind(net: Net, port: number, timeoutMs = 2000)
       type: 'query',
       id,
       flags: 0,
-      questions: [{ type: 'TXT', class: 'CH', name: 'version.bind' }],
+      questions: [{ type: WIRE.TXT, class: 'CH', name: 'version.bind' }],
     });
     const reply = await net.udpRequest(port, query, { timeoutMs });
     if (!reply || reply.length > 4096) return null;
     const msg = dnsPacket.decode(reply);
     if (msg.id !== id) return null;
     for (const a of msg.answers ?? []) {
-      if (a.type !== 'TXT') continue;
+      if (a.type !== WIRE.TXT) continue;
       const parts = Array.isArray(a.data) ? a.data : [a.data];
       const text = parts.map((p) => (Buffer.isBuffer(p) ? p.toString('latin1') : String(p))).join('');
       return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);

@@ -1,6 +1,7 @@
 /** DNS over TCP: a CHAOS TXT version.bind query (answers even when refused name the service). */
 import dnsPacket from 'dns-packet';
 import type { Family } from './io.ts';
+import { WIRE } from '../../../dns/rr/wire-names.ts';
 
 export const dns: Family = {
   id: 'dns',
@@ -10,7 +11,7 @@ export const dns: Family = {
       type: 'query',
       id: 0x5647,
       flags: dnsPacket.RECURSION_DESIRED,
-      questions: [{ type: 'TXT', class: 'CH', name: 'version.bind' }],
+      questions: [{ type: WIRE.TXT, class: 'CH', name: 'version.bind' }],
     });
     const r = await conv.ask(query, 1500, (b) => b.length >= 2 && b.length >= b.readUInt16BE(0) + 2);
     let reply;
@@ -21,7 +22,7 @@ export const dns: Family = {
     }
     if (reply.id !== 0x5647 || reply.type !== 'response') return false;
     s.name = 'domain';
-    const txt = reply.answers?.find((a) => a.type === 'TXT');
+    const txt = reply.answers?.find((a) => a.type === WIRE.TXT);
     const data = txt && 'data' in txt ? txt.data : null;
     const text = (Array.isArray(data) ? data : data ? [data] : [])
       .map((d) => (Buffer.isBuffer(d) ? d.toString('latin1') : String(d)))

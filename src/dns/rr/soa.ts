@@ -1,16 +1,28 @@
 import { fail } from '../../errors.ts';
 import { normalizeDomain } from '../names.ts';
 import { int, parseNumber, presentName } from '../text.ts';
-import { line, need, type Fields, type RecordType } from './shape.ts';
+import { bare, dotted, type Fields, line, lowerName, need, type RecordType, type Stored } from './kit.ts';
 
-export interface SoaData {
+export type SoaData = Stored & {
   priNS: string;
   mail: string;
   refresh: number;
   retry: number;
   exp: number;
   min: number;
-}
+  /** A slave zone's: the master's serial, which the copy is served under. */
+  serial?: number;
+};
+
+type SoaWire = {
+  mname: string;
+  rname: string;
+  serial: number;
+  refresh: number;
+  retry: number;
+  expire: number;
+  minimum: number;
+};
 
 /** The SOA a new domain gets (spec 2.4: minimum TTL one day). */
 export function defaultSoa(zone: string, nsDomain: string): SoaData {
@@ -24,18 +36,15 @@ export function defaultSoa(zone: string, nsDomain: string): SoaData {
   };
 }
 
-/** The SOA line; the serial is the publish's, not stored data. */
+/** The SOA's RDATA as master-file text; the serial is the publish's, not stored data. */
+function soaRdata(d: SoaData, serial: number): string {
+  const names = `${presentName(d.priNS)} ${presentName(d.mail)}`;
+  return `${names} ${int(serial)} ${int(d.refresh)} ${int(d.retry)} ${int(d.exp)} ${int(d.min)}`;
+}
+
+/** The SOA line of a zone's text. */
 export function soaLine(d: SoaData, zone: string, serial: number, ttl: number): string {
-  const rdata = [
-    presentName(d.priNS),
-    presentName(d.mail),
-    int(serial),
-    int(d.refresh),
-    int(d.retry),
-    int(d.exp),
-    int(d.min),
-  ];
-  return line('', zone, int(ttl), 'SOA', rdata.join(' '));
+  return line('', zone, int(ttl), 'SOA', soaRdata(d, serial));
 }
 
 /** Local parts of an admin address: common mailbox characters, no dot first, last or twice. */
@@ -65,10 +74,40 @@ export function setSoa(current: SoaData, fields: Fields): SoaData {
   return next;
 }
 
-export const SOA: RecordType = {
+export const SOA = {
   type: 'SOA',
+  role: 'soa',
+  wire: {
+    type: 'SOA',
+    encode: (d) => ({
+      mname: bare(d.priNS),
+      rname: bare(d.mail),
+      serial: d.serial ?? 0,
+      refresh: d.refresh,
+      retry: d.retry,
+      expire: d.exp,
+      minimum: d.min,
+    }),
+    // The master's serial rides along: the copy is served under it.
+    decode: (w) => {
+      const d = w as SoaWire;
+      const { refresh, retry, serial } = d;
+      return { priNS: dotted(d.mname), mail: dotted(d.rname), refresh, retry, exp: d.expire, min: d.minimum, serial };
+    },
+    canonical: (w) => {
+      const d = w as SoaWire;
+      return { ...d, mname: lowerName(d.mname), rname: lowerName(d.rname) };
+    },
+    present: (w) => {
+      const d = w as SoaWire;
+      const names = `${presentName(dotted(d.mname))} ${presentName(dotted(d.rname))}`;
+      return `${names} ${d.serial} ${d.refresh} ${d.retry} ${d.expire} ${d.minimum}`;
+    },
+  },
+  bound: 1200,
+  display: '{priNS} {mail} refresh {refresh} retry {retry} expire {exp} min {min}',
   parse: () => fail('unspecifiedError'), // made with the domain, changed by setSoa
   reply: (d) => ({ priNS: d.priNS, mail: d.mail, refresh: d.refresh, retry: d.retry, exp: d.exp, min: d.min }),
-  zoneLines: (d, zone, ttl) => [soaLine(d as SoaData, zone, 0, ttl)],
   owner: () => '',
-};
+  rdata: (d) => soaRdata(d, d.serial ?? 0),
+} as const satisfies RecordType<SoaData, 'SOA'>;

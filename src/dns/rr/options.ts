@@ -1,14 +1,14 @@
 import { fail, type SpecCode } from '../../errors.ts';
 import { parseCidr, parseIP } from '../../ip.ts';
 import { parsePeer } from '../peers.ts';
-import type { Fields, RecordType } from './shape.ts';
+import type { Fields, RecordType, Stored } from './kit.ts';
 
-export interface OptionsData {
+export type OptionsData = Stored & {
   masters: string;
   allowtransferacl: string;
   notify: string;
   alsonotify: string;
-}
+};
 
 const NOTIFY = ['', 'yes', 'no', 'explicit'];
 /** A longer list is refused unread (a few hundred addresses fit). */
@@ -68,8 +68,30 @@ export function setOptions(fields: Fields, domainType: 'master' | 'slave'): Opti
   return { masters, allowtransferacl, notify, alsonotify };
 }
 
-export const Options: RecordType = {
+/** Zone options are read back as records of type Options (spec 4.1, behaviour 4); set by dnsSetOptions. */
+export const Options = {
   type: 'Options',
+  role: 'setting',
+  // Not added but set, by dnsSetOptions (its contract: src/api/contract/dns-domains.ts): the console's form.
+  settings: {
+    script: 'dnsSetOptions.php',
+    fields: [
+      {
+        name: 'masters',
+        kind: 'text',
+        required: false,
+        doc: 'slave domains: master addresses',
+        label: 'Masters',
+        hint: 'slave domains: master addresses, comma-separated',
+      },
+      { name: 'allowtransferacl', kind: 'text', required: false, doc: '', label: 'Allow transfer from' },
+      { name: 'notify', kind: 'text', required: false, doc: '', label: 'Notify (yes, no, explicit)' },
+      { name: 'alsonotify', kind: 'text', required: false, doc: '', label: 'Also notify' },
+    ],
+  },
+  // Four comma lists of at most 10,000 characters each.
+  bound: 41_000,
+  display: 'transfer {allowtransferacl|-}; notify {notify|-}; also {alsonotify|-}',
   parse: () => fail('unspecifiedError'), // set by setOptions
   reply: (d) => ({
     allowtransferacl: d.allowtransferacl ?? '',
@@ -77,6 +99,5 @@ export const Options: RecordType = {
     alsonotify: d.alsonotify ?? '',
     masters: d.masters ?? '',
   }),
-  zoneLines: () => [], // server configuration, not zone data
   owner: () => null,
-};
+} as const satisfies RecordType<OptionsData, 'Options'>;
