@@ -36,7 +36,10 @@ const ALL_TYPES: AuditType[] = ['basic', 'norisk', 'desktop', 'standard', 'advan
 const TYPES = process.env.VIGIL_BENCH_TYPES ? (process.env.VIGIL_BENCH_TYPES.split(',') as AuditType[]) : ALL_TYPES;
 /** Per address: one nmap process per target address, six at a time, each bounded. */
 const NMAP_LIMIT_MS = 3 * 60_000;
-/** nmap's `default,vuln,safe` (the outside benchmark's yardstick), minus scripts that would leave loopback (external, broadcast). */
+/**
+ * nmap's `default,vuln,safe` (the outside benchmark's yardstick), minus scripts that would leave loopback
+ * (external, broadcast).
+ */
 const NMAP_SCRIPTS = '(default or vuln or safe) and not (external or broadcast)';
 const jsonPath = process.argv[2];
 const log = (s: string) => process.stderr.write(`${s}\n`);

@@ -17,7 +17,10 @@ export async function until(pred: () => Promise<boolean>, what: string, tries = 
   throw new Error(`timed out: ${what}`);
 }
 
-/** N A records `hostI` straight into a serve's SQLite store (the API adds ~2k records/s; these benches measure serving). */
+/**
+ * N A records `hostI` straight into a serve's SQLite store (the API adds ~2k records/s; these benches measure
+ * serving).
+ */
 export function bulkARecords(dataDir: string, zone: string, n: number): void {
   const store = new SqliteDatabase(join(dataDir, 'vigil.sqlite'));
   store.pragma('busy_timeout = 5000');
@@ -68,7 +71,10 @@ export function dnsperf(port: number, queries: string, seconds: number, extra: s
   };
 }
 
-/** Knot serving one zone file as a primary, two UDP workers like the other servers; `signing: false` serves a signed file as is. */
+/**
+ * Knot serving one zone file as a primary, two UDP workers like the other servers; `signing: false` serves a
+ * signed file as is.
+ */
 export function knotConfig(port: number, dir: string, zone: string, zoneFile: string, signing = true): string {
   return `
 server:

@@ -102,7 +102,8 @@ export async function auditsPerMinute(opts: {
   const perWorker = opts.perWorker ?? PER_WORKER;
   const dataDir = tempDir('vigil-bench-audits-');
   const servers = await targets();
-  // More than can finish (a basic audit of one of these targets takes ~0.8 s): the queue must not run dry in the window.
+  // More than can finish (a basic audit of one of these targets takes ~0.8 s): the queue must not run dry in
+  // the window.
   await fill(opts.db, dataDir, Math.max(40, opts.workers * perWorker * opts.seconds * 2));
   const store = await openStore(buildConfig({ dataDir, db: opts.db }));
   const counter = new AuditStore(store);

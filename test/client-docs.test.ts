@@ -45,11 +45,13 @@ describe('docs/client.md: every example, run as written against a real serve', (
     assert.ok(ex, `docs/client.md has no example ${name}`);
     ran.add(name);
     if (ex.lang === 'sh') return u.bash(ex.code);
-    // The SDK example imports the package export; here it gets the sources (an absolute path, which node, tsx and tsc all take).
+    // The SDK example imports the package export; here it gets the sources (an absolute path, which node, tsx
+    // and tsc all take).
     // .mts: an ES module wherever it lies (the doc's top-level await needs one).
     const file = join(u.dir, `${name}.mts`);
     writeFileSync(file, ex.code.replace(`from 'vigil/client'`, `from '${join(ROOT, 'src/client/index.ts')}'`));
-    // Type-checked first, against the SDK's sources with strict settings: a doc example that no longer compiles fails here.
+    // Type-checked first, against the SDK's sources with strict settings: a doc example that no longer
+    // compiles fails here.
     // In the user's directory: the repository's tsconfig.json would refuse files named on the command line.
     const check = await exec(join(ROOT, 'node_modules/typescript/bin/tsc'), [...TSC_FLAGS, file], u.dir);
     assert.equal(check.code, 0, `example ${name} does not type-check:\n${check.stdout}${check.stderr}`);

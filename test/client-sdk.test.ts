@@ -133,7 +133,8 @@ describe('typed client, OpenAPI and unknown fields against a real serve', () => 
       { domain: 'sdk.example', subdomain: '', flag: 0, tag: 'issue', value: 'ca.example' },
       { via: 'dnsAddNS.php' },
     );
-    // Without admin or ttl the shared name would publish: the client posts to dnsSetSOA.php, which answers missingInput.
+    // Without admin or ttl the shared name would publish: the client posts to dnsSetSOA.php, which answers
+    // missingInput.
     await assert.rejects(c.dnsSetSOA({ domain: 'sdk.example' }, { via: 'dnsAddTXT.php' }), { code: 'missingInput' });
     const records = Object.values((await c.dnsGetDomainRecords({ domain: 'sdk.example' })).records);
     assert.equal(records.find((r) => r.type === 'SOA')?.data.min, 3600);

@@ -57,7 +57,10 @@ describe('DNSSEC key rollovers', { skip: missing.length ? `missing ${missing.joi
   });
   after(() => t?.close());
 
-  /** The zone as transferred now: kzonecheck at the clock's time must pass; returns the key tags signing A and DNSKEY, and the DNSKEY count. */
+  /**
+   * The zone as transferred now: kzonecheck at the clock's time must pass; returns the key tags signing A and
+   * DNSKEY, and the DNSKEY count.
+   */
   async function check(): Promise<{ a: number[]; dnskey: number[]; keys: number; cds: number }> {
     const { stdout } = await run('dig', [
       '@127.0.0.1',

@@ -89,7 +89,10 @@ const HOSTILE = [
   `${'a.'.repeat(130)}example`,
   'x'.repeat(5000),
 ];
-/** Values each field's check accepts, so the checks after it run too. Loopback only (issue 12: every packet stays on loopback). */
+/**
+ * Values each field's check accepts, so the checks after it run too. Loopback only (issue 12: every packet
+ * stays on loopback).
+ */
 const VALID: Record<string, readonly string[]> = {
   userid: ['fuzz', 'nobody'],
   domain: ['fuzz.example', 'FUZZ.example.', 'fuzzslave.example'],
@@ -172,7 +175,10 @@ function fieldsFor(params: Params): fc.Arbitrary<FormFields> {
   return fc.oneof({ weight: 3, arbitrary: oneBad }, { weight: 1, arbitrary: allRandom });
 }
 
-/** A request for one operation: its fields, sometimes an unknown extra field, an odd encoding or hostile credentials. */
+/**
+ * A request for one operation: its fields, sometimes an unknown extra field, an odd encoding or hostile
+ * credentials.
+ */
 const formFor = (params: Params) =>
   fc.record({
     fields: fieldsFor(params),
@@ -268,7 +274,8 @@ describe('fuzz: hostile values in every field of every script (seeded, bounded)'
     assert.deepEqual(Object.keys(r.body).sort(), ['error', 'status'], where);
     assert.equal(r.body.status, '-1', where);
     const code = String(r.body.error);
-    // Not only a catalogued code: one the table declares for this script (src/api/contract/), so OpenAPI and the docs list every answer.
+    // Not only a catalogued code: one the table declares for this script (src/api/contract/), so OpenAPI and
+    // the docs list every answer.
     const declared = new Set(
       operationsOf(script)
         .flatMap(errorsOf)

@@ -298,7 +298,8 @@ describe('serve --config FILE: flags > env > file > defaults', () => {
     try {
       const out = await waitForLine(p, /^vigil ready/);
       const ready = out.split('\n').find((l) => l.startsWith('vigil ready'));
-      // https: file over the default; http: env over file; forward: flag over env and file; dns: file's 0 over the default 5300.
+      // https: file over the default; http: env over file; forward: flag over env and file; dns: file's 0
+      // over the default 5300.
       assert.equal(
         ready,
         `vigil ready https=127.0.0.1:${fileHttps} http=127.0.0.1:${envHttp} forward=127.0.0.1:${flagForward}`,

@@ -312,8 +312,9 @@ export function DomainPage({ domain }: { domain: string }) {
         )}
       </div>
       {zone !== null && (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take keyboard focus (axe scrollable-region-focusable).
-        // biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label names the focusable region for screen readers.
+        // A scrolling region must take keyboard focus (axe scrollable-region-focusable); the label names it.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
+        // biome-ignore lint/a11y/useAriaPropsSupportedByRole: see above
         <pre class="zone" aria-label="Zone text" tabIndex={0}>
           {zone}
         </pre>

@@ -79,7 +79,8 @@ export function judgeVigil(result: AuditResult, wildcard: Set<number>, ms: numbe
         cves,
         detail: cut(finding.detail, 400),
       });
-      // Only the ports the address's daemon kind serves: anything else is another program's (0.0.0.0 listeners, started mid-run).
+      // Only the ports the address's daemon kind serves: anything else is another program's (0.0.0.0
+      // listeners, started mid-run).
       if (
         wildcard.has(finding.port) ||
         (daemon && ![...daemon.ports.tcp, ...daemon.ports.udp].includes(finding.port))
@@ -108,7 +109,10 @@ function matches(w: Weakness, id: string, text: string): boolean {
   return (!w.vigil.id || w.vigil.id.test(id)) && (!w.vigil.text || w.vigil.text.test(text));
 }
 
-/** nmap: a script's or -sV's positive statement on the weakness's port; on twins, any script stating VULNERABLE, or a weakness matcher of the same daemon kind firing. */
+/**
+ * nmap: a script's or -sV's positive statement on the weakness's port; on twins, any script stating
+ * VULNERABLE, or a weakness matcher of the same daemon kind firing.
+ */
 export function judgeNmap(run: NmapRun, wildcard: Set<number>): Score {
   const score: Score = {
     ms: run.ms,

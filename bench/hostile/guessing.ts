@@ -40,7 +40,10 @@ const tally = (replies: LoginReply[]): Tally => ({
   other: replies.filter((r) => r.http !== 429 && !(r.http === 200 && r.body?.error === 'invalidLogin')).length,
 });
 
-/** The real user, logging in every 100 ms until `stop` resolves (3 s at least); ms of each try and whether it got in. */
+/**
+ * The real user, logging in every 100 ms until `stop` resolves (3 s at least); ms of each try and whether it
+ * got in.
+ */
 async function realUser(caller: LoginCaller, apikey: string, userid: string, stop: Promise<unknown>) {
   let done = false;
   void Promise.all([stop, new Promise((res) => setTimeout(res, 3000))]).then(() => (done = true));

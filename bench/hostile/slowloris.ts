@@ -10,7 +10,8 @@
  * connections trickle a query the same way. The attackers use
  * 127.0.0.1 .. 127.0.0.K, the normal client 127.0.0.200.
  *
- *   node --import tsx bench/hostile/slowloris.ts [--connections 400] [--addresses 1] [--seconds 10] [--server-fd-limit N]
+ *   node --import tsx bench/hostile/slowloris.ts [--connections 400] [--addresses 1] [--seconds 10]
+ * [--server-fd-limit N]
  *
  * --server-fd-limit starts the server under `prlimit --nofile=N:N` (the
  * issue's run had a low descriptor limit; this machine's may be high).
@@ -39,7 +40,10 @@ const fdLimit = process.argv.includes('--server-fd-limit') ? arg('server-fd-limi
 const NORMAL = '127.0.0.200';
 const TRICKLE_MS = 5_000;
 
-/** bin/vigil serve on free loopback ports, its defaults otherwise; under prlimit when asked (prlimit execs it: same pid). */
+/**
+ * bin/vigil serve on free loopback ports, its defaults otherwise; under prlimit when asked (prlimit execs it:
+ * same pid).
+ */
 async function startServer() {
   const dataDir = tempDir('vigil-bench-');
   const [https, http, dnsPort] = [await freePort(), await freePort(), await freePort()];

@@ -84,7 +84,10 @@ export async function failingRows(db: Executor): Promise<ThrottleRow[]> {
     .execute();
 }
 
-/** Forgets failures: of one pair, of a userid's rows, of an address's rows, or (no selection) all. Returns rows changed. */
+/**
+ * Forgets failures: of one pair, of a userid's rows, of an address's rows, or (no selection) all. Returns
+ * rows changed.
+ */
 export async function clearFailures(db: Executor, sel: { userid?: string; address?: string }): Promise<number> {
   let q = db.updateTable('login_throttle').set({ failures: 0, locked_until: 0 }).where('failures', '>', 0);
   const { userid, address } = sel;

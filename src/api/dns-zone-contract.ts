@@ -49,7 +49,8 @@ export const applyChangesContract = {
       doc: 'why nothing was applied: the index of the failing change (null: the final zone as a whole) and the code its add or delete script would answer',
     },
   },
-  // A change's own failures (syntaxInvalidIP, recordNotDeleted…) are told in the reply's `errors`, not as the call's code.
+  // A change's own failures (syntaxInvalidIP, recordNotDeleted…) are told in the reply's `errors`, not as the
+  // call's code.
   errors: ['noSuchDomain', 'unspecifiedError'],
 } as const satisfies Contract;
 

@@ -30,7 +30,10 @@ export interface Seen {
   port: number;
 }
 
-/** One earlier finished audit of the address, newest first: its coverage (null before migration 008) and what it found there. */
+/**
+ * One earlier finished audit of the address, newest first: its coverage (null before migration 008) and what
+ * it found there.
+ */
 export interface Earlier {
   coverage: AuditCoverage | null;
   /** `scanportstcp` of its report: the ports it scanned, for audits with no coverage recorded. */
@@ -98,7 +101,10 @@ class View {
     return s.port !== 0 && this.ports.has(s.port);
   }
 
-  /** Did this audit check for `s`? An audit with no coverage recorded is taken to have checked everything (the rule before issue 15). */
+  /**
+   * Did this audit check for `s`? An audit with no coverage recorded is taken to have checked everything (the
+   * rule before issue 15).
+   */
   covers(s: Seen, portBound: boolean): boolean {
     if (!this.checks) return true;
     if (s.id === DETECTION_ID) return this.ports.has(s.port);

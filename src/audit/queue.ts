@@ -60,7 +60,10 @@ export function leaseOwner(): string {
 /** Queues open in this process (tests run several apps in one process). */
 const liveHere = new Set<string>();
 
-/** A lease holder on this machine whose process (or queue, in this process) is gone: its lease need not run out first. */
+/**
+ * A lease holder on this machine whose process (or queue, in this process) is gone: its lease need not run
+ * out first.
+ */
 export function deadHereOwner(self: string): (owner: string) => boolean {
   const [host] = self.split('/');
   return (owner) => {

@@ -109,7 +109,10 @@ function basic(a: AuditFacts, ports: string, checksRun: number, failed: boolean,
   };
 }
 
-/** Numbers the drafts in report order (`<scanuid>_<n>`), groups them under their risk and counts them (risk, riskcatgrid). */
+/**
+ * Numbers the drafts in report order (`<scanuid>_<n>`), groups them under their risk and counts them (risk,
+ * riskcatgrid).
+ */
 function assemble(a: AuditFacts, drafts: Draft[], head: ScanInfo['basic'], ports: ReportPort[]): ScanInfo {
   const info: ScanInfo = { basic: head, ports, risk: {}, riskcatgrid: {} };
   const entries: NonNullable<ScanInfo['entries']> = {};

@@ -130,7 +130,10 @@ export class AuditStore extends AuditLeaseStore {
     return row?.report ?? null;
   }
 
-  /** Progress of a running audit, written only while `owner` holds it (a run that lost its lease must not write over its successor's). */
+  /**
+   * Progress of a running audit, written only while `owner` holds it (a run that lost its lease must not
+   * write over its successor's).
+   */
   async setProgress(id: number, owner: string, progress: string): Promise<void> {
     await this.db
       .updateTable('audits')

@@ -68,7 +68,8 @@ export function encodeForm(fields: Fields): string {
  * The typed API client: one POST per call, form-encoded, JSON back.
  * Keeps the connection alive; after `login` it sends the key and token itself.
  */
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below types the methods added to the prototype from the script table.
+// The interface below types the methods added to the prototype from the script table.
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see above
 export class VigilClient {
   private readonly agent: Agent;
   private readonly url: URL;

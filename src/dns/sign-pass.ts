@@ -73,7 +73,10 @@ export class ZoneSigner {
     this.policy = o.policy ?? DEFAULT_POLICY;
   }
 
-  /** Signs what is due; returns the zones whose new version was queued. One zone's failure is logged and leaves the others alone. */
+  /**
+   * Signs what is due; returns the zones whose new version was queued. One zone's failure is logged and
+   * leaves the others alone.
+   */
   async pass(): Promise<string[]> {
     const now = this.clock.now();
     const done: string[] = [];

@@ -105,7 +105,8 @@ export function validateZone(model: ZoneModel): ValidationResult {
 
   for (const [name, node] of nodes) {
     const list = node.entries;
-    // A DS is the parent's half of a signed delegation (RFC 4035 2.4): without the NS it signs for, nothing asks for it.
+    // A DS is the parent's half of a signed delegation (RFC 4035 2.4): without the NS it signs for, nothing
+    // asks for it.
     if (!(node.bits & NS) && list.some((e) => is(e, 'delegationSigner')))
       errors.push(`DS at ${show(name)} without NS: a DS record belongs at a delegation (add its NS records)`);
     if (node.bits & CNAME) {

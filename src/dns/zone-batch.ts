@@ -58,7 +58,8 @@ export function finalStateProblems(
   after: ZoneModel,
 ): { errors: string[]; warnings: string[] } {
   const errors: string[] = [];
-  // The caps bind a batch that grows the zone; one that shrinks a zone already over them (an operator lowered them) may pass.
+  // The caps bind a batch that grows the zone; one that shrinks a zone already over them (an operator lowered
+  // them) may pass.
   const bytes = (m: ZoneModel) => m.records.reduce((sum, r) => sum + JSON.stringify(r.data).length, 0);
   const grows = after.records.length > before.records.length || bytes(after) > bytes(before);
   if (grows) {

@@ -119,7 +119,8 @@ export class ZoneEdits {
       this.cache.set(domain.id, version, records, model.records.length);
     }
     // `hold`: extension field (issue 12, item 8), the spec's fields keep their order and form.
-    // `ds`: extension (issue 19), only for a signed domain; read apart from the cached records (keys roll on their own).
+    // `ds`: extension (issue 19), only for a signed domain; read apart from the cached records (keys roll on
+    // their own).
     const ds = Number(domain.dnssec) === 1 && this.dsOf ? { ds: await this.dsOf(domain) } : {};
     return {
       domain: domain.name,

@@ -49,7 +49,10 @@ export interface CapOptions {
   perAddress: number;
   /** Open connections on this listener altogether (default: defaultTotalCap). */
   total?: number;
-  /** Told once each time a client reaches its cap (not once per refused connection: that would let a flood flood the log too). */
+  /**
+   * Told once each time a client reaches its cap (not once per refused connection: that would let a flood
+   * flood the log too).
+   */
   logger?: Logger;
   name?: string;
 }

@@ -15,7 +15,10 @@ export class NoStoreError extends Error {
 }
 
 export interface OpenOptions {
-  /** false: refuse (NoStoreError) rather than create a missing SQLite file. PostgreSQL databases are never created here. */
+  /**
+   * false: refuse (NoStoreError) rather than create a missing SQLite file. PostgreSQL databases are never
+   * created here.
+   */
   create?: boolean;
 }
 

@@ -147,7 +147,10 @@ export interface AuditsTable {
   /** The finished report's JSON (`scaninfo`); never changes once written. */
   report: string | null;
   notified_at: number | null;
-  /** What the audit covered, JSON `AuditCoverage` (src/audit/baseline.ts); null before migration 008 and until it ends. */
+  /**
+   * What the audit covered, JSON `AuditCoverage` (src/audit/baseline.ts); null before migration 008 and until
+   * it ends.
+   */
   coverage: ColumnType<string | null, string | null | undefined, string | null>;
   /** While queued or running: JSON `AuditProgress` (src/audit/progress.ts), written at most about once a second. */
   progress: ColumnType<string | null, string | null | undefined, string | null>;

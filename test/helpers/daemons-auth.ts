@@ -56,7 +56,10 @@ export async function xvfb(addr: string, anyClient: boolean): Promise<number> {
   }
 }
 
-/** One Xauthority entry (family FamilyWild 0xffff, display n, MIT-MAGIC-COOKIE-1, 16 random bytes), as xauth(1) writes it. */
+/**
+ * One Xauthority entry (family FamilyWild 0xffff, display n, MIT-MAGIC-COOKIE-1, 16 random bytes), as
+ * xauth(1) writes it.
+ */
 function xauthEntry(display: string): Buffer {
   const field = (b: Buffer) => Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
   return Buffer.concat([

@@ -93,7 +93,10 @@ export function vsftpdAnon(addr: string, writable: boolean): Promise<number> {
   });
 }
 
-/** snmpd on addr:161/udp: `rocommunity public`, and in the weak one `rwcommunity private` too; sysContact left writable (not set in the file). */
+/**
+ * snmpd on addr:161/udp: `rocommunity public`, and in the weak one `rwcommunity private` too; sysContact left
+ * writable (not set in the file).
+ */
 export async function snmpd(addr: string, writable: boolean): Promise<void> {
   const dir = tempDir('snmpd');
   const conf = join(dir, 'snmpd.conf');
@@ -117,7 +120,10 @@ export async function snmpd(addr: string, writable: boolean): Promise<void> {
   await answersUdp(p, 'snmpd', addr, 161, get);
 }
 
-/** A Postfix instance of its own (master -d, config and queue in a temp dir) on addr:port; VRFY on or disable_vrfy_command. */
+/**
+ * A Postfix instance of its own (master -d, config and queue in a temp dir) on addr:port; VRFY on or
+ * disable_vrfy_command.
+ */
 export async function postfix(addr: string, vrfy: boolean): Promise<number> {
   loAlias(addr); // inet_interfaces must be an interface address
   const dir = tempDir('postfix');
@@ -230,7 +236,10 @@ zone "${rev}" { type primary; file "${dir}/rev.zone"; };
   });
 }
 
-/** tftpd-hpa on addr:69/udp (-L: foreground): weak serves a router config and accepts new files (--create); hardened neither. */
+/**
+ * tftpd-hpa on addr:69/udp (-L: foreground): weak serves a router config and accepts new files (--create);
+ * hardened neither.
+ */
 export async function tftpd(addr: string, weak: boolean): Promise<void> {
   const dir = tempDir('tftpd');
   chmodSync(dir, weak ? 0o777 : 0o755);

@@ -39,7 +39,10 @@ export async function vsftpd(addr: string, lines: string[]): Promise<number> {
 
 export const DOVECOT = binary('/usr/sbin/dovecot');
 
-/** dovecot in the foreground with IMAP and POP3 on two free ports; `conf` is appended (static passdb, no real mailbox). */
+/**
+ * dovecot in the foreground with IMAP and POP3 on two free ports; `conf` is appended (static passdb, no real
+ * mailbox).
+ */
 export async function dovecot(addr: string, conf: string): Promise<{ imap: number; pop3: number }> {
   const dir = tempDir('dovecot');
   for (const d of ['run', 'state', 'home']) mkdirSync(join(dir, d));

@@ -102,7 +102,8 @@ export async function daemon(
     const port = await freePort(addr);
     const s = start(port);
     let err = '';
-    // Own process group: apache's prefork signals its whole group when it stops (unixd_killpg), which must not reach this test.
+    // Own process group: apache's prefork signals its whole group when it stops (unixd_killpg), which must
+    // not reach this test.
     const child: ChildProcess = spawn(s.cmd, s.args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: s.env ?? process.env,

@@ -12,7 +12,10 @@ import { addr, any, script, svc, type Daemon } from './kit.ts';
 const K = 20;
 const A = (n: number) => addr(K, n);
 
-/** Answers an M-SEARCH with one response per service type, as UPnP routers do (several replies per request: the amplification). */
+/**
+ * Answers an M-SEARCH with one response per service type, as UPnP routers do (several replies per request:
+ * the amplification).
+ */
 function ssdp() {
   const s = createSocket('udp4');
   s.on('message', (msg, rinfo) => {

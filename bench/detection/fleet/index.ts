@@ -142,7 +142,10 @@ export interface FleetStatus {
   root: string;
 }
 
-/** Starts every kind whose binaries are installed; a kind that fails is skipped with its reason (the bench still runs). */
+/**
+ * Starts every kind whose binaries are installed; a kind that fails is skipped with its reason (the bench
+ * still runs).
+ */
 export async function startFleet(only?: Set<string>): Promise<FleetStatus> {
   root = mkdtempSync(join(tmpdir(), 'vigil-bench-fleet-'));
   chmodSync(root, 0o755); // daemons that drop to their own user (postgres, mysql, openldap, www-data) walk through it

@@ -32,7 +32,10 @@ export type Proto = 'tcp' | 'udp';
 
 /** What Vigil must report on the weakness's address and port for it to count. */
 export interface VigilMatch {
-  /** Check id (outdated-product findings, vigil.version.<product>, are never accepted unless the pattern starts with vigil.version). */
+  /**
+   * Check id (outdated-product findings, vigil.version.<product>, are never accepted unless the pattern
+   * starts with vigil.version).
+   */
   id?: RegExp;
   /** Title + detail of the finding, when one port carries several weaknesses. */
   text?: RegExp;

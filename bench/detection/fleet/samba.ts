@@ -117,7 +117,8 @@ ${share.replace('SHARE', data)}`,
         '-s',
         conf,
       ]);
-      // smbd starts samba-dcerpcd and its rpcd_* helpers on demand, in a session of their own: find them by our config path.
+      // smbd starts samba-dcerpcd and its rpcd_* helpers on demand, in a session of their own: find them by
+      // our config path.
       ctx.onStop(() => {
         for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
           try {

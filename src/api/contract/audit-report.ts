@@ -1,4 +1,7 @@
-/** `scaninfo` of saGetAuditReport (spec 2.3), with the extension fields under `basic` that say what ran (docs/audits.md). */
+/**
+ * `scaninfo` of saGetAuditReport (spec 2.3), with the extension fields under `basic` that say what ran
+ * (docs/audits.md).
+ */
 const str = { type: 'string' } as const;
 const num = { type: 'number' } as const;
 

@@ -35,7 +35,10 @@ export interface ParamSpec {
   /** `integer`: the accepted range. */
   readonly min?: number;
   readonly max?: number;
-  /** The spec's code for an invalid value (and for a missing one unless `missingCode`); none where the spec fixes none. */
+  /**
+   * The spec's code for an invalid value (and for a missing one unless `missingCode`); none where the spec
+   * fixes none.
+   */
   readonly code?: ErrorCode;
   /** The spec's code for an absent or blank value, where it differs from `code`. */
   readonly missingCode?: ErrorCode;

@@ -133,7 +133,8 @@ test('findingFacts: risk from the highest score, NVD pages then advisories, the 
     findingFacts(check({ risk: 'medium', cves: ['CVE-1999-99999'] }), { port: 1, detail: '' }).risk,
     'medium',
   );
-  // A v2-only CVE (NVD scores this 1999 configuration entry 0.0, "no impact as a software flaw") leaves the declared risk.
+  // A v2-only CVE (NVD scores this 1999 configuration entry 0.0, "no impact as a software flaw") leaves the
+  // declared risk.
   assert.equal(cveFacts('CVE-1999-0497')?.v2score, 0);
   const old = findingFacts(check({ risk: 'medium', cves: ['CVE-1999-0497'] }), { port: 21, detail: '' });
   assert.deepEqual([old.risk, old.score], ['medium', null]);

@@ -47,7 +47,8 @@ test('several addresses audited at once: each host keeps its own ports, in the o
 
 test('end to end: findings carry their QoD into the report; a Debian package judged by its revision; undecidable backports are LOG', async (t) => {
   const address = '127.0.47.22';
-  // An sshd of Debian 12 at revision deb12u2 (fixed: Terrapin, CVE-2023-38408; not yet: regreSSHion, CVE-2025-26465) and an Apache that says only "(Debian)".
+  // An sshd of Debian 12 at revision deb12u2 (fixed: Terrapin, CVE-2023-38408; not yet: regreSSHion,
+  // CVE-2025-26465) and an Apache that says only "(Debian)".
   const ssh = createServer((s) => s.on('error', () => {}).end('SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u2\r\n'));
   const web = createHttp((_, res) =>
     res.writeHead(200, { server: 'Apache/2.4.62 (Debian)' }).end('<html>hello</html>'),

@@ -13,7 +13,10 @@ export interface HostResult {
   openPorts: number[];
   services: Service[];
   findings: { check: Check; finding: Finding }[];
-  /** Ids of the profile's checks that threw or timed out here: they checked nothing (the baseline must not read silence from them). */
+  /**
+   * Ids of the profile's checks that threw or timed out here: they checked nothing (the baseline must not
+   * read silence from them).
+   */
   checksFailed: string[];
 }
 

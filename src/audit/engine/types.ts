@@ -92,7 +92,10 @@ export interface Net {
     port: number,
     opts?: { timeoutMs?: number; servername?: string; minVersion?: string; maxVersion?: string; ciphers?: string },
   ): Promise<TLSSocket>;
-  /** One UDP request, the first reply or null on timeout. `anyPort`: take the reply from any port of the address (TFTP answers from a new one, RFC 1350 §4). */
+  /**
+   * One UDP request, the first reply or null on timeout. `anyPort`: take the reply from any port of the
+   * address (TFTP answers from a new one, RFC 1350 §4).
+   */
   udpRequest(port: number, payload: Buffer, opts?: { timeoutMs?: number; anyPort?: boolean }): Promise<Buffer | null>;
 }
 
@@ -100,7 +103,10 @@ export interface Check {
   readonly id: string;
   readonly shortid: string;
   readonly title: string;
-  /** Report category, e.g. 'Web Servers', 'SSL/TLS', 'Remote Access', 'Mail', 'FTP', 'Databases', 'DNS', 'Windows', 'Denial of Service', 'General'. */
+  /**
+   * Report category, e.g. 'Web Servers', 'SSL/TLS', 'Remote Access', 'Mail', 'FTP', 'Databases', 'DNS',
+   * 'Windows', 'Denial of Service', 'General'.
+   */
   readonly category: string;
   readonly risk: Risk;
   readonly cves: readonly string[];

@@ -70,7 +70,10 @@ export function timeText(t: number | string): string {
   return `${new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** The head every format prints: label, value. Extension fields only when the report has them (older reports lack them). */
+/**
+ * The head every format prints: label, value. Extension fields only when the report has them (older reports
+ * lack them).
+ */
 export function headLines(info: ScanInfo): [string, string][] {
   const b = info.basic;
   const rows: [string, string][] = [

@@ -64,7 +64,8 @@ export function writeConfig(c: UserConfig): string {
   // Only a directory we made for ourselves is narrowed: $VIGIL_CONFIG may point into a shared one (/tmp).
   if (!process.env.VIGIL_CONFIG) chmodSync(dir, 0o700);
   const tmp = `${file}.${process.pid}.tmp`;
-  // O_EXCL: never through a file or symlink someone else put there (VIGIL_CONFIG may be in /tmp); a stale one of ours goes first.
+  // O_EXCL: never through a file or symlink someone else put there (VIGIL_CONFIG may be in /tmp); a stale one
+  // of ours goes first.
   rmSync(tmp, { force: true });
   writeFileSync(tmp, `${JSON.stringify(c, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(tmp, 0o600);

@@ -52,7 +52,8 @@ export function addCall(
     const eq = pair.indexOf('=');
     if (eq <= 0) throw usage(`'${pair}': expected FIELD=VALUE (${takes})`);
     const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
-    // An unknown field is refused here, not dropped: the spec scripts ignore one, and `ip=` for `ipaddr=` must not pass unseen.
+    // An unknown field is refused here, not dropped: the spec scripts ignore one, and `ip=` for `ipaddr=`
+    // must not pass unseen.
     if (!own.includes(name)) throw usage(`${type} has no field '${name}' (${takes})`);
     fields[name] = value;
   }

@@ -33,7 +33,10 @@ export class UserSession {
     return new UserSession(readConfig());
   }
 
-  /** Calls a script, typed by the script table as the SDK's `call`; any failure comes out as a CliError naming the script. */
+  /**
+   * Calls a script, typed by the script table as the SDK's `call`; any failure comes out as a CliError naming
+   * the script.
+   */
   async call<S extends ScriptName>(script: S, fields: CallParams<S>): Promise<Loose<CallReply<S>>> {
     try {
       return (await this.send(script, fields as Fields)) as Loose<CallReply<S>>;
@@ -99,7 +102,8 @@ export function explain(err: unknown, script?: string): CliError {
   }
   const code = (err as NodeJS.ErrnoException)?.code;
   if (typeof code === 'string') {
-    // Node's TLS codes (DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID, …) and socket codes (ECONNREFUSED, …).
+    // Node's TLS codes (DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID, …) and socket codes
+    // (ECONNREFUSED, …).
     const tls = /CERT|SELF_SIGNED|TLS|SSL|EPROTO/.test(code);
     const hint = tls
       ? ": the server's certificate is not trusted; give its certificate with vigil login --cacert FILE"

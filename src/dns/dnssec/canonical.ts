@@ -160,7 +160,10 @@ export function rrsetWire(owner: Buffer, type: string, originalTtl: number, rrse
   return Buffer.concat(parts);
 }
 
-/** Labels of an owner as the RRSIG Labels field counts them: the root and a leading `*` not counted (RFC 4034 3.1.3). */
+/**
+ * Labels of an owner as the RRSIG Labels field counts them: the root and a leading `*` not counted (RFC 4034
+ * 3.1.3).
+ */
 export function rrsigLabels(owner: string): number {
   const ls = labels(owner);
   return ls.length && ls[0]!.length === 1 && ls[0]![0] === 0x2a ? ls.length - 1 : ls.length;

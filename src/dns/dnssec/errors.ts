@@ -4,7 +4,10 @@
  * answer. None of them is a spec code; they never reach a client as such.
  */
 export type DnssecCode =
-  /** A sealed private key did not open: wrong key-encryption key, tampered or truncated blob, or another key's binding. */
+  /**
+   * A sealed private key did not open: wrong key-encryption key, tampered or truncated blob, or another key's
+   * binding.
+   */
   | 'keyUnsealFailed'
   /** An algorithm number other than 13 (ECDSA P-256) or 15 (Ed25519). */
   | 'unsupportedAlgorithm'

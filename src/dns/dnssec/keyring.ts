@@ -73,10 +73,16 @@ export function nextKeyEvent(
   return next;
 }
 
-/** Pre-publication needs the new key in caches before it signs: propagation plus the DNSKEY TTL (RFC 7583 3.3.1, Ipub). */
+/**
+ * Pre-publication needs the new key in caches before it signs: propagation plus the DNSKEY TTL (RFC 7583
+ * 3.3.1, Ipub).
+ */
 const publishLead = (policy: KeyPolicy, intervalMs: number) => intervalMs + policy.propagation + policy.dnskeyTtl;
 
-/** The ZSK that signs now and has no successor yet, with when its successor must be published; null when there is nothing to do. */
+/**
+ * The ZSK that signs now and has no successor yet, with when its successor must be published; null when there
+ * is nothing to do.
+ */
 function successorDue(keys: readonly KeyTimes[], now: number, policy: KeyPolicy, intervalMs: number): number | null {
   const zsks = keys.filter((k) => k.role === 'zsk' && k.removeAt === null);
   const current = zsks.filter((k) => signing(k, now) && k.retireAt === null).sort((a, b) => b.activeAt - a.activeAt)[0];

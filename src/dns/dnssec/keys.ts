@@ -3,7 +3,10 @@ import dnsPacket, { type DnskeyData, type DsData } from 'dns-packet';
 import { nameWire } from './canonical.ts';
 import { dnssecFail } from './errors.ts';
 
-/** 13: ECDSA P-256 with SHA-256 (RFC 6605), the default; 15: Ed25519 (RFC 8080). Both MUST-implement for validators (RFC 8624). */
+/**
+ * 13: ECDSA P-256 with SHA-256 (RFC 6605), the default; 15: Ed25519 (RFC 8080). Both MUST-implement for
+ * validators (RFC 8624).
+ */
 export type Algorithm = 13 | 15;
 /**
  * A split pair, not a CSK: the KSK (flags 257, SEP bit) signs only the

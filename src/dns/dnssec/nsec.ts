@@ -19,7 +19,10 @@ export interface ChainOwner {
   readonly types: readonly string[];
 }
 
-/** One NSEC per owner, each to the next, the last back to the apex (the first). Types as dns-packet names, sorted by number. */
+/**
+ * One NSEC per owner, each to the next, the last back to the apex (the first). Types as dns-packet names,
+ * sorted by number.
+ */
 export function nsecChain(owners: readonly ChainOwner[], ttl: number): Map<string, Answer> {
   const out = new Map<string, Answer>();
   for (let i = 0; i < owners.length; i++) {

@@ -14,7 +14,10 @@ export const NSEC3_PARAMS = { algorithm: 1, flags: 0, iterations: 0, salt: Buffe
 
 const B32HEX = '0123456789abcdefghijklmnopqrstuv';
 
-/** Base32hex without padding (RFC 4648 7), lower case: the NSEC3 owner label. Order-preserving, so owners sort as their hashes. */
+/**
+ * Base32hex without padding (RFC 4648 7), lower case: the NSEC3 owner label. Order-preserving, so owners sort
+ * as their hashes.
+ */
 export function base32hex(bytes: Buffer): string {
   let out = '';
   let bits = 0;
@@ -42,7 +45,10 @@ export function nsec3Hash(
   return h;
 }
 
-/** NSEC3PARAM RDATA, hand-rolled: dns-packet has no codec for it (RFC 5155 4.2: alg, flags, iterations, salt length, salt). */
+/**
+ * NSEC3PARAM RDATA, hand-rolled: dns-packet has no codec for it (RFC 5155 4.2: alg, flags, iterations, salt
+ * length, salt).
+ */
 export function nsec3paramRdata(): Buffer {
   const { algorithm, flags, iterations, salt } = NSEC3_PARAMS;
   const b = Buffer.alloc(5 + salt.length);

@@ -35,7 +35,10 @@ export function signatureWindow(clock: Clock, timers: Timers = DEFAULT_TIMERS): 
   return { inception: now - timers.inceptionOffset, expiration: now + timers.validity };
 }
 
-/** Whether an existing RRSIG must be re-made now: at or within the refresh margin of its end (so at a SignedZone's refreshAt), or not yet valid. */
+/**
+ * Whether an existing RRSIG must be re-made now: at or within the refresh margin of its end (so at a
+ * SignedZone's refreshAt), or not yet valid.
+ */
 export function needsRefresh(rrsig: RrsigData, clock: Clock, timers: Timers = DEFAULT_TIMERS): boolean {
   const now = Math.floor(clock.now() / 1000);
   return rrsig.expiration - now <= timers.refresh || rrsig.inception > now;
@@ -56,7 +59,10 @@ export interface CanonicalSet {
   readonly wire: Buffer;
 }
 
-/** `ownerWire`: the owner's canonical wire form when the caller has it already (signZone computes each owner's once). */
+/**
+ * `ownerWire`: the owner's canonical wire form when the caller has it already (signZone computes each owner's
+ * once).
+ */
 export function canonicalSet(owner: string, type: string, rrset: readonly Answer[], ownerWire?: Buffer): CanonicalSet {
   // One TTL per set (RFC 2181 5.2); the index already evens them out, the lowest is what a resolver would keep anyway.
   let ttl = Infinity;

@@ -39,7 +39,10 @@ export interface SignOptions {
 }
 
 export interface SignedZone {
-  /** The zone's records (DNSSEC types given in are dropped and remade), DNSKEY, NSEC and every RRSIG, in canonical order. */
+  /**
+   * The zone's records (DNSSEC types given in are dropped and remade), DNSKEY, NSEC and every RRSIG, in
+   * canonical order.
+   */
   readonly records: Answer[];
   /** When the signatures made now must be re-made (ms since 1970; the caller's timer). */
   readonly refreshAt: number;

@@ -12,7 +12,10 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 const PARAMETER = /^[a-z0-9][a-z0-9-]* *= *[\x21-\x3a\x3c-\x7e]*$/i;
 const MAILTO = /^mailto:[^\s@]+@[^\s@]+$/;
 
-/** issue / issuewild value (RFC 8659 4.2): `[issuer-domain] [; key=value [; key=value…]]`, `;` alone forbids issuance. */
+/**
+ * issue / issuewild value (RFC 8659 4.2): `[issuer-domain] [; key=value [; key=value…]]`, `;` alone forbids
+ * issuance.
+ */
 function issueValueValid(value: string): boolean {
   const parts = value.split(';');
   const issuer = parts[0]!.trim();

@@ -66,7 +66,10 @@ export const typeByWire = (wireType: string): AnyRecordType | undefined => BY_WI
 /** Types with an add script, in table order: the scripts, the CLI's `dns add` and the console's forms. */
 export const ADDABLE: readonly AnyRecordType[] = RECORD_TYPE_LIST.filter((t) => t.add);
 
-/** The add forms with their literal types: the add scripts' contracts are typed from them (src/api/contract/dns-records.ts). */
+/**
+ * The add forms with their literal types: the add scripts' contracts are typed from them
+ * (src/api/contract/dns-records.ts).
+ */
 type FormOf<T> = T extends { readonly add: infer A extends AddForm } ? A : never;
 export type AddFormOf = FormOf<(typeof LIST)[number]>;
 export const ADD_FORMS = LIST.flatMap((t) => ('add' in t ? [t.add] : [])) as readonly AddFormOf[];
@@ -135,7 +138,10 @@ export function dataIf<T extends { readonly type: string; parse(f: Fields, zone:
   return r.type === t.type ? (r.data as ReturnType<T['parse']>) : null;
 }
 
-/** A wire type name as zone text writes it: the table's name (`SVCB`, not dns-packet's `UNKNOWN_64`), else RFC 3597's `TYPEnn`. */
+/**
+ * A wire type name as zone text writes it: the table's name (`SVCB`, not dns-packet's `UNKNOWN_64`), else RFC
+ * 3597's `TYPEnn`.
+ */
 export function typeText(wireType: string): string {
   const known = BY_WIRE.get(wireType);
   if (known) return known.type;

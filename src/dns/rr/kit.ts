@@ -65,7 +65,10 @@ export interface Wire<D> {
   encode(d: D): unknown;
   /** A transferred record's data in stored form (`owner` relative to the zone); null when Vigil cannot hold it. */
   decode(data: unknown, owner: string): D | null;
-  /** RFC 4034 6.2 (as amended by RFC 6840 5.1): the data with its embedded names lowercased, for signing. Absent: as it is. */
+  /**
+   * RFC 4034 6.2 (as amended by RFC 6840 5.1): the data with its embedded names lowercased, for signing.
+   * Absent: as it is.
+   */
   canonical?(data: unknown): unknown;
   /** The RDATA in presentation form (RFC 1035 5.1), for the signed zone's text; null: write RFC 3597's generic form. */
   present(data: unknown): string | null;
@@ -100,7 +103,10 @@ export interface RecordType<D extends Stored = StoredData, N extends string = st
    * add need not sum the zone's bytes (limits.ts).
    */
   readonly bound: number;
-  /** The one-line display (console, CLI, reports): `{field}` is replaced by the field, `{field|@}` by `@` when blank. */
+  /**
+   * The one-line display (console, CLI, reports): `{field}` is replaced by the field, `{field|@}` by `@` when
+   * blank.
+   */
   readonly display: string;
   /** Validates the add fields (zone already normalized) into stored data; throws ApiError with the field's code. */
   parse(fields: Fields, zone: string): D;

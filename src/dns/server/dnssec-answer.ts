@@ -57,7 +57,10 @@ function sigs(z: ZoneIndex, owner: string, type: string): Answer[] {
   );
 }
 
-/** Each RRset of a section followed by its signatures; a set made from a wildcard takes the wildcard's, renamed (RFC 4035 3.1.3.3). */
+/**
+ * Each RRset of a section followed by its signatures; a set made from a wildcard takes the wildcard's,
+ * renamed (RFC 4035 3.1.3.3).
+ */
 function signSets(z: ZoneIndex, rrs: readonly Answer[], wild: Proof['wild']): Answer[] {
   const out: Answer[] = [];
   const seen = new Set<Answer>(rrs);
@@ -93,7 +96,10 @@ function regroup(list: Answer[]): Answer[] {
   ]);
 }
 
-/** The owner of the NSEC that covers `name`: the last chain name at or before it in canonical order (the chain wraps to its last). */
+/**
+ * The owner of the NSEC that covers `name`: the last chain name at or before it in canonical order (the chain
+ * wraps to its last).
+ */
 function cover(z: ZoneIndex, name: string): string {
   const chain = z.nsecChain!;
   const want = labels(name);

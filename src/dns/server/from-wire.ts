@@ -15,7 +15,8 @@ export function fromWire(a: Answer, zone: string, seq: number, zoneTtl?: number)
   if (rel === null || !def?.wire) return null;
   const data = def.wire.decode((a as { data: unknown }).data, rel);
   if (data === null) return null;
-  // The master's TTL rides along where it is not the zone's (issue 16: records have their own TTL), so the copy is served as the master serves it.
+  // The master's TTL rides along where it is not the zone's (issue 16: records have their own TTL), so the
+  // copy is served as the master serves it.
   const ttl = (a as { ttl?: number }).ttl;
   const own = def.role !== 'soa' && typeof ttl === 'number' && ttl !== zoneTtl ? { ttl } : {};
   return { seq, type: def.type, data: { ...data, ...own } };

@@ -21,7 +21,10 @@ const EDNS_SIZE = 1232;
  * 5 s held a connection for ever (issue 12).
  */
 const TCP_IDLE_MS = 10_000;
-/** Replies queued to a client that is not reading them before we stop reading its queries (pipelined AXFRs would grow it without end). */
+/**
+ * Replies queued to a client that is not reading them before we stop reading its queries (pipelined AXFRs
+ * would grow it without end).
+ */
 const TCP_MAX_QUEUED = 1024 * 1024;
 /** Cached replies per zone version before the cache starts over. */
 const MAX_CACHED = 100_000;
@@ -129,7 +132,10 @@ export interface AnswerFacts {
   transfer?: { zone: string; type: 'AXFR' | 'IXFR'; served: boolean };
 }
 
-/** Encodes a reply within what the transport allows; too big for UDP: TC and empty sections, so the client retries over TCP. */
+/**
+ * Encodes a reply within what the transport allows; too big for UDP: TC and empty sections, so the client
+ * retries over TCP.
+ */
 function encodeWithin(packet: Packet, transport: 'udp' | 'tcp', opt: { udpPayloadSize?: number } | undefined): Buffer {
   const limit = transport === 'tcp' ? 65535 : opt ? Math.max(512, Math.min(opt.udpPayloadSize ?? 512, 4096)) : 512;
   const out = dnsPacket.encode(packet);

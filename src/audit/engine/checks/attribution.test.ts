@@ -22,7 +22,10 @@ const SCOPED: readonly { token: RegExp; product: RegExp; label: RegExp }[] = [
   { token: /CVE-2015-1635|MS15-034/g, product: /\biis\b|http\.sys|microsoft/i, label: /iis|windows/i },
 ];
 
-/** Checks that declare a product's CVEs and drop them at run time when another product answers, with where that is tested. */
+/**
+ * Checks that declare a product's CVEs and drop them at run time when another product answers, with where
+ * that is tested.
+ */
 const RUNTIME_SCOPED: Record<string, string> = {
   'vigil.smb.v1':
     'drops the EternalBlue CVEs when the NTLMSSP challenge shows Samba (smb.ts isSamba; smb.test.ts on a real smbd)',
@@ -32,7 +35,8 @@ test('no check carries a CVE or remedy of another product in its table declarati
   const wrong: string[] = [];
   for (const c of CHECKS) {
     if (RUNTIME_SCOPED[c.id]) continue;
-    // Version tables are scoped by construction: vigil.version.<product> fires only on that product's sightings (below).
+    // Version tables are scoped by construction: vigil.version.<product> fires only on that product's
+    // sightings (below).
     if (c.id.startsWith('vigil.version.')) continue;
     const text = `${c.cves.join(' ')} | ${c.description} | ${c.solution}`;
     for (const s of SCOPED) {

@@ -122,7 +122,8 @@ export function ldapAnonymousRead(net: Net, port: number): Promise<LdapRead | nu
       const dn = children(found, e)[0];
       return dn ? found.subarray(dn.start, dn.end).toString('utf8') : '';
     });
-    // The naming context's own entry alone says little (some directories publish it on purpose): data means entries below it.
+    // The naming context's own entry alone says little (some directories publish it on purpose): data means
+    // entries below it.
     const below = dns.filter((dn) => dn && dn.toLowerCase() !== base.toLowerCase());
     return { base, entries: below.length, sample: below.slice(0, 3).join('; ') };
   });

@@ -11,7 +11,10 @@ import { portCheck, portsOf, shown, talk } from './services-kit.ts';
 /** rsyncd's greeting, "@RSYNCD: <protocol>[.<sub>]" (rsync/clientserver.c). */
 const RSYNC_HELLO = /^@RSYNCD: (\d+)(?:\.(\d+))?/;
 const lineDone = (b: Buffer) => b.includes(10);
-/** We announce protocol 30: rsync 3.2's protocol 32 insists on a digest list after the version ("your client omitted the digest name list"). */
+/**
+ * We announce protocol 30: rsync 3.2's protocol 32 insists on a digest list after the version ("your client
+ * omitted the digest name list").
+ */
 const CLIENT_HELLO = '@RSYNCD: 30.0\n';
 
 /** Module names often used when the list is hidden. */

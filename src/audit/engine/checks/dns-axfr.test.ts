@@ -1,4 +1,7 @@
-/** Zone transfer to anyone on a real BIND: zones found from the server's own PTR/SOA answers, AXFR'd; the twin refuses. */
+/**
+ * Zone transfer to anyone on a real BIND: zones found from the server's own PTR/SOA answers, AXFR'd; the twin
+ * refuses.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { namedAuthoritative } from '../../../../test/helpers/daemons-net.ts';

@@ -8,7 +8,10 @@ import { httpRequest, isHttpService, usesTls } from './http-client.ts';
 
 const httpPorts = (host: HostFacts, max: number): Service[] => host.services.filter(isHttpService).slice(0, max);
 
-/** Overlapping whole-resource ranges: RFC 9110 14.2 lets a server coalesce or refuse them; serving each is the amplifier. */
+/**
+ * Overlapping whole-resource ranges: RFC 9110 14.2 lets a server coalesce or refuse them; serving each is the
+ * amplifier.
+ */
 export const RANGE_COPIES = 12;
 export const RANGE_MIN_FACTOR = 4;
 

@@ -35,7 +35,8 @@ const MEMCACHED: Amplifier = {
   title: 'memcached answers over UDP (amplification)',
   port: 11211,
   names: ['memcached'],
-  // protocol.txt "UDP protocol": an 8-byte frame header (request id, sequence 0, 1 datagram, reserved) before the text command.
+  // protocol.txt "UDP protocol": an 8-byte frame header (request id, sequence 0, 1 datagram, reserved) before
+  // the text command.
   request: Buffer.concat([Buffer.from([0, 1, 0, 0, 0, 1, 0, 0]), Buffer.from('stats\r\n')]),
   answers: (r) => r.length > 8 && r.subarray(8).toString('latin1').startsWith('STAT '),
   description:
@@ -49,7 +50,8 @@ const NTP_MODE6: Amplifier = {
   title: 'NTP answers mode 6 control queries (amplification)',
   port: 123,
   names: ['ntp'],
-  // RFC 9327 (NTP control messages): LI 0, version 2, mode 6; opcode 2 READVAR, sequence 1, association 0: what `ntpq -c rv` sends.
+  // RFC 9327 (NTP control messages): LI 0, version 2, mode 6; opcode 2 READVAR, sequence 1, association 0:
+  // what `ntpq -c rv` sends.
   request: Buffer.from([0x16, 0x02, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 0]),
   answers: (r) => r.length > 12 && (r[0]! & 0x07) === 6 && (r[1]! & 0x80) !== 0 && (r[1]! & 0x40) === 0,
   description:

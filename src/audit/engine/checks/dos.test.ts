@@ -177,7 +177,10 @@ zone:
   );
 });
 
-/** What Apache httpd before 2.2.20 did with overlapping ranges: every one served (CVE-2011-3192). Debian ships no such server any more. */
+/**
+ * What Apache httpd before 2.2.20 did with overlapping ranges: every one served (CVE-2011-3192). Debian ships
+ * no such server any more.
+ */
 function oldApache(): Server {
   const body = Buffer.alloc(2000, 'a');
   return createServer((req, res) => {

@@ -159,7 +159,8 @@ Redirect permanent /private/ https://vigil.test/private/`,
 
   const found = await flagged(w, weak);
   const php = existsSync('/usr/lib/apache2/modules/libphp8.2.so'); // libapache2-mod-php: phpinfo() runs for real
-  // (put-accepted stays silent on Apache: 2.4 answers "100 Continue" even to a POST on a random path, so the control rules it out; PROPFIND covers mod_dav.)
+  // (put-accepted stays silent on Apache: 2.4 answers "100 Continue" even to a POST on a random path, so the
+  // control rules it out; PROPFIND covers mod_dav.)
   for (const id of [
     'server-status',
     'status-page',

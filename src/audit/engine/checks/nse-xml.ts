@@ -1,4 +1,7 @@
-/** The <script> results of nmap's -oX output, as findings. A small reader for nmap's own regular XML, no general parser. */
+/**
+ * The <script> results of nmap's -oX output, as findings. A small reader for nmap's own regular XML, no
+ * general parser.
+ */
 import type { Finding } from '../types.ts';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

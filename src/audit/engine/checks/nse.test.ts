@@ -56,7 +56,8 @@ test('nmap XML recorded from real runs: only positive verdicts become findings',
 test('a real nmap run against a silent TLS port: "No reply from server (TIMEOUT)" and script errors raise nothing', {
   skip: !hasNmap && 'nmap not installed',
 }, async (t) => {
-  // ssl-ccs-injection answers "No reply from server (TIMEOUT)" here and tls-ticketbleed "ERROR: Script execution failed".
+  // ssl-ccs-injection answers "No reply from server (TIMEOUT)" here and tls-ticketbleed "ERROR: Script
+  // execution failed".
   const address = '127.0.0.38';
   const server = createTcp((s) => s.on('error', () => {}).on('data', () => {}));
   await new Promise<void>((r) => server.listen(443, address, r));

@@ -15,7 +15,8 @@ const exposed = (host: HostFacts, names: string[], usual: number[], what: string
 
 export const telnetOpen: Check = portCheck(
   {
-    // No CVE: CVE-1999-0619 ("The Telnet service is running") is REJECTED in NVD, a configuration, not a flaw (read 2026-11-23).
+    // No CVE: CVE-1999-0619 ("The Telnet service is running") is REJECTED in NVD, a configuration, not a flaw
+    // (read 2026-11-23).
     id: 'vigil.telnet.open',
     shortid: 'TELNET',
     title: 'Telnet service open',
@@ -94,7 +95,10 @@ const sshWeakAlgorithmsProbe: Check = portCheck(
   },
 );
 
-/** CVE-2008-5161 is the CBC-mode plaintext recovery: attached only when a CBC cipher is offered, never for kex or MACs. */
+/**
+ * CVE-2008-5161 is the CBC-mode plaintext recovery: attached only when a CBC cipher is offered, never for kex
+ * or MACs.
+ */
 export const sshWeakAlgorithms: Check = {
   ...sshWeakAlgorithmsProbe,
   run: async (h, n) =>

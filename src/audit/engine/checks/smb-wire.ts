@@ -107,7 +107,10 @@ function ntlmNegotiate(): Buffer {
   return b;
 }
 
-/** AUTHENTICATE: anonymous (no user, LM = one zero byte, NT empty; MS-NLMP §3.2.5.1.2) or an unknown user with a random response. */
+/**
+ * AUTHENTICATE: anonymous (no user, LM = one zero byte, NT empty; MS-NLMP §3.2.5.1.2) or an unknown user with
+ * a random response.
+ */
 function ntlmAuthenticate(user: string | null): Buffer {
   const lm = user ? randomBytes(24) : Buffer.alloc(1);
   const nt = user ? randomBytes(24) : Buffer.alloc(0);

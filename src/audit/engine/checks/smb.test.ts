@@ -1,4 +1,7 @@
-/** SMB on a real Samba: the weak one (Debian's guest mapping, a guest share, SMB1) is flagged, the hardened twin is not. */
+/**
+ * SMB on a real Samba: the weak one (Debian's guest mapping, a guest share, SMB1) is flagged, the hardened
+ * twin is not.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { samba } from '../../../../test/helpers/daemons-net.ts';

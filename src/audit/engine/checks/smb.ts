@@ -120,7 +120,10 @@ export const smbGuestShare: Check = portCheck(
   },
 );
 
-/** Samba's NTLMSSP CHALLENGE carries Version 6.1 build 0 (source3/auth: no real build); Windows sends its build number. */
+/**
+ * Samba's NTLMSSP CHALLENGE carries Version 6.1 build 0 (source3/auth: no real build); Windows sends its
+ * build number.
+ */
 async function isSamba(net: Net, port: number): Promise<boolean> {
   const l = await talk(net, port, async (c) => {
     const n = await negotiate(c);

@@ -15,7 +15,8 @@ const unknown = (c: number) => c === 550 || c === 551 || c === 553;
 
 export const smtpUserEnum: Check = portCheck(
   {
-    // No CVE: CVE-1999-0531 (SMTP supports EXPN/VRFY) is REJECTED in NVD, a configuration, not a flaw (read 2026-11-23).
+    // No CVE: CVE-1999-0531 (SMTP supports EXPN/VRFY) is REJECTED in NVD, a configuration, not a flaw (read
+    // 2026-11-23).
     id: 'vigil.smtp.user-enum',
     shortid: 'SMTP-ENUM',
     title: 'SMTP server reveals which users exist (VRFY/EXPN)',

@@ -48,7 +48,10 @@ async function flagged(address: string, services: Service[]): Promise<Map<string
 const on = (found: Map<string, string[]>, id: string, port: number) =>
   (found.get(id) ?? []).find((l) => l.startsWith(`${port}: `));
 
-/** Weak: a certificate 10 days from expiry, a 1024-bit DH group, TLS 1.0 allowed. Hardened: 365 days, ffdhe2048, TLS 1.2+. */
+/**
+ * Weak: a certificate 10 days from expiry, a 1024-bit DH group, TLS 1.0 allowed. Hardened: 365 days,
+ * ffdhe2048, TLS 1.2+.
+ */
 function material(tag: string) {
   const weakDir = tempDir(`${tag}-weak`);
   const hardDir = tempDir(`${tag}-hard`);
@@ -139,7 +142,8 @@ test('real slapd (LDAP StartTLS extended operation) and PostgreSQL (SSLRequest):
 }, async () => {
   const a = ADDR(42);
   const m = material('dir');
-  // Debian's slapd uses GnuTLS: priority strings, and it picks its own DH group whatever TLSDHParamFile says (observed: 2048 bits), so no weak DH here.
+  // Debian's slapd uses GnuTLS: priority strings, and it picks its own DH group whatever TLSDHParamFile says
+  // (observed: 2048 bits), so no weak DH here.
   const ldap = (x: typeof m.weak, weak: boolean) => [
     `TLSCertificateFile ${x.cert}`,
     `TLSCertificateKeyFile ${x.key}`,
@@ -229,7 +233,8 @@ test('real postfix: STARTTLS with a certificate near expiry, a 1024-bit group an
 
 test('LDAP ExtendedResponse: success, refusal, and bytes that are not one', async () => {
   const { ldapSuccess } = await import('./starttls.ts');
-  // slapd's reply to StartTLS: SEQUENCE { messageID 1, [APPLICATION 24] { resultCode 0, matchedDN "", diagnosticMessage "" } }.
+  // slapd's reply to StartTLS: SEQUENCE { messageID 1, [APPLICATION 24] { resultCode 0, matchedDN "",
+  // diagnosticMessage "" } }.
   assert.equal(ldapSuccess(Buffer.from('300c02010178070a010004000400', 'hex')), true);
   // protocolError (2): StartTLS not configured.
   assert.equal(ldapSuccess(Buffer.from('302802010178230a0102040004', 'hex')), false);

@@ -1,4 +1,7 @@
-/** TFTP on real tftpd-hpa: a readable config and --create are flagged; the twin (nothing to read, no --create) is not. */
+/**
+ * TFTP on real tftpd-hpa: a readable config and --create are flagged; the twin (nothing to read, no --create)
+ * is not.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tftpd } from '../../../../test/helpers/daemons-net.ts';

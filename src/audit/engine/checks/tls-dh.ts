@@ -15,7 +15,10 @@ import { tlsTargets, via } from './tls-targets.ts';
  */
 export const DH_MIN_BITS = 2048;
 
-/** Every finite-field DHE suite OpenSSL names; SECLEVEL=0 so that a 512/768/1024-bit group is accepted and can be measured. */
+/**
+ * Every finite-field DHE suite OpenSSL names; SECLEVEL=0 so that a 512/768/1024-bit group is accepted and can
+ * be measured.
+ */
 const DHE_ONLY = {
   minVersion: 'TLSv1' as const,
   maxVersion: 'TLSv1.2' as const,

@@ -19,7 +19,10 @@ export interface TlsTarget {
   open?: () => ReturnType<typeof startPlain>;
 }
 
-/** Per audited host (the HostFacts object lives as long as one host's checks); promises, since checks run concurrently. */
+/**
+ * Per audited host (the HostFacts object lives as long as one host's checks); promises, since checks run
+ * concurrently.
+ */
 const cache = new WeakMap<HostFacts, Promise<TlsTarget[]>>();
 
 export function tlsTargets(host: HostFacts, net: Net): Promise<TlsTarget[]> {
@@ -31,7 +34,8 @@ export function tlsTargets(host: HostFacts, net: Net): Promise<TlsTarget[]> {
 async function collect(host: HostFacts, net: Net): Promise<TlsTarget[]> {
   const out = await Promise.all(
     host.services.map(async (svc): Promise<TlsTarget | null> => {
-      // Implicit TLS; a port detection saw only as HTTP's "plain HTTP sent to an HTTPS port" is one too, and then needs its handshake here.
+      // Implicit TLS; a port detection saw only as HTTP's "plain HTTP sent to an HTTPS port" is one too, and
+      // then needs its handshake here.
       if (isTlsService(svc) || tlsRefusal(svc.http))
         return { svc, starttls: false, info: svc.tls ?? (await readTlsInfo(net, svc.port)) };
       if (!upgradeFor(svc)) return null;

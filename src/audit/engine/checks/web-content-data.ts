@@ -57,7 +57,8 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
     lead: 'Version-control metadata is readable',
     firstOnly: false,
     candidates: [
-      // Subversion 1.7+ keeps one SQLite database per working copy (wc.db); 1.6 and older an "entries" text file whose first line is the format number (8-10) and 1.7+ writes "12".
+      // Subversion 1.7+ keeps one SQLite database per working copy (wc.db); 1.6 and older an "entries" text
+      // file whose first line is the format number (8-10) and 1.7+ writes "12".
       { path: '/.svn/wc.db', what: 'Subversion working-copy database', sig: starts('SQLite format 3\0') },
       {
         path: '/.svn/entries',
@@ -148,7 +149,8 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
         'vim swap file',
         vimSwap,
       ),
-      // Copies of static pages have no format of their own: the copy exists while a random name with the same suffix does not.
+      // Copies of static pages have no format of their own: the copy exists while a random name with the same
+      // suffix does not.
       ...each(
         [
           '/index.html~',
@@ -301,7 +303,8 @@ export const CONTENT_FAMILIES: readonly ContentFamily[] = [
       'A page calling phpinfo() is public: it shows the PHP version and modules, file paths, environment variables (often secrets) and request headers including cookies.',
     solution: 'Delete the phpinfo() page from the web root.',
     lead: 'phpinfo() output is served',
-    // phpinfo() writes "<title>PHP 8.2.x - phpinfo()</title>" (older: "phpinfo()") and "<h1 class="p">PHP Version X</h1>".
+    // phpinfo() writes "<title>PHP 8.2.x - phpinfo()</title>" (older: "phpinfo()") and "<h1 class="p">PHP
+    // Version X</h1>".
     candidates: each(
       [
         '/phpinfo.php',

@@ -80,7 +80,8 @@ const PARALLEL = 4;
 
 async function scan(net: Net, svc: Service, host: HostFacts, fam: ContentFamily): Promise<string[]> {
   const baseline = baselineFor(host, net, svc);
-  // A port that does not answer a plain GET of a random name (it hangs or is not HTTP) would cost every candidate its timeout.
+  // A port that does not answer a plain GET of a random name (it hangs or is not HTTP) would cost every
+  // candidate its timeout.
   if (!(await baseline.get('/index.txt'))) return [];
   const hits: string[] = [];
   const queue = [...fam.candidates];

@@ -13,7 +13,10 @@ import { snmpMessage, snmpValue } from './snmp-ber.ts';
 /** Directories anonymous uploads usually go to; the login directory first. */
 const FTP_DIRS = ['', 'incoming', 'upload', 'uploads', 'pub/incoming', 'pub', 'public', 'tmp'];
 
-/** STOR through a passive data connection, to the audited address only (a PASV address elsewhere is ignored: no FTP bounce). */
+/**
+ * STOR through a passive data connection, to the audited address only (a PASV address elsewhere is ignored:
+ * no FTP bounce).
+ */
 async function ftpUpload(net: Net, port: number): Promise<string | null> {
   return talk(
     net,
