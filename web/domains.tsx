@@ -7,6 +7,9 @@ import { fieldOf, words } from './words.ts';
 import { describe, OPTIONS_TYPE, RECORD_FORMS, type RecordForm, SOA_TYPE, ttlText } from './record-forms.ts';
 import { ZoneTools } from './zone-tools.tsx';
 
+/** A record as dnsGetDomainRecords.php gives it. */
+type RecordRow = { seq: number | string; type: string; data: Record<string, unknown> };
+
 const STATE_CLASS = ['unvalidated', 'errors', 'waiting', 'active'];
 
 export function StateBadge({ state, text }: { state: number; text: string }) {
@@ -247,12 +250,12 @@ export function DomainPage({ domain }: { domain: string }) {
   };
   const preview = async () => {
     try {
-      setZone(((await call('dnsBuildZone.php', { domain })) as any).zone);
+      setZone((await call('dnsBuildZone.php', { domain })).zone);
     } catch (e) {
       setZone(errText(e));
     }
   };
-  const records = recs?.records ? Object.values(recs.records as Record<string, any>) : [];
+  const records = recs?.records ? Object.values(recs.records as Record<string, RecordRow>) : [];
   const form = RECORD_FORMS.find((f) => f.type === type)!;
   return (
     <section>
@@ -333,7 +336,7 @@ export function DomainPage({ domain }: { domain: string }) {
             </tr>
           </thead>
           <tbody>
-            {records.map((r: any) => {
+            {records.map((r) => {
               const what = `${r.type} ${describe(r.type, r.data)}`;
               return (
                 <tr key={r.seq}>
