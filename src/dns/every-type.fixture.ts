@@ -45,6 +45,30 @@ const ENTRIES: [ZoneRecord['type'], Fields, ttl?: string][] = [
   ['CAA', { subdomain: '', flag: '128', tag: 'iodef', value: 'mailto:security@xn--bcher-kva.example' }],
   ['CAA', { subdomain: 'www', flag: '0', tag: 'iodef', value: 'https://example.net/caa?x="y"' }],
   ['WebForwarding', { host: 'go', target: 'https://example.org/landing' }],
+  // The types beyond the spec (issue 25): a DS at the delegation above, escapes in NAPTR and SVCB values.
+  ['PTR', { name: '_http._tcp', host: 'web._http._tcp.bücher.example' }],
+  ['DS', { name: 'sub', keytag: '60485', algorithm: '13', digesttype: '2', digest: 'd4b7'.repeat(16) }],
+  ['TLSA', { name: '_443._tcp.www', usage: '3', selector: '1', matchingtype: '1', data: 'AB'.repeat(32) }, '300'],
+  ['SSHFP', { name: 'www', algorithm: '4', fptype: '2', fingerprint: '4b'.repeat(32) }],
+  ['SVCB', { name: '_dns', priority: '1', target: 'dns.other.net.', params: 'port=853 alpn="dot,h2"' }],
+  ['HTTPS', { name: '', priority: '1', target: '.', params: 'alpn=h2,h3 ipv4hint=192.0.2.1 ipv6hint=2001:db8::1' }],
+  ['HTTPS', { name: 'alias', priority: '0', target: 'cdn.other.net.', params: '' }],
+  [
+    'NAPTR',
+    {
+      name: '',
+      order: '100',
+      preference: '10',
+      flags: 'u',
+      service: 'E2U+sip',
+      regexp: '!^.*$!sip:info@bücher.example!',
+      replacement: '.',
+    },
+  ],
+  [
+    'NAPTR',
+    { name: '', order: '10', preference: '0', flags: 'S', service: 'SIP+D2U', regexp: '', replacement: '_sip._udp' },
+  ],
 ];
 
 /** The SOA and the four default NS a new domain starts with. */

@@ -18,7 +18,7 @@ test('round trip without a store: every type -> zone text -> import into a new z
   const plan = planImport(SETTINGS, fresh(), text);
   assert.deepEqual(plan.reply.errors, []);
   assert.deepEqual(plan.reply.warnings, ['4 record(s) equal to records already in the zone (TTL aside) were skipped']);
-  assert.equal(plan.reply.imported, 28, 'every zone record but the SOA and the four default NS');
+  assert.equal(plan.reply.imported, 37, 'every zone record but the SOA and the four default NS');
   assert.equal(buildZone(applyToModel(fresh(), plan.batch)), text);
 });
 
