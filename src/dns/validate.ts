@@ -136,6 +136,8 @@ export function validateZone(model: ZoneModel): ValidationResult {
         seen.add(key);
       }
       for (const target of targetsOf(e)) checkTarget(e.type, name, target);
+      const advice = RECORD_TYPES[e.type].lint?.(e.data);
+      if (advice) warnings.push(`${e.type} at ${show(name)}: ${advice}`);
     }
   }
 

@@ -114,6 +114,8 @@ export interface RecordType<D extends Stored = StoredData, N extends string = st
   reply(d: D): Record<string, string | number>;
   /** Relative owner ('' apex); null when the record has no owner name. */
   owner(d: D): string | null;
+  /** A publish warning about a record that is valid but likely a mistake (a TLSA no client will ask for); null: none. */
+  lint?(d: D): string | null;
   /** Names the record points at (absolute, final dot), which should resolve to an address. */
   targets?(d: D): readonly string[];
   /** The RDATA as master-file text; null when the stored data cannot be written safely (the line is left out). */

@@ -5,9 +5,10 @@ import { hexField, intField, MAX_HEX_BYTES, ownerField, type RecordType, type St
 export type TlsaData = Stored & { name: string; usage: number; selector: number; matchingtype: number; data: string };
 
 /**
- * The owner is `_port._protocol.host` (RFC 6698 3): a decimal port with no
- * leading zero, then one of the three protocols RFC 6698 3 names. A TLSA
- * anywhere else is never asked for, a mistake to say at once.
+ * The owner a client asks for is `_port._protocol.host` (RFC 6698 3): a
+ * decimal port with no leading zero, then one of the three protocols RFC
+ * 6698 3 names. A TLSA anywhere else is still a valid record (BIND and Knot
+ * load it), so it is added and publish warns: nobody will ask for it.
  */
 const OWNER = /^_([1-9]\d{0,4})\._(?:tcp|udp|sctp)(?:\.|$)/;
 
@@ -149,8 +150,6 @@ export const TLSA = {
   display: '{name|@} → usage {usage}, selector {selector}, matching type {matchingtype}: {data}',
   parse: (f, zone) => {
     const name = ownerField(f.name, zone, 'syntaxInvalidHostname', { underscore: true });
-    const port = OWNER.exec(name)?.[1];
-    if (port === undefined || Number(port) > 65535) fail('syntaxInvalidHostname');
     const usage = intField(f.usage, 0, 3, 'syntaxInvalidUsage');
     const selector = intField(f.selector, 0, 1, 'syntaxInvalidSelector');
     const matchingtype = intField(f.matchingtype, 0, 2, 'syntaxInvalidMatchingtype');
@@ -160,6 +159,12 @@ export const TLSA = {
   },
   reply: (d) => ({ name: d.name, usage: d.usage, selector: d.selector, matchingtype: d.matchingtype, data: d.data }),
   owner: (d) => d.name,
+  lint: (d) => {
+    const port = OWNER.exec(d.name)?.[1];
+    return port !== undefined && Number(port) <= 65535
+      ? null
+      : 'a TLSA record belongs at _port._tcp, _udp or _sctp before the host (RFC 6698 3); no client asks for it here';
+  },
   // Hex stored as sent, written upper case: as present writes the wire (the signed text) and BIND does.
   rdata: (d) =>
     HEX.test(String(d.data))
