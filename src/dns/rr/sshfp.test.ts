@@ -181,3 +181,23 @@ test('the wire: a whole response through dns-packet gives the same data, and pre
   });
   assert.equal(SSHFP.rdata({ ...data[0]!, fingerprint: 'AB\n@ NS evil.' }), null, 'a stored fingerprint not hex');
 });
+
+test('an SSHFP of a type dns-packet does not know leaves the rest of a message readable (RDLENGTH is followed)', () => {
+  const sshfp = Buffer.from([0, 6, 4, 3, 1, 2, 3, 4]); // RDLENGTH 6: algorithm 4, fptype 3, four bytes
+  const head = (type: number) => {
+    const b = Buffer.alloc(10);
+    b.writeUInt16BE(type, 2);
+    b.writeUInt16BE(1, 4);
+    b.writeUInt32BE(60, 6);
+    return Buffer.concat([Buffer.from([1, 120, 0]), b.subarray(2)]); // owner "x."
+  };
+  const a = Buffer.concat([head(1), Buffer.from([0, 4, 192, 0, 2, 1])]);
+  const header = Buffer.from([0, 1, 0x84, 0, 0, 0, 0, 2, 0, 0, 0, 0]);
+  const packet = dnsPacket.decode(Buffer.concat([header, head(44), sshfp, a]));
+  const [first, second] = packet.answers as { type: string; data: unknown }[];
+  assert.equal(first!.type, 'SSHFP');
+  assert.deepEqual(first!.data, { algorithm: 4, hash: 3, fingerprint: '01020304' });
+  assert.equal(second!.type, 'A');
+  assert.equal(second!.data, '192.0.2.1');
+  assert.equal(SSHFP.wire.decode(first!.data, 'x'), null, 'a type Vigil does not hold');
+});

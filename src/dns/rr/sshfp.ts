@@ -1,3 +1,4 @@
+import dnsPacket from 'dns-packet';
 import { fail } from '../../errors.ts';
 import { int } from '../text.ts';
 import { hexField, intField, ownerField, type RecordType, type Stored, tokenText } from './kit.ts';
@@ -16,8 +17,7 @@ const FINGERPRINT_BYTES: Readonly<Record<number, number>> = { 1: 20, 2: 32 };
 
 /**
  * dns-packet's SSHFP data (its rsshfp codec): the type is `hash` and the
- * fingerprint a hex string (upper case when decoded). Its decoder reads as
- * many bytes as the type fixes, not RDLENGTH: held only when they agree.
+ * fingerprint a hex string (upper case when decoded).
  */
 export interface SshfpWire {
   algorithm: number;
@@ -26,6 +26,33 @@ export interface SshfpWire {
 }
 
 const HEX = /^[0-9a-f]+$/i;
+
+/**
+ * dns-packet 5.6's SSHFP decoder reads the byte count its fingerprint type
+ * fixes, not RDLENGTH: an SSHFP of another type (0, 3, a future one) in a
+ * transfer left it out of step, and every later record of the message
+ * decoded as garbage (seen: the next one came out as UNKNOWN_384). Its
+ * decode is replaced, once, by one that takes RDLENGTH's bytes; the
+ * fingerprint is then all of them, which `wellFormed` judges.
+ */
+const codec = (dnsPacket as unknown as { sshfp: { decode: DecodeFn } }).sshfp;
+type DecodeFn = ((buf: Buffer, offset?: number) => SshfpWire) & { bytes: number };
+const byRdLength = ((buf: Buffer, offset = 0): SshfpWire => {
+  const length = buf.readUInt16BE(offset);
+  const end = offset + 2 + length;
+  const record = {
+    algorithm: buf[offset + 2] ?? 0,
+    hash: buf[offset + 3] ?? 0,
+    fingerprint: buf
+      .subarray(Math.min(offset + 4, end), end)
+      .toString('hex')
+      .toUpperCase(),
+  };
+  byRdLength.bytes = 2 + length;
+  return record;
+}) as DecodeFn;
+byRdLength.bytes = 0;
+codec.decode = byRdLength;
 
 /** Whether wire data is a fingerprint whose length is its type's (the only SSHFP Vigil holds or presents). */
 const wellFormed = (d: SshfpWire): boolean =>
