@@ -27,12 +27,14 @@ export const LOG_FLUSH_MS = 100;
  * through libuv's thread pool (two futex wake-ups, then the loop woken
  * again) that took 14% of the serve process's CPU under the cheap-call
  * benchmark, more than forming the line (bench/reads.ts --profile,
- * README "API").
+ * docs/performance.md, "API").
  */
 export const LOG_BATCH_BYTES = 4096;
 
 /**
- * The logger of a long-running process, on stderr. Pretty output goes
+ * The logger of a long-running process, on stderr. Pretty output (one
+ * line per event, its facts after the message: pino-pretty's default puts
+ * each fact on a line of its own, 9 lines for one distribution cycle) goes
  * through pino's transport, formatted in a worker thread, so that request
  * handlers only ever write the JSON line; the JSON stream is asynchronous
  * and batched (LOG_BATCH_BYTES, at most LOG_FLUSH_MS late; pino flushes
@@ -42,7 +44,10 @@ export const LOG_BATCH_BYTES = 4096;
 export async function serverLogger(level: string, format: LogFormat = logFormat()): Promise<Logger> {
   const { pino } = await import('pino');
   if (format === 'pretty')
-    return pino({ level }, pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true } }));
+    return pino(
+      { level },
+      pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true, singleLine: true } }),
+    );
   const stream = pino.destination({ dest: 2, sync: false, minLength: LOG_BATCH_BYTES });
   // Not sonic-boom's own periodicFlush: that one writes even when nothing waits (an
   // empty write every tick of an idle server). `_len` is its count of bytes not yet
@@ -67,7 +72,7 @@ export async function commandLogger(
   const { pino } = await import('pino');
   if (format === 'pretty') {
     const { default: pretty } = await import('pino-pretty');
-    return pino({ level }, pretty({ destination: 2, sync: true, colorize: true }));
+    return pino({ level }, pretty({ destination: 2, sync: true, colorize: true, singleLine: true }));
   }
   return pino({ level }, pino.destination({ dest: 2, sync: true }));
 }

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { dbArgs } from './helpers/pgdb.ts';
 import { admin, serve, tempDir, VIGIL, type Served } from './helpers/server.ts';
 import { finished, runAudit } from './helpers/audits.ts';
 import { eventually } from './helpers/wait.ts';
+import { adminLogWanted } from '../src/cli/admin-log.ts';
 
 const PASSWORD = 'event logs pass 9';
 const run = promisify(execFile);
@@ -153,5 +155,47 @@ describe('log format', () => {
       await s.stop();
     }
     await assert.rejects(serve({ env: { VIGIL_LOG_FORMAT: 'xml' } }), /log-format|json, pretty or auto/);
+  });
+
+  test('pretty: one line per event, its facts on the same line', async () => {
+    const s = await serve({ env: { VIGIL_LOG_LEVEL: 'info', VIGIL_LOG_FORMAT: 'pretty' } });
+    try {
+      await eventually(async () => s.stderr().includes('serve started'), 'the pretty start line');
+      const line = s
+        .stderr()
+        .split('\n')
+        .find((l) => l.includes('serve started'));
+      assert.match(line ?? '', /serve started.*"listeners":\{.*"store":"(sqlite|postgresql)"/, s.stderr());
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('an admin command on a terminal prints its result and no log line (issue 29)', async (t) => {
+    if (!existsSync('/usr/bin/script'))
+      return t.skip('script(1) (util-linux) is not installed: no terminal to test with');
+    const s = await serve();
+    try {
+      const argv = [VIGIL, 'admin', 'throttle', 'clear', '--all', '--data', s.dataDir, ...(await dbArgs(s.dataDir))];
+      const command = argv.map((a) => `'${a}'`).join(' ');
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VIGIL_')));
+      // script(1) runs the command on a pseudo-terminal: stdout and stderr are both the TTY.
+      const onTerminal = async (extra: Record<string, string>) =>
+        (await run('script', ['-qec', command, '/dev/null'], { env: { ...env, VIGIL_LOG_LEVEL: 'info', ...extra } }))
+          .stdout;
+      assert.equal((await onTerminal({})).replace(/\r/g, ''), 'cleared 0 entries\n');
+      // Asked for by name, the line comes, as it does on a pipe (the tests above).
+      assert.match(await onTerminal({ VIGIL_LOG_FORMAT: 'json' }), /"msg":"admin: throttle cleared"/);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('admin log lines: on a pipe always, on a terminal only when VIGIL_LOG_FORMAT names a format', () => {
+    assert.equal(adminLogWanted(false, undefined), true);
+    assert.equal(adminLogWanted(true, undefined), false);
+    assert.equal(adminLogWanted(true, 'auto'), false);
+    assert.equal(adminLogWanted(true, 'json'), true);
+    assert.equal(adminLogWanted(true, 'pretty'), true);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -38,6 +38,31 @@ describe('dist/: compiled at install, run only while it matches the sources', ()
     assert.match(main, /import\('\.\/admin\.js'\)/, 'dynamic imports are rewritten too');
     assert.match(main, /import\('\.\.\/dns\/server\/workers\.js'\)/, 'dynamic imports are rewritten too');
     assert.throws(() => readFileSync(join(copy, 'dist', 'duration.test.js')), 'tests stay TypeScript');
+    for (const fixture of ['dns/every-type.fixture.js', 'dns/dnssec/fixture.js'])
+      assert.throws(() => readFileSync(join(copy, 'dist', fixture)), `${fixture}: test fixtures stay out of dist/`);
+  });
+
+  test('npm pack: the tarball carries dist/, and another project imports vigil/client from it (docs/client.md)', async (t) => {
+    if (spawnSync('npm', ['--version']).error) return t.skip('npm is not on PATH');
+    // dist/ is in .gitignore, which npm pack would follow but for package.json's "files".
+    const out = tempDir('vigil-pack-');
+    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', out], {
+      cwd: copy,
+      encoding: 'utf8',
+    });
+    assert.equal(pack.status, 0, pack.stderr);
+    const tarball = join(out, pack.stdout.trim().split('\n').at(-1)!);
+    // What `npm install ./vigil-0.1.0.tgz` puts in node_modules (the SDK needs none of the dependencies).
+    const project = tempDir('vigil-sdk-user-');
+    const pkg = join(project, 'node_modules', 'vigil');
+    mkdirSync(pkg, { recursive: true });
+    const x = spawnSync('tar', ['-xzf', tarball, '-C', pkg, '--strip-components=1'], { encoding: 'utf8' });
+    assert.equal(x.status, 0, x.stderr);
+    writeFileSync(
+      join(project, 'use.mjs'),
+      "import { VigilClient } from 'vigil/client';\nconsole.log(typeof new VigilClient({ baseUrl: 'https://127.0.0.1:1' }).call);\n",
+    );
+    assert.equal((await run(process.execPath, [join(project, 'use.mjs')], { cwd: project })).stdout, 'function\n');
   });
 
   test('bin/vigil runs dist/ when it matches and the sources (tsx) after any change', async () => {

@@ -154,7 +154,10 @@ export class CycleLoop implements DistributionSchedule {
       // Names only while the line stays short; the counts always.
       const names =
         r.distributed.length + r.removed.length <= 20 ? { distributed: r.distributed, removed: r.removed } : {};
-      this.o.logger.info(
+      // A cycle that served, removed and signed nothing is the common case (every 5 minutes, all day): at info
+      // it buried the lines that matter (issue 29). It stays at debug, where tests count the set's cycles.
+      const changed = r.distributed.length + r.removed.length + r.signed.length > 0;
+      this.o.logger[changed ? 'info' : 'debug'](
         {
           cycle: this.seen.cycle,
           zones: r.distributed.length,

@@ -16,7 +16,7 @@ import { connect } from 'node:net';
 import { createSocket } from 'node:dgram';
 import type { NmapPort } from '../nmap.ts';
 
-/** The families of issue 14; the README table groups by them. */
+/** The families of issue 14; the table in docs/performance.md ("Detection") groups by them. */
 export type Family =
   | 'auth' // default or missing authentication on services that hold data or control
   | 'cleartext' // credentials in cleartext
