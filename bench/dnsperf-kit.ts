@@ -9,6 +9,17 @@ import SqliteDatabase from 'better-sqlite3';
  * measure the same thing the same way.
  */
 
+/**
+ * Every Vigil these benches start runs with response rate limiting off
+ * (`--dns-rrl-rate 0`): dnsperf sends ~100,000 queries a second from one
+ * address, many of them the same question, which RRL (on by default at 20
+ * identical responses a second per /24) would cut to a trickle of answers
+ * and TC. The other servers run without it too (NSD's `rrl-ratelimit: 0`;
+ * BIND and Knot have none unless configured). Printed with every table.
+ */
+export const RRL_OFF = ['--dns-rrl-rate', '0'] as const;
+export const RRL_NOTE = 'response rate limiting off for every server (Vigil: --dns-rrl-rate 0)';
+
 export async function until(pred: () => Promise<boolean>, what: string, tries = 600): Promise<void> {
   for (let i = 0; i < tries; i++) {
     if (await pred().catch(() => false)) return;

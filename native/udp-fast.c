@@ -13,6 +13,10 @@
  * The cache maps a query's bytes after its ID to the reply's bytes; a hit
  * copies the reply and puts the query's ID in. JavaScript clears it when
  * the serving set changes, so a reply is always of one zone version.
+ *
+ * Every reply, a hit or one JavaScript made, passes response rate
+ * limiting first (rrl.c, issue 28): each cache entry carries the hash of
+ * its reply's RRL key, which JavaScript computed when it stored it.
  */
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
@@ -29,6 +33,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
+#include "rrl.h"
 
 #define BATCH 64
 #define RECV_SIZE 65536
@@ -44,6 +49,7 @@ typedef struct {
   uint64_t hash;
   uint16_t klen, rlen;
   uint8_t *bytes; /* key, then reply */
+  uint64_t rrl;   /* rrl_key() of the reply's rate-limiting key */
 } entry_t;
 
 typedef struct {
@@ -56,6 +62,7 @@ typedef struct {
   entry_t *slots;
   uint32_t entries;
   atomic_ulong hits, missed, dropped;
+  rrl_t rrl;
   int closed;
 } server_t;
 
@@ -112,7 +119,7 @@ static void *receive_loop(void *arg) {
     }
     int n = recvmmsg(s->fd, rmsg, BATCH, MSG_WAITFORONE, NULL);
     if (n <= 0) continue; /* timeout, EINTR, or shutdown: the loop checks stop */
-    int nout = 0;
+    int nout = 0, nhit = 0;
     pthread_rwlock_rdlock(&s->lock);
     for (int i = 0; i < n; i++) {
       const uint8_t *q = riov[i].iov_base;
@@ -121,11 +128,16 @@ static void *receive_loop(void *arg) {
         uint64_t h = fnv1a(q + 2, len - 2);
         entry_t *e = &s->slots[find_slot(s, q + 2, len - 2, h)];
         if (e->bytes) {
+          nhit++;
+          int verdict = rrl_check(&s->rrl, &from[i], e->rrl);
+          if (verdict == RRL_DROP) continue;
           uint8_t *r = out + (size_t)nout * MAX_REPLY;
-          memcpy(r, e->bytes + e->klen, e->rlen);
+          size_t rlen = e->rlen;
+          if (verdict == RRL_SLIP) rlen = rrl_slip(e->bytes + e->klen, e->rlen, r);
+          else memcpy(r, e->bytes + e->klen, e->rlen);
           r[0] = q[0], r[1] = q[1];
           siov[nout].iov_base = r;
-          siov[nout].iov_len = e->rlen;
+          siov[nout].iov_len = rlen;
           memset(&smsg[nout].msg_hdr, 0, sizeof smsg[nout].msg_hdr);
           smsg[nout].msg_hdr.msg_iov = &siov[nout];
           smsg[nout].msg_hdr.msg_iovlen = 1;
@@ -147,7 +159,7 @@ static void *receive_loop(void *arg) {
       } else atomic_fetch_add(&s->missed, 1);
     }
     pthread_rwlock_unlock(&s->lock);
-    atomic_fetch_add(&s->hits, nout);
+    atomic_fetch_add(&s->hits, nhit);
     for (int sent = 0; sent < nout;) {
       int k = sendmmsg(s->fd, smsg + sent, nout - sent, 0);
       if (k > 0) sent += k;
@@ -203,6 +215,7 @@ static void finalize(napi_env env, void *data, void *hint) {
   clear_cache(s);
   free(s->slots);
   pthread_rwlock_destroy(&s->lock);
+  rrl_destroy(&s->rrl);
   free(s);
 }
 
@@ -275,7 +288,7 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
   }
   server_t *s = calloc(1, sizeof *s);
   entry_t *slots = calloc(SLOTS, sizeof(entry_t));
-  if (!s || !slots) {
+  if (!s || !slots || rrl_init(&s->rrl) != 0) {
     free(s), free(slots), close(fd);
     return throw_errno(env, "open", ENOMEM);
   }
@@ -305,35 +318,58 @@ static napi_value js_port(napi_env env, napi_callback_info info) {
   return out;
 }
 
-/* send(handle, reply, address, port): one datagram, from the server's socket. */
+/* The hash of an RRL key passed as a string (at most 511 bytes are read: keys are a name and a type). */
+static int key_arg(napi_env env, napi_value v, uint64_t *key) {
+  char buf[512];
+  size_t n;
+  if (napi_get_value_string_utf8(env, v, buf, sizeof buf, &n) != napi_ok) return 0;
+  *key = rrl_key(buf, n);
+  return 1;
+}
+
+/*
+ * send(handle, reply, address, port, rrlKey) -> 0 sent, 1 sent as a slip (TC), 2 dropped by rate limiting:
+ * one datagram, from the server's socket.
+ */
 static napi_value js_send(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5], result;
   void *data;
   size_t len;
   char host[INET6_ADDRSTRLEN + 1];
   int32_t port;
+  uint64_t key;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   server_t *s = unwrap(env, argv[0]);
   CHECK(napi_get_buffer_info(env, argv[1], &data, &len));
   CHECK(napi_get_value_string_utf8(env, argv[2], host, sizeof host, NULL));
   CHECK(napi_get_value_int32(env, argv[3], &port));
+  if (argc < 5 || !key_arg(env, argv[4], &key)) return throw_errno(env, "send", EINVAL);
   struct sockaddr_storage sa;
   socklen_t salen;
-  if (s && !s->closed && parse_address(host, port, &sa, &salen) > 0) sendto(s->fd, data, len, MSG_DONTWAIT, (struct sockaddr *)&sa, salen);
-  return NULL;
+  int verdict = RRL_DROP;
+  if (s && !s->closed && parse_address(host, port, &sa, &salen) > 0) {
+    verdict = rrl_check(&s->rrl, &sa, key);
+    uint8_t slip[MAX_QUERY];
+    if (verdict == RRL_SLIP) sendto(s->fd, slip, rrl_slip(data, len, slip), MSG_DONTWAIT, (struct sockaddr *)&sa, salen);
+    else if (verdict == RRL_ANSWER) sendto(s->fd, data, len, MSG_DONTWAIT, (struct sockaddr *)&sa, salen);
+  }
+  napi_create_int32(env, verdict, &result);
+  return result;
 }
 
-/* store(handle, query, reply): later copies of this question get this reply. */
+/* store(handle, query, reply, rrlKey): later copies of this question get this reply, rate limited under rrlKey. */
 static napi_value js_store(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   uint8_t *q, *r;
   size_t qlen, rlen;
+  uint64_t key;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   server_t *s = unwrap(env, argv[0]);
   CHECK(napi_get_buffer_info(env, argv[1], (void **)&q, &qlen));
   CHECK(napi_get_buffer_info(env, argv[2], (void **)&r, &rlen));
+  if (argc < 4 || !key_arg(env, argv[3], &key)) return throw_errno(env, "store", EINVAL);
   if (!s || !cacheable(q, qlen) || rlen < 12 || rlen > MAX_REPLY) return NULL;
   uint8_t *bytes = malloc(qlen - 2 + rlen);
   if (!bytes) return NULL;
@@ -345,7 +381,7 @@ static napi_value js_store(napi_env env, napi_callback_info info) {
   entry_t *e = &s->slots[find_slot(s, q + 2, qlen - 2, h)];
   if (e->bytes) free(e->bytes);
   else s->entries++;
-  *e = (entry_t){h, (uint16_t)(qlen - 2), (uint16_t)rlen, bytes};
+  *e = (entry_t){h, (uint16_t)(qlen - 2), (uint16_t)rlen, bytes, key};
   pthread_rwlock_unlock(&s->lock);
   return NULL;
 }
@@ -360,7 +396,47 @@ static napi_value js_clear(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* stats(handle) -> { hits, misses, dropped, entries } */
+/* rateLimit(handle, rate, slip, exempt[]): response rate limiting (rrl.c); rate 0: off. */
+static napi_value js_rate_limit(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  uint32_t rate, slip, n;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  server_t *s = unwrap(env, argv[0]);
+  CHECK(napi_get_value_uint32(env, argv[1], &rate));
+  CHECK(napi_get_value_uint32(env, argv[2], &slip));
+  CHECK(napi_get_array_length(env, argv[3], &n));
+  if (!s || rate > 1000000 || n > 1024) return throw_errno(env, "rateLimit", EINVAL);
+  struct sockaddr_storage *exempt = calloc(n ? n : 1, sizeof *exempt);
+  if (!exempt) return throw_errno(env, "rateLimit", ENOMEM);
+  int count = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value v;
+    char host[INET6_ADDRSTRLEN + 1];
+    socklen_t len;
+    if (napi_get_element(env, argv[3], i, &v) == napi_ok &&
+        napi_get_value_string_utf8(env, v, host, sizeof host, NULL) == napi_ok &&
+        parse_address(host, 0, &exempt[count], &len) > 0)
+      count++;
+  }
+  int err = rrl_configure(&s->rrl, rate, slip, exempt, count);
+  free(exempt);
+  return err ? throw_errno(env, "rateLimit", err) : NULL;
+}
+
+/* tick(handle, nowMs): the rate limiter's clock (JavaScript's injected Clock, pushed every 100 ms). */
+static napi_value js_tick(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  double now;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  server_t *s = unwrap(env, argv[0]);
+  CHECK(napi_get_value_double(env, argv[1], &now));
+  if (s && now >= 0) atomic_store(&s->rrl.now, (unsigned long long)now);
+  return NULL;
+}
+
+/* stats(handle) -> { hits, misses, dropped, entries, rrlDropped, rrlSlipped } */
 static napi_value js_stats(napi_env env, napi_callback_info info) {
   napi_value out, v;
   server_t *s = handle_arg(env, info);
@@ -370,6 +446,8 @@ static napi_value js_stats(napi_env env, napi_callback_info info) {
   napi_create_double(env, (double)atomic_load(&s->missed), &v), napi_set_named_property(env, out, "misses", v);
   napi_create_double(env, (double)atomic_load(&s->dropped), &v), napi_set_named_property(env, out, "dropped", v);
   napi_create_double(env, (double)s->entries, &v), napi_set_named_property(env, out, "entries", v);
+  napi_create_double(env, (double)atomic_load(&s->rrl.dropped), &v), napi_set_named_property(env, out, "rrlDropped", v);
+  napi_create_double(env, (double)atomic_load(&s->rrl.slipped), &v), napi_set_named_property(env, out, "rrlSlipped", v);
   return out;
 }
 
@@ -388,6 +466,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"store", NULL, js_store, NULL, NULL, NULL, napi_default, NULL},
       {"clear", NULL, js_clear, NULL, NULL, NULL, napi_default, NULL},
       {"stats", NULL, js_stats, NULL, NULL, NULL, napi_default, NULL},
+      {"rateLimit", NULL, js_rate_limit, NULL, NULL, NULL, napi_default, NULL},
+      {"tick", NULL, js_tick, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

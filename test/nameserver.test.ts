@@ -192,6 +192,9 @@ for (const io of fastUdpAvailable() ? ['native', 'node'] : ['node'])
       assert.ok(formerr && (formerr.readUInt16BE(2) & 0xf) === 1, 'FORMERR');
       const base = queryPacket('www.served.example', 'A', { edns: 1232 });
       const fuzz = createSocket('udp4');
+      // From a /24 of its own: 3,000 packets, many of them one question, are a flood that response rate
+      // limiting (on by default) cuts down for their source network, not for the other tests' 127.0.0.1.
+      await new Promise<void>((res) => fuzz.bind(0, '127.0.2.1', () => res()));
       let replies = 0;
       fuzz.on('message', () => replies++);
       for (let i = 0; i < 3000; i++) {
@@ -267,6 +270,9 @@ describe('bin/vigil serve --dns-workers 2: name-server processes sharing the soc
         '300ms',
         '--domain-hold',
         'none',
+        // The test asks one question 40 times in a row from 127.0.0.1, over the default 20 a second.
+        '--dns-rrl-rate',
+        '0',
       ],
     });
     try {

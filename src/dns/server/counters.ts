@@ -20,7 +20,12 @@ export interface DnsCountsSnapshot {
   replies: number[];
   transfers: { served: number; refused: number };
   native: { hits: number; misses: number; dropped: number };
+  /** UDP responses response rate limiting dropped, or sent as an empty TC reply instead (the slip). */
+  rrl: { dropped: number; slipped: number };
 }
+
+/** What the native UDP I/O counts (udp-fast.ts `stats`). */
+type NativeCounts = DnsCountsSnapshot['native'] & { rrlDropped?: number; rrlSlipped?: number };
 
 /**
  * What the name server answered, counted on its hot path in plain numbers
@@ -31,8 +36,10 @@ export class DnsCounters {
   /** Replies by transport (index in TRANSPORTS) * 16 + RCODE. */
   readonly replies = new Float64Array(TRANSPORTS.length * 16);
   readonly transfers = { served: 0, refused: 0 };
+  /** node:dgram's rate limiting (the native I/O counts its own, in `native`). */
+  readonly rrl = { dropped: 0, slipped: 0 };
   /** The native UDP I/O's counters (its cache hits never reach JavaScript), when it runs. */
-  native: () => DnsCountsSnapshot['native'] | null = () => null;
+  native: () => NativeCounts | null = () => null;
   /** Latest snapshot of each name-server worker process, by pid. */
   readonly workers = new Map<number, DnsCountsSnapshot>();
 
@@ -41,10 +48,15 @@ export class DnsCounters {
   }
 
   snapshot(): DnsCountsSnapshot {
+    const n = this.native();
     return {
       replies: Array.from(this.replies),
       transfers: { ...this.transfers },
-      native: this.native() ?? { hits: 0, misses: 0, dropped: 0 },
+      native: { hits: n?.hits ?? 0, misses: n?.misses ?? 0, dropped: n?.dropped ?? 0 },
+      rrl: {
+        dropped: this.rrl.dropped + (n?.rrlDropped ?? 0),
+        slipped: this.rrl.slipped + (n?.rrlSlipped ?? 0),
+      },
     };
   }
 
@@ -58,6 +70,8 @@ export class DnsCounters {
       total.native.hits += w.native.hits;
       total.native.misses += w.native.misses;
       total.native.dropped += w.native.dropped;
+      total.rrl.dropped += w.rrl?.dropped ?? 0;
+      total.rrl.slipped += w.rrl?.slipped ?? 0;
     }
     return total;
   }

@@ -1,8 +1,9 @@
-import type { Answer } from 'dns-packet';
+import dnsPacket, { type Answer } from 'dns-packet';
 import type { Node, ZoneIndex } from './zone-index.ts';
 import { WIRE } from '../rr/wire-names.ts';
 import { typeByWire } from '../records.ts';
 import { bare } from '../rr/kit.ts';
+import { typeNumber } from '../dnssec/canonical.ts';
 
 export type Rcode = 'NOERROR' | 'NXDOMAIN' | 'REFUSED';
 
@@ -76,13 +77,40 @@ function targetsOf(rrs: Answer[]): string[] {
 
 const renamed = (rrs: Answer[], name: string) => rrs.map((a) => ({ ...a, name }));
 
+/** dns-packet's record codec (`answer`), which @types/dns-packet leaves out. */
+const answerCodec = (dnsPacket as unknown as { answer: { encodingLength(a: Answer): number } }).answer;
+
+/** DNSSEC's own records: never the one RRset of a minimal ANY answer (the chosen set brings its RRSIGs). */
+const NOT_FOR_ANY = new Set(['RRSIG', 'NSEC', 'NSEC3']);
+
+/**
+ * The RRset a minimal ANY answer carries (RFC 8482 4.1): one set that
+ * exists at the name, the smallest on the wire (ties: the lower type
+ * number), so the answer to a spoofable question is as small as the zone
+ * allows and is still real data a resolver may cache. A name whose only
+ * set is large answers with it: a question for that type would too, and
+ * rate limiting bounds both.
+ */
+function minimalAnySet(node: Node): Answer[] | undefined {
+  let best: Answer[] | undefined;
+  let bestSize = Infinity;
+  let bestType = Infinity;
+  for (const [type, rrs] of node) {
+    if (NOT_FOR_ANY.has(type) || !rrs.length) continue;
+    const size = rrs.reduce((n, a) => n + answerCodec.encodingLength(a), 0);
+    const code = typeNumber(type);
+    if (size < bestSize || (size === bestSize && code < bestType)) [best, bestSize, bestType] = [rrs, size, code];
+  }
+  return best;
+}
+
 /**
  * The authoritative answer to one question (RFC 1034 4.3.2 for an
  * authoritative-only server): exact matches, CNAME chasing inside the zone,
  * wildcards (RFC 4592), referrals at delegations, NXDOMAIN and NODATA with
  * the SOA for negative caching (RFC 2308). No recursion.
  */
-export function resolve(zones: ZoneFinder, qname: string, qtype: string): Resolution {
+export function resolve(zones: ZoneFinder, qname: string, qtype: string, minimalAny = false): Resolution {
   let name = qname.toLowerCase().replace(/\.$/, '');
   const z = zones.find(name);
   if (!z) return { rcode: 'REFUSED', aa: false, answers: [], authorities: [], additionals: [] };
@@ -132,7 +160,8 @@ export function resolve(zones: ZoneFinder, qname: string, qtype: string): Resolu
       wild.push({ qname: name, wildcard: `*.${encloser}` });
     }
     const owner = synthesized ? name : undefined;
-    const rrs = qtype === 'ANY' ? [...node.values()].flat() : node.get(qtype);
+    // ANY: every set at the name, or over UDP just one (`minimalAny`, RFC 8482; the caller decides).
+    const rrs = qtype !== 'ANY' ? node.get(qtype) : minimalAny ? minimalAnySet(node) : [...node.values()].flat();
     if (rrs && rrs.length) {
       answers.push(...(owner ? renamed(rrs, owner) : rrs));
       return positive(qtype === 'ANY' ? [] : addressesOf(z, targetsOf(rrs)));

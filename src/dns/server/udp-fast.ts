@@ -7,16 +7,37 @@ import { resolve } from 'node:path';
  * answer repeated questions from a reply cache. What the cache does not
  * hold comes to `onMiss` as the raw message; the name server answers it
  * with `send` and offers the reply to the cache with `store`.
+ *
+ * Every reply it sends, from the cache or from `send`, passes response
+ * rate limiting in C (native/rrl.c, the rules of rrl.ts) under the key
+ * JavaScript gave with it; `rateLimit` sets it up and `tick` gives it the
+ * time of the injected Clock.
  */
 export interface FastUdp {
   readonly port: number;
-  send(reply: Buffer, address: string, port: number): void;
+  /** Sends `reply` unless rate limiting drops it (or sends its TC slip instead). */
+  send(reply: Buffer, address: string, port: number, rrlKey: string): 'answer' | 'slip' | 'drop';
   /** The reply to `query` for every later copy of it (same bytes after the ID), until `clear`. */
-  store(query: Buffer, reply: Buffer): void;
+  store(query: Buffer, reply: Buffer, rrlKey: string): void;
   clear(): void;
-  stats(): { hits: number; misses: number; dropped: number; entries: number };
+  /** Response rate limiting: `rate` identical responses a second per client network (0: off). */
+  rateLimit(rate: number, slip: number, exempt: readonly string[]): void;
+  /** The rate limiter's time, in ms (the injected Clock's). */
+  tick(nowMs: number): void;
+  stats(): NativeStats;
   close(): void;
 }
+
+export interface NativeStats {
+  hits: number;
+  misses: number;
+  dropped: number;
+  entries: number;
+  rrlDropped: number;
+  rrlSlipped: number;
+}
+
+const VERDICTS = ['answer', 'slip', 'drop'] as const;
 
 interface Addon {
   open(
@@ -27,10 +48,12 @@ interface Addon {
     recvBuffer: number,
   ): unknown;
   port(h: unknown): number;
-  send(h: unknown, reply: Buffer, address: string, port: number): void;
-  store(h: unknown, query: Buffer, reply: Buffer): void;
+  send(h: unknown, reply: Buffer, address: string, port: number, rrlKey: string): number;
+  store(h: unknown, query: Buffer, reply: Buffer, rrlKey: string): void;
   clear(h: unknown): void;
-  stats(h: unknown): ReturnType<FastUdp['stats']>;
+  rateLimit(h: unknown, rate: number, slip: number, exempt: string[]): void;
+  tick(h: unknown, nowMs: number): void;
+  stats(h: unknown): NativeStats;
   close(h: unknown): void;
 }
 
@@ -64,9 +87,11 @@ export function openFastUdp(
   let open = true;
   return {
     port: a.port(h),
-    send: (reply, address, p) => open && a.send(h, reply, address, p),
-    store: (query, reply) => open && a.store(h, query, reply),
+    send: (reply, address, p, key) => (open ? VERDICTS[a.send(h, reply, address, p, key)]! : 'drop'),
+    store: (query, reply, key) => open && a.store(h, query, reply, key),
     clear: () => open && a.clear(h),
+    rateLimit: (rate, slip, exempt) => open && a.rateLimit(h, rate, slip, [...exempt]),
+    tick: (nowMs) => open && a.tick(h, nowMs),
     stats: () => a.stats(h),
     close: () => {
       if (open) (open = false), a.close(h);

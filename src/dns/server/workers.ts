@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { type Config, buildConfig } from '../../config.ts';
 import { openStore } from '../../store/open.ts';
-import { NameServer } from './server.ts';
+import { NameServer } from './name-server.ts';
 import { ServingSet } from './serving-set.ts';
 import { parsePeer } from '../peers.ts';
 import { DnsCounters, type DnsCountsSnapshot } from './counters.ts';

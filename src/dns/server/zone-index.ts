@@ -16,6 +16,7 @@ import { optionsOf, soaOf, type ZoneModel } from '../zone.ts';
 import { compareLabels, labels } from '../dnssec/canonical.ts';
 import { decodeSigned } from '../dnssec/wire.ts';
 import { WIRE } from '../rr/wire-names.ts';
+import { type Nsec3Chain, takeNsec3Chain } from './nsec3-answer.ts';
 
 /** Resource records of one owner name, by type (upper case). */
 export type Node = Map<string, Answer[]>;
@@ -45,11 +46,22 @@ export interface ZoneIndex {
    * RD, EDNS size class): answers are computed once per zone version and a
    * repeat question costs a copy and its ID. Dropped with the version.
    */
-  readonly replies: Map<string, Buffer>;
+  readonly replies: Map<string, CachedReply>;
   /** The version this one replaced, kept for IXFR (one step back). */
   previous?: { serial: number; all: readonly Answer[] };
-  /** Set when the version is signed: its NSEC chain in canonical order, for denial proofs (dnssec-answer.ts). */
+  /** Set when the version is signed with NSEC: its chain in canonical order, for denial proofs (dnssec-answer.ts). */
   readonly nsecChain?: readonly NsecLink[];
+  /**
+   * Set when the version is signed with NSEC3: its chain in hash order (nsec3-answer.ts). Its owners are
+   * then not in `nodes` or `names` (RFC 5155 7.2.9), only in `all`.
+   */
+  readonly nsec3?: Nsec3Chain;
+}
+
+/** A reply as encoded, with its response-rate-limiting key (rrl.ts). */
+export interface CachedReply {
+  readonly out: Buffer;
+  readonly rrl: string;
 }
 
 export interface NsecLink {
@@ -103,6 +115,12 @@ export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null =
   // queries for them, ANY and zone transfers carry them like any record.
   const signed = decodeSigned(model.dnssec.wire);
   const index = indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), [...answers, ...signed], options);
+  if (model.dnssec.denial === 'nsec3') {
+    const nodes = new Map(index.nodes);
+    const names = new Set(index.names);
+    const nsec3 = takeNsec3Chain(index.zone, nodes, names);
+    return { ...index, nodes, names, nsec3 };
+  }
   const chain = signed
     .filter((a) => a.type === 'NSEC')
     .map((a) => ({ name: a.name.toLowerCase(), labels: labels(a.name) }));
