@@ -113,13 +113,12 @@ describe('docs/client.md: every example, run as written against a real serve', (
     assert.deepEqual(types, ['A', 'CNAME', 'MX', 'NS', 'NS', 'NS', 'NS', 'SOA', 'TXT']);
   });
 
-  test('dnssec: signing turned on; keys come with the next distribution', async () => {
+  test('dnssec: signing turned on, then NSEC3 chosen; keys come with the next distribution', async () => {
     const r = await ok('dnssec');
+    const keys = 'keys are made at the next distribution; then give the parent the DS shown here\n';
     assert.equal(
       r.stdout,
-      'example.org: signing on\nkeys are made at the next distribution; then give the parent the DS shown here\n'.repeat(
-        2,
-      ),
+      `example.org: signing on, NSEC\n${keys}${`example.org: signing on, NSEC3\n${keys}`.repeat(2)}`,
     );
   });
 

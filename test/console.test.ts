@@ -204,6 +204,54 @@ describe('web console in chromium', {
     await shot('05b-domain-tools');
   });
 
+  test('DNSSEC panel: signing on, the DS with its copy button, the keys, NSEC3, a KSK roll', async () => {
+    const panel = page.getByRole('region', { name: 'DNSSEC' });
+    const settings = panel.getByRole('form', { name: 'DNSSEC settings' });
+    await settings.getByLabel('Sign this zone (DNSSEC)').check();
+    assert.ok(await settings.getByRole('radio', { name: /^NSEC:/ }).isChecked(), 'NSEC at first');
+    await settings.getByRole('button', { name: 'Save DNSSEC settings' }).click();
+    await panel.getByText('Saved: signed with NSEC from the next distribution.').waitFor();
+    await panel.getByText(/The keys are made at the next distribution/).waitFor();
+    // The operator's cycle makes the keys; the page read again shows the DS the API gives.
+    await admin(s.dataDir, 'distribute');
+    await page.reload();
+    const api = s.client();
+    await api.login(apikey, 'webuser', PASSWORD);
+    const status = await api.call('dnsGetDNSSEC.php', { domain: 'console-test.example' });
+    assert.deepEqual([status.enabled, status.nsec3, status.ds.length], [true, false, 1]);
+    const ds = status.ds[0]!;
+    assert.match(ds, /^console-test\.example\. 3600 IN DS \d+ 13 2 [0-9A-F]{64}$/);
+    await panel.getByText(ds, { exact: true }).waitFor();
+    const tag = ds.split(' ')[4]!;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.httpsUrl });
+    await panel.getByRole('button', { name: `Copy DS record ${tag}` }).click();
+    await panel.getByText(`DS record ${tag} copied.`).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), ds);
+    const keys = panel.getByRole('table', { name: 'Keys' });
+    assert.deepEqual((await keys.locator('tbody tr').allTextContents()).map((row) => row.replace(/^\d+/, '')).sort(), [
+      'KSK (the DS names it)ECDSA P-256 with SHA-256signing',
+      'ZSK (rolls by itself)ECDSA P-256 with SHA-256signing',
+    ]);
+    await shot('05d-dnssec');
+    // NSEC3: the choice saved, the same DS (the keys stay).
+    await settings.getByRole('radio', { name: /^NSEC3:/ }).check();
+    await settings.getByRole('button', { name: 'Save DNSSEC settings' }).click();
+    await panel.getByText('Saved: signed with NSEC3 from the next distribution.').waitFor();
+    const after = await api.call('dnsGetDNSSEC.php', { domain: 'console-test.example' });
+    assert.deepEqual([after.enabled, after.nsec3, after.ds], [true, true, [ds]]);
+    assert.ok(await panel.getByRole('radio', { name: /^NSEC3:/ }).isChecked());
+    // A KSK roll: started (two DS to give), then finished after a confirmation.
+    await panel.getByRole('button', { name: 'Start a KSK roll' }).click();
+    await panel.getByText(/KSK roll started/).waitFor();
+    assert.equal(await panel.getByRole('button', { name: /^Copy DS record/ }).count(), 2);
+    page.once('dialog', (d) => void d.accept());
+    await panel.getByRole('button', { name: 'Finish the KSK roll' }).click();
+    await panel.getByText(/KSK roll finished/).waitFor();
+    assert.equal(await panel.getByRole('button', { name: /^Copy DS record/ }).count(), 1);
+    assert.notEqual(await panel.locator('.ds code').textContent(), ds, 'the new KSK is the one left');
+    await shot('05e-dnssec-nsec3');
+  });
+
   test('account: entitlements, allowed addresses and credits; delete a domain only after confirming', async () => {
     await page.getByRole('link', { name: 'Account', exact: true }).click();
     await page.getByRole('heading', { name: 'Account' }).waitFor();
@@ -303,6 +351,9 @@ describe('web console in chromium', {
     await page.getByRole('link', { name: 'Domains', exact: true }).click();
     await page.getByRole('link', { name: 'console-test.example' }).click();
     await page.getByRole('form', { name: 'Add A record' }).waitFor();
+    // The records and the DNSSEC panel (a DS line of 64 hex digits) loaded: they are what could widen the page.
+    await page.getByRole('cell', { name: 'www → 127.0.0.20', exact: true }).waitFor();
+    await page.getByRole('button', { name: /^Copy DS record/ }).waitFor();
     const domainOverflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );

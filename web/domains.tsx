@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiCallError, call } from './api.ts';
 import { fieldOf, words } from './words.ts';
 import { describe, OPTIONS_TYPE, RECORD_FORMS, type RecordForm, SOA_TYPE, ttlText } from './record-forms.ts';
+import { DnssecPanel } from './dnssec-panel.tsx';
 import { ZoneTools } from './zone-tools.tsx';
 
 /** A record as dnsGetDomainRecords.php gives it. */
@@ -376,6 +377,7 @@ export function DomainPage({ domain }: { domain: string }) {
       </label>
       <AddRecord key={type} domain={domain} form={form} onAdded={load} />
       <ZoneTools domain={domain} onChanged={load} />
+      <DnssecPanel domain={domain} />
     </section>
   );
 }

@@ -69,6 +69,10 @@ export const WORDS: Record<string, [text: string, field?: string]> = {
     'The replacement must be a domain name or a dot, and not given with a regexp.',
     'replacement',
   ],
+  syntaxInvalidEnable: ['Choose whether the zone is signed.', 'enable'],
+  syntaxInvalidNsec3: ['Choose NSEC or NSEC3.', 'nsec3'],
+  dnssecMasterOnly: ['A slave domain is signed, or not, by its masters.'],
+  dnssecNotEnabled: ['The zone is not signed yet: its keys are made at the next distribution.'],
   unknownScript: ['The server does not know this operation.'],
   malformedReply: ['The server sent a reply the console cannot read.'],
 };

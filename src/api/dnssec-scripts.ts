@@ -6,7 +6,7 @@ export const dnssecScripts: Record<string, SessionScript> = {
     ...(await services.dns.dnssec.get(account, form.get('domain'))),
   })),
   'dnsSetDNSSEC.php': sessionScript('dnsSetDNSSEC.php', async ({ account, services, form }) => ({
-    ...(await services.dns.dnssec.set(account, form.get('domain'), form.get('enable'))),
+    ...(await services.dns.dnssec.set(account, form.get('domain'), form.get('enable'), form.get('nsec3'))),
   })),
   'dnsRollDNSSECKey.php': sessionScript('dnsRollDNSSECKey.php', async ({ account, services, form }) => ({
     ...(await services.dns.dnssec.rollKsk(account, form.get('domain'))),

@@ -12,6 +12,7 @@ import {
   type KeyRow,
   resignSoon,
   retireKey,
+  setDenial,
   setSigning,
 } from './zone-store/dnssec-keys.ts';
 import { generateKey } from './dnssec/keys.ts';
@@ -20,6 +21,8 @@ import { sealedRow, timesOf } from './sign-pass.ts';
 /** dnsGetDNSSEC.php's reply (INTERFACE: `enabled`, `ds`, `dnskey`), with the keys' states as an extension. */
 export interface DnssecStatus {
   enabled: boolean;
+  /** Denial of existence by NSEC3 (RFC 9276: no salt, 0 extra iterations) rather than NSEC; kept while off. */
+  nsec3: boolean;
   /** The DS records to give the parent, one per KSK in the DNSKEY set: `zone. 3600 IN DS tag alg 2 HEX`. */
   ds: string[];
   dnskey: string[];
@@ -53,26 +56,40 @@ function dnskeyLine(zone: string, k: PublicKey): string {
 export class DnssecSettings {
   constructor(
     private readonly domains: Domains,
-    private readonly kek: () => Buffer,
+    /** src/dns/dnssec-kek.ts: may read the store, so it is called before a transaction starts. */
+    private readonly kek: () => Buffer | Promise<Buffer>,
   ) {}
 
   async get(account: AccountRow, field: string | undefined): Promise<DnssecStatus> {
     return this.status(await this.domains.own(account, field));
   }
 
-  /** `enable` YES or NO; turning off drops the keys (docs/dnssec.md: remove the DS at the parent first). */
-  async set(account: AccountRow, field: string | undefined, enable: string | undefined): Promise<DnssecStatus> {
+  /**
+   * `enable` YES or NO; turning off drops the keys (docs/dnssec.md: remove the DS at the parent first).
+   * `nsec3` YES or NO chooses the denial of existence; absent, the domain keeps its choice (NSEC at first).
+   * Either change has the next cycle sign the zone anew.
+   */
+  async set(
+    account: AccountRow,
+    field: string | undefined,
+    enable: string | undefined,
+    nsec3?: string,
+  ): Promise<DnssecStatus> {
     const on = enable === 'YES';
     const domain = await this.domains.db.transaction().execute(async (trx) => {
       const d = await this.domains.own(account, field, trx, true);
       if (enable !== 'YES' && enable !== 'NO')
         fail(enable === undefined || enable === '' ? 'missingInput' : 'syntaxInvalidEnable');
+      if (nsec3 !== undefined && nsec3 !== 'YES' && nsec3 !== 'NO') fail('syntaxInvalidNsec3');
       if (d.type !== 'master') fail('dnssecMasterOnly');
+      const wasNsec3 = Number(d.dnssec_nsec3) === 1;
+      const denial = nsec3 === undefined ? wasNsec3 : nsec3 === 'YES';
       if ((Number(d.dnssec) === 1) !== on) {
         await setSigning(trx, d.id, on);
         if (!on) await deleteAllKeys(trx, d.id);
       }
-      return { ...d, dnssec: on ? 1 : 0 };
+      if (denial !== wasNsec3) await setDenial(trx, d.id, denial);
+      return { ...d, dnssec: on ? 1 : 0, dnssec_nsec3: denial ? 1 : 0 };
     });
     return this.status(domain);
   }
@@ -82,6 +99,7 @@ export class DnssecSettings {
     account: AccountRow,
     field: string | undefined,
   ): Promise<DnssecStatus & { step: 'started' | 'finished' }> {
+    const kek = await this.kek();
     const { domain, step } = await this.domains.db.transaction().execute(async (trx) => {
       const d = await this.domains.own(account, field, trx, true);
       if (Number(d.dnssec) !== 1) fail('dnssecNotEnabled');
@@ -90,8 +108,7 @@ export class DnssecSettings {
       if (!rows.some((r) => r.role === 'ksk')) fail('dnssecNotEnabled');
       const now = this.domains.clock.now();
       const roll = kskRoll(timesOf(rows), now);
-      if (roll.step === 'started')
-        await insertKey(trx, sealedRow(d.id, d.name, generateKey('ksk'), this.kek(), now, now));
+      if (roll.step === 'started') await insertKey(trx, sealedRow(d.id, d.name, generateKey('ksk'), kek, now, now));
       else for (const r of roll.retire) await retireKey(trx, r.id, r.retireAt, r.removeAt);
       await resignSoon(trx, d.id);
       return { domain: d, step: roll.step };
@@ -111,6 +128,7 @@ export class DnssecSettings {
     const published = rows.filter((r) => live.has(r.id));
     return {
       enabled: Number(domain.dnssec) === 1,
+      nsec3: Number(domain.dnssec_nsec3) === 1,
       ds: published
         .filter((r) => r.role === 'ksk')
         .map((r) => `${presentName(domain.name)}. ${TTL} IN DS ${dsText(domain.name, publicOf(r))}`),

@@ -22,8 +22,11 @@ import { deleteKeys, insertKey, keysForUpdate, keysOf, type KeyRow, retireKey } 
 import { type SigningCandidate, signingCandidates, stageSigned } from './zone-store/publications.ts';
 
 export interface SignerOptions {
-  /** The key-encryption key (src/dns/dnssec/kek.ts), read when a zone is first signed. */
-  readonly kek: () => Buffer;
+  /**
+   * The key-encryption key (src/dns/dnssec-kek.ts), read when a zone is first signed; called outside any
+   * transaction (it may read the store).
+   */
+  readonly kek: () => Buffer | Promise<Buffer>;
   /** What WebForwarding hosts resolve to, as the name server serves them: the signer signs what is served. */
   readonly forwardAddress: string | null;
   /** The distribution interval: a zone due for re-signing before the next cycle is signed in this one. */
@@ -101,22 +104,23 @@ export class ZoneSigner {
     }
     const records = buildZoneIndex(model, this.o.forwardAddress).all;
     const maxTtl = 1000 * records.reduce((m, r) => Math.max(m, (r as { ttl?: number }).ttl ?? 0), 0);
-    const rows = await this.applySchedule(c, now, maxTtl);
+    const kek = await this.o.kek();
+    const rows = await this.applySchedule(c, now, maxTtl, kek);
     const times = timesOf(rows);
     const opened = new Map(
-      rows.map((r) => [
-        r.id,
-        importKey(r.role, r.algorithm, openPrivateKey(r.sealed, this.o.kek(), keyBinding(c.zone, r))),
-      ]),
+      rows.map((r) => [r.id, importKey(r.role, r.algorithm, openPrivateKey(r.sealed, kek, keyBinding(c.zone, r)))]),
     );
     const uses = keyStates(times, now).map((s) => ({ key: opened.get(s.id)!, sign: s.sign }));
     const ksks = uses.filter((u) => u.sign && u.key.role === 'ksk').map((u) => u.key);
     const signed = signZone(c.zone, [...records, ...cdsRecords(c.zone, ksks, DEFAULT_DNSKEY_TTL)], uses, {
       clock: this.clock,
       previous: this.caches.get(c.zone),
+      // The whole chain is made anew from the unsigned version each time, so a switch
+      // between NSEC and NSEC3 leaves nothing of the other behind (SIGNER_TYPES above).
+      denial: c.denial,
     });
     const added: Answer[] = signed.records.filter((r) => SIGNER_TYPES.has(r.type));
-    model.dnssec = { denial: 'nsec', wire: encodeSigned(added), refreshAt: signed.refreshAt };
+    model.dnssec = { denial: c.denial, wire: encodeSigned(added), refreshAt: signed.refreshAt };
     const resignAt = Math.min(signed.refreshAt, nextKeyEvent(times, now, this.policy, this.o.intervalMs));
     const landed = await this.db.transaction().execute((trx) => stageSigned(trx, c, model, resignAt));
     if (landed) this.caches.set(c.zone, signed.signatures);
@@ -124,7 +128,7 @@ export class ZoneSigner {
   }
 
   /** The keys after what the schedule says is due now (the first keys of a zone, a ZSK roll's steps). */
-  private async applySchedule(c: SigningCandidate, now: number, maxTtl: number): Promise<KeyRow[]> {
+  private async applySchedule(c: SigningCandidate, now: number, maxTtl: number, kek: Buffer): Promise<KeyRow[]> {
     const idle = (d: ReturnType<typeof plan>) => !d.create.length && !d.retire.length && !d.remove.length;
     const rows = await keysOf(this.db, c.domainId);
     // Most signings change no key: decided without a write.
@@ -133,7 +137,7 @@ export class ZoneSigner {
       // Decided again under the lock: another process may have just done it (races.test.ts, "signing").
       const d = plan(timesOf(await keysForUpdate(trx, c.domainId)), now, maxTtl, this.policy, this.o.intervalMs);
       for (const k of d.create)
-        await insertKey(trx, sealedRow(c.domainId, c.zone, generateKey(k.role), this.o.kek(), now, k.activeAt));
+        await insertKey(trx, sealedRow(c.domainId, c.zone, generateKey(k.role), kek, now, k.activeAt));
       for (const r of d.retire) await retireKey(trx, r.id, r.retireAt, r.removeAt);
       await deleteKeys(trx, d.remove);
       return d;

@@ -8,6 +8,10 @@ import type { Contract } from './schema.ts';
  */
 const STATUS = {
   enabled: { type: 'boolean', doc: 'whether the zone is signed from the next distribution on' },
+  nsec3: {
+    type: 'boolean',
+    doc: 'denial of existence by NSEC3 (RFC 9276: no salt, 0 extra iterations, no opt-out) rather than NSEC; kept while signing is off',
+  },
   ds: {
     type: 'array',
     items: { type: 'string' },
@@ -54,9 +58,17 @@ export const dnssecContracts = {
         checkedBy: 'domain',
         doc: '`YES` to sign, `NO` to stop (remove the DS at the parent first; the keys are dropped)',
       },
+      nsec3: {
+        required: false,
+        kind: 'enum',
+        values: ['YES', 'NO'],
+        code: 'syntaxInvalidNsec3',
+        checkedBy: 'domain',
+        doc: '`YES`: NSEC3 with no salt and 0 extra iterations (RFC 9276), so the zone cannot be walked; `NO`: NSEC. Absent: the choice stays as it is (NSEC at first). A change re-signs the zone at the next distribution',
+      },
     },
     reply: STATUS,
-    errors: ['noSuchDomain', 'missingInput', 'syntaxInvalidEnable', 'dnssecMasterOnly'],
+    errors: ['noSuchDomain', 'missingInput', 'syntaxInvalidEnable', 'syntaxInvalidNsec3', 'dnssecMasterOnly'],
   },
   'dnsGetDNSSEC.php': {
     ...DNSSEC,

@@ -181,17 +181,30 @@ export function dnsCommand(): Command {
     )
       .argument('<domain>')
       .addArgument(new Argument('[action]', 'on | off | roll; none: show').choices(['on', 'off', 'roll']))
+      .addOption(
+        new Option('--nsec3', 'with on: NSEC3, no salt, 0 extra iterations (the zone cannot be walked)').conflicts(
+          'nsec',
+        ),
+      )
+      .option('--nsec', "with on: NSEC (a new domain's choice; smaller answers). Neither: the choice stays")
       .action(
-        act(async (domain: string, action: string | undefined, o: Json) => {
+        act(async (domain: string, action: string | undefined, o: Json & { nsec3?: boolean; nsec?: boolean }) => {
+          // Neither flag: the domain keeps its choice (dnsSetDNSSEC.php without `nsec3`).
+          const nsec3 = o.nsec3 ? 'YES' : o.nsec ? 'NO' : undefined;
+          if (nsec3 && action !== 'on')
+            throw usage('--nsec3 and --nsec go with on: vigil dns dnssec DOMAIN on --nsec3');
           const r = await withSession((s) =>
             action === 'roll'
               ? s.call('dnsRollDNSSECKey.php', { domain })
               : action
-                ? s.call('dnsSetDNSSEC.php', { domain, enable: action === 'on' ? 'YES' : 'NO' })
+                ? s.call('dnsSetDNSSEC.php', { domain, enable: action === 'on' ? 'YES' : 'NO', nsec3 })
                 : s.call('dnsGetDNSSEC.php', { domain }),
           );
           if (o.json) return printJson(r);
-          printText(`${domain}: signing ${r.enabled ? 'on' : 'off'}${'step' in r ? `; KSK roll ${r.step}` : ''}`);
+          const denial = r.enabled ? `, ${r.nsec3 ? 'NSEC3' : 'NSEC'}` : '';
+          printText(
+            `${domain}: signing ${r.enabled ? 'on' : 'off'}${denial}${'step' in r ? `; KSK roll ${r.step}` : ''}`,
+          );
           if (r.enabled && !r.ds.length)
             printText('keys are made at the next distribution; then give the parent the DS shown here');
           for (const line of r.ds) printText(line);

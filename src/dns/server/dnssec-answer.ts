@@ -1,5 +1,6 @@
 import type { Answer } from 'dns-packet';
 import { compareLabels, labels } from '../dnssec/canonical.ts';
+import { nsec3AtCut, nsec3Proof } from './nsec3-answer.ts';
 import type { Proof, Resolution } from './resolve.ts';
 import type { ZoneIndex } from './zone-index.ts';
 import { WIRE } from '../rr/wire-names.ts';
@@ -18,10 +19,12 @@ import { WIRE } from '../rr/wire-names.ts';
  *   wildcard's own NSEC (3.1.3.4);
  * - a referral: the DS set with its RRSIG, or the NSEC at the delegation
  *   that proves there is none (3.1.4).
+ *
+ * A zone signed with NSEC3 gets RFC 5155 7.2's proofs instead (nsec3-answer.ts).
  */
 export function withDnssec(z: ZoneIndex, r: Resolution): Resolution {
   const proof = r.proof;
-  if (!z.nsecChain || !proof) return r;
+  if ((!z.nsecChain && !z.nsec3) || !proof) return r;
   const answers = signSets(z, r.answers, proof.wild);
   const authorities: Answer[] = [...r.authorities];
   const add = (rrs: readonly Answer[]) => {
@@ -31,11 +34,16 @@ export function withDnssec(z: ZoneIndex, r: Resolution): Resolution {
   const covering = (name: string) => nsecAt(cover(z, name));
   if (proof.kind === 'referral') {
     const ds = z.nodes.get(proof.at!)?.get(WIRE.DS);
-    add(ds ? [...ds, ...sigs(z, proof.at!, WIRE.DS)] : nsecAt(proof.at!));
+    const none = z.nsec3 ? nsec3AtCut(z.nsec3, proof.at!) : nsecAt(proof.at!);
+    add(ds ? [...ds, ...sigs(z, proof.at!, WIRE.DS)] : none);
     return { ...r, answers, authorities };
   }
   const negative = proof.kind === 'nodata' || proof.kind === 'nxdomain';
   if (negative) add(sigs(z, z.zone, WIRE.SOA));
+  if (z.nsec3) {
+    nsec3Proof(z.nsec3, proof, add);
+    return { ...r, answers, authorities };
+  }
   for (const w of proof.wild) if (w.qname !== proof.name || !negative) add(covering(w.qname));
   if (negative) {
     const wildcard = proof.wild.find((w) => w.qname === proof.name);

@@ -5,7 +5,7 @@ import type { Executor } from './domains.ts';
 
 /**
  * The zone store's DNSSEC rows: the `dnssec_keys` table and the domain's
- * `dnssec` choice (see domains.ts for the store as a whole). What the keys'
+ * `dnssec` and `dnssec_nsec3` choices (see domains.ts for the store as a whole). What the keys'
  * times mean is src/dns/dnssec/keyring.ts's business; this file only reads
  * and writes them.
  */
@@ -58,6 +58,20 @@ export async function setSigning(trx: Executor, domainId: number, on: boolean): 
   await resignSoon(trx, domainId);
 }
 
+/**
+ * Sets the domain's denial of existence (NSEC or NSEC3) and, like
+ * setSigning, has the next cycle sign its zone again: the signer makes the
+ * whole chain anew from the unsigned version, so none of the other kind is left.
+ */
+export async function setDenial(trx: Executor, domainId: number, nsec3: boolean): Promise<void> {
+  await trx
+    .updateTable('domains')
+    .set({ dnssec_nsec3: nsec3 ? 1 : 0 })
+    .where('id', '=', domainId)
+    .execute();
+  await resignSoon(trx, domainId);
+}
+
 /** The next distribution cycle signs the domain's zone again (its keys changed). */
 export async function resignSoon(trx: Executor, domainId: number): Promise<void> {
   await trx
@@ -70,5 +84,23 @@ export async function resignSoon(trx: Executor, domainId: number): Promise<void>
     .updateTable('zone_publications')
     .set({ pending_resign_at: null })
     .where('domain_id', '=', domainId)
+    .execute();
+}
+
+/** A sealed private key with the zone it is bound to (seal.ts: `zone/role/tag`). */
+export interface SealedKey {
+  zone: string;
+  role: 'ksk' | 'zsk';
+  tag: number;
+  sealed: string;
+}
+
+/** Every sealed key of the store: what a key-encryption key must open (src/dns/dnssec-kek.ts). */
+export async function sealedKeys(db: Executor): Promise<SealedKey[]> {
+  return db
+    .selectFrom('dnssec_keys')
+    .innerJoin('domains', 'domains.id', 'dnssec_keys.domain_id')
+    .select(['domains.name as zone', 'dnssec_keys.role', 'dnssec_keys.tag', 'dnssec_keys.sealed'])
+    .orderBy('dnssec_keys.id')
     .execute();
 }

@@ -97,7 +97,7 @@ export async function domainsAround(
 
 export async function insertDomain(
   trx: Executor,
-  values: Omit<DomainRow, 'id' | 'records_version' | 'dnssec'>,
+  values: Omit<DomainRow, 'id' | 'records_version' | 'dnssec' | 'dnssec_nsec3'>,
 ): Promise<number> {
   return (await trx.insertInto('domains').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }

@@ -163,6 +163,8 @@ export interface SigningCandidate {
   domainId: number;
   /** The domain wants its zone signed. */
   sign: boolean;
+  /** Its authenticated denial (domains.dnssec_nsec3). */
+  denial: 'nsec' | 'nsec3';
   /** The version to (un)sign: the pending one if any, else the served one. */
   stage: 'pending' | 'served';
   serial: number;
@@ -184,6 +186,7 @@ export async function signingCandidates(db: Executor, horizon: number): Promise<
       'p.zone',
       'p.domain_id',
       'd.dnssec',
+      'd.dnssec_nsec3',
       'p.served_serial',
       'p.served_snapshot',
       'p.pending_serial',
@@ -218,6 +221,7 @@ export async function signingCandidates(db: Executor, horizon: number): Promise<
       zone: r.zone,
       domainId: r.domain_id!,
       sign: Number(r.dnssec) === 1,
+      denial: Number(r.dnssec_nsec3) === 1 ? 'nsec3' : 'nsec',
       stage: pending ? 'pending' : 'served',
       serial: Number(pending ? r.pending_serial : r.served_serial),
       snapshot: (pending ? r.pending_snapshot : r.served_snapshot)!,
