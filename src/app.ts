@@ -18,9 +18,10 @@ import { CycleLoop } from './dns/cycle-loop.ts';
 import { DnsCounters } from './dns/server/counters.ts';
 import type { NotifyStats } from './dns/server/notify.ts';
 import { Metrics } from './metrics.ts';
-import { metricsServer } from './metrics-server.ts';
+import { scheduleMetrics } from './metrics-schedules.ts';
+import { listenMetrics } from './metrics-server.ts';
 import { SCRIPTS } from './api/scripts.ts';
-import { NameServer } from './dns/server/server.ts';
+import { NameServer } from './dns/server/name-server.ts';
 import { ServingSet } from './dns/server/serving-set.ts';
 import { notifyAll } from './dns/server/notify.ts';
 import { SecondaryZones } from './dns/server/secondary.ts';
@@ -28,12 +29,14 @@ import { type DnsWorkers, startDnsWorkers } from './dns/server/workers.ts';
 import { parsePeer } from './dns/server/transfer.ts';
 import { DnsEgress } from './dns/egress.ts';
 import { Audits } from './audit/service.ts';
+import { Schedules } from './audit/schedules.ts';
 import { auditWork } from './audit/queue-open.ts';
 import type { Engine } from './audit/runner.ts';
 import { join } from 'node:path';
 import { ZoneSigner } from './dns/sign-pass.ts';
 import { DnssecSettings } from './dns/dnssec-settings.ts';
-import { lazyKek } from './dns/dnssec/kek.ts';
+import { KeyEncryptionKey } from './dns/dnssec-kek.ts';
+import { privateDataDir } from './data-dir.ts';
 
 const fail = (message: string): never => {
   throw new Error(message);
@@ -69,7 +72,14 @@ function hostPort(host: string, port: number): string {
 export async function startApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? (await serverLogger(config.logLevel));
+  privateDataDir(config.dataDir);
   const db = await openStore(config);
+  // Before anything starts: a store whose DNSSEC keys this key cannot open is refused, never given a new key.
+  const kekSource = new KeyEncryptionKey(config.dnssecKeyFile, db);
+  await kekSource.check(logger).catch(async (err) => {
+    await db.destroy();
+    throw err;
+  });
   const domains = new Domains(db, clock, config);
   const work = auditWork(db, clock, config, logger, options.engine);
   const { queue, runner } = work;
@@ -81,14 +91,14 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     secondaries,
     clock,
   });
-  const metrics = config.metricsPort !== 0 ? new Metrics(new Set(Object.keys(SCRIPTS))) : null;
+  const metrics = config.metricsPort !== 0 ? new Metrics(new Set(Object.keys(SCRIPTS)), config.metricsZoneNames) : null;
   if (metrics) runner.onEnded = (e) => metrics.audit(e);
   const notifyStats: NotifyStats = { sent: 0, acknowledged: 0, unanswered: 0 };
   let workers: DnsWorkers | null = null;
   // Every change of what is served (our cycle, a slave copy, another process's
   // cycle or `admin distribute`) goes through the loop's refresh: new versions
   // into the name server, then NOTIFY (in the background) for those alone.
-  const kek = lazyKek(config.dnssecKeyFile);
+  const kek = kekSource.get;
   const cycles = new CycleLoop({
     db,
     clock,
@@ -114,6 +124,14 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     onCycle: (facts) => metrics?.cycle(facts),
   });
   const dnssec = new DnssecSettings(domains, kek);
+  const audits = new Audits(
+    db,
+    clock,
+    config.scanAllow,
+    () => queue.wake(),
+    (trx, id) => queue.enqueue(trx, id),
+    { queued: config.auditQueueLimit, maxPorts: config.auditMaxPorts },
+  );
   const services: Services = {
     config,
     clock,
@@ -126,13 +144,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       dnssec,
       schedule: cycles,
     },
-    audits: new Audits(
-      db,
-      clock,
-      config.scanAllow,
-      () => queue.wake(),
-      (trx, id) => queue.enqueue(trx, id),
-    ),
+    audits,
+    schedules: new Schedules(db, clock, audits, config.scheduleLimit),
     logger,
   };
   await work.start();
@@ -152,7 +165,14 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   let nameServer: NameServer | null = null;
   let forwarder: Server | null = null;
   let metricsListener: Server | null = null;
-  const closeMetrics = () => new Promise<void>((res) => (metricsListener ? metricsListener.close(() => res()) : res()));
+  // Neither has a reply worth waiting for at shutdown: slow and idle connections are cut, not waited out.
+  const closeAll = (server: Server | null) =>
+    new Promise<void>((res) => {
+      if (!server) return res();
+      server.close(() => res());
+      server.closeAllConnections();
+    });
+  const closeMetrics = () => closeAll(metricsListener);
   const dnsCounters = new DnsCounters();
   metrics?.attach({
     dns: dnsCounters,
@@ -162,7 +182,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     audits: () => queue.depth(),
     servedSerials: () => serving.serials(),
   });
-  const closeForwarder = () => new Promise<void>((res) => (forwarder ? forwarder.close(() => res()) : res()));
+  if (metrics) scheduleMetrics(metrics.registry, db, clock);
+  const closeForwarder = () => closeAll(forwarder);
   const servers: FastifyInstance[] = [];
   const listeners: Record<string, string> = {};
   let generatedCertificate: string | null = null;
@@ -192,11 +213,11 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       );
       listeners.dns = hostPort(config.listen, workers.port);
     } else if (config.dnsPort !== 0) {
-      nameServer = new NameServer(serving, logger, config, dnsCounters);
+      nameServer = new NameServer(serving, logger, config, dnsCounters, clock);
       listeners.dns = hostPort(config.listen, await nameServer.listen(config.listen, config.dnsPort));
     }
     if (config.forwardPort !== 0) {
-      const server = forwardServer(serving, logger);
+      const server = forwardServer(serving, logger, config);
       forwarder = server;
       await new Promise<void>((res, rej) =>
         server.once('error', rej).listen(config.forwardPort, config.listen, () => res()),
@@ -204,12 +225,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       listeners.forward = hostPort(config.listen, (server.address() as AddressInfo).port);
     }
     if (metrics) {
-      const server = metricsServer(metrics, db, logger);
+      const { server, address } = await listenMetrics(metrics, db, logger, config);
       metricsListener = server;
-      await new Promise<void>((res, rej) =>
-        server.once('error', rej).listen(config.metricsPort, config.listen, () => res()),
-      );
-      listeners.metrics = hostPort(config.listen, (server.address() as AddressInfo).port);
+      listeners.metrics = address;
     }
   } catch (err) {
     await work.stop();

@@ -14,6 +14,10 @@ export interface Config {
   readonly forwardPort: number;
   /** Prometheus /metrics and /healthz over plain HTTP; 0: off. */
   readonly metricsPort: number;
+  /** Address of the metrics listener, apart from `listen` (loopback by default: it has no TLS and no login). */
+  readonly metricsListen: string;
+  /** Zone names as metric labels (a series per served zone); off: the scrape would list every tenant's domains. */
+  readonly metricsZoneNames: boolean;
   readonly publishIntervalMs: number;
   readonly sessionTtlMs: number;
   readonly tlsCert: string | null;
@@ -33,6 +37,14 @@ export interface Config {
   readonly auditLeaseMs: number;
   /** Audits of one account running at once; more wait in the queue. */
   readonly auditAccountLimit: number;
+  /** Audits of one account queued or running at once; saRunAudit past it answers auditQueueFull (docs/audits.md). */
+  readonly auditQueueLimit: number;
+  /** Schedules one account may hold (saScheduleAudit; scheduleLimitReached past it). */
+  readonly scheduleLimit: number;
+  /** Ports one saRunAudit/saScheduleAudit `ports` list may name, counting repeats (at most 65,535). */
+  readonly auditMaxPorts: number;
+  /** How often each process looks for due schedules (VIGIL_SCHEDULE_POLL; src/audit/scheduler.ts). */
+  readonly schedulePollMs: number;
   /** Sender of audit mail. */
   readonly mailFrom: string;
   readonly logLevel: string;
@@ -50,6 +62,8 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** Longest life of one DNS-over-TCP connection, however busy (not an idle timer). */
   readonly dnsTcpLifetimeMs: number;
+  /** UDP response rate limiting: identical responses a second to one client network; 0: off (docs/dns.md). */
+  readonly dnsRrlRate: number;
 }
 
 /** `--allow-domains`: what the operator lets tenants add beyond the default rules. */
@@ -64,6 +78,7 @@ export const DEFAULTS = Object.freeze({
   dnsPort: 5300,
   forwardPort: 8081,
   metricsPort: 0,
+  metricsListen: '127.0.0.1',
   publishInterval: '5m',
   sessionTtl: '24h',
   domainHold: 'manual',
@@ -73,6 +88,10 @@ export const DEFAULTS = Object.freeze({
   scanAllow: '127.0.0.0/8,::1',
   auditWorkers: 2,
   auditAccountLimit: 2,
+  // Issue 31: one account queued 200 audits in 0.4 s; 20 is hours of work at 2 running at once (docs/audits.md).
+  auditQueueLimit: 20,
+  scheduleLimit: 10,
+  auditMaxPorts: 65_535,
   mailFrom: 'vigil@localhost',
   logLevel: 'info',
   dnsPeersAllow: '127.0.0.0/8,::1',
@@ -81,6 +100,8 @@ export const DEFAULTS = Object.freeze({
   maxConnectionsPerIp: 64,
   requestTimeout: '30s',
   dnsTcpLifetime: '60s',
+  // BIND's ARM suggests 5 to 20; 20 leaves room for a resolver farm behind one /24 (docs/dns.md).
+  dnsRrlRate: 20,
 });
 
 export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Config {
@@ -96,6 +117,8 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     dnsWorkers: partial.dnsWorkers ?? 1,
     forwardPort: partial.forwardPort ?? DEFAULTS.forwardPort,
     metricsPort: partial.metricsPort ?? DEFAULTS.metricsPort,
+    metricsListen: partial.metricsListen ?? DEFAULTS.metricsListen,
+    metricsZoneNames: partial.metricsZoneNames ?? false,
     publishIntervalMs: partial.publishIntervalMs ?? 5 * 60_000,
     sessionTtlMs: partial.sessionTtlMs ?? 24 * 3_600_000,
     tlsCert: partial.tlsCert ?? null,
@@ -111,6 +134,10 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     auditWorkers: partial.auditWorkers ?? DEFAULTS.auditWorkers,
     auditLeaseMs: partial.auditLeaseMs ?? 30_000,
     auditAccountLimit: partial.auditAccountLimit ?? DEFAULTS.auditAccountLimit,
+    auditQueueLimit: partial.auditQueueLimit ?? DEFAULTS.auditQueueLimit,
+    scheduleLimit: partial.scheduleLimit ?? DEFAULTS.scheduleLimit,
+    auditMaxPorts: partial.auditMaxPorts ?? DEFAULTS.auditMaxPorts,
+    schedulePollMs: partial.schedulePollMs ?? 2000,
     mailFrom: partial.mailFrom ?? DEFAULTS.mailFrom,
     logLevel: partial.logLevel ?? DEFAULTS.logLevel,
     dnsPeersAllow: Object.freeze([...(partial.dnsPeersAllow ?? DEFAULTS.dnsPeersAllow.split(','))]),
@@ -120,6 +147,7 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     maxConnectionsPerIp: partial.maxConnectionsPerIp ?? DEFAULTS.maxConnectionsPerIp,
     requestTimeoutMs: partial.requestTimeoutMs ?? 30_000,
     dnsTcpLifetimeMs: partial.dnsTcpLifetimeMs ?? 60_000,
+    dnsRrlRate: partial.dnsRrlRate ?? DEFAULTS.dnsRrlRate,
   });
 }
 

@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import type { Metrics } from './metrics.ts';
+import type { Registry } from 'prom-client';
+import type { Config } from './config.ts';
+import { capHttpConnections, serverOptions, type TransportLimits } from './net/http-limits.ts';
 import type { Db } from './store/db.ts';
 
 /** A health check slower than this counts as a store that does not answer. */
@@ -25,10 +28,19 @@ async function storeAnswers(db: Db): Promise<boolean> {
 /**
  * `--metrics-port`: plain HTTP, GET /metrics (Prometheus text) and
  * /healthz (200 `ok`, or 503 when the store does not answer). Separate from
- * the API so that it can be firewalled apart and scraped without TLS.
+ * the API, on its own address (`--metrics-listen`, loopback by default), so
+ * that it can be firewalled apart and scraped without TLS. It has the API's
+ * slow-client limits (issue 28: it had none): the request budget, the
+ * per-address cap and a total that sheds the connection longest unserved;
+ * a scrape or health check in progress is never shed.
  */
-export function metricsServer(metrics: Metrics, db: Db, logger: Logger): Server {
-  return createServer((req, res) => {
+export function metricsServer(
+  metrics: { registry: Registry },
+  db: Db,
+  logger: Logger,
+  limits: TransportLimits,
+): Server {
+  const server = createServer(serverOptions(limits), (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -50,4 +62,24 @@ export function metricsServer(metrics: Metrics, db: Db, logger: Logger): Server 
       );
     } else res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
   });
+  capHttpConnections(server, limits, logger, 'metrics');
+  return server;
+}
+
+/**
+ * Opens the metrics listener on `--metrics-listen`:`--metrics-port` (serve and worker); resolves once it
+ * listens, with its `host:port` for the ready line.
+ */
+export async function listenMetrics(
+  metrics: { registry: Registry },
+  db: Db,
+  logger: Logger,
+  config: TransportLimits & Pick<Config, 'metricsListen' | 'metricsPort'>,
+): Promise<{ server: Server; address: string }> {
+  const server = metricsServer(metrics, db, logger, config);
+  await new Promise<void>((res, rej) =>
+    server.once('error', rej).listen(config.metricsPort, config.metricsListen, () => res()),
+  );
+  const { address, port } = server.address() as AddressInfo;
+  return { server, address: address.includes(':') ? `[${address}]:${port}` : `${address}:${port}` };
 }

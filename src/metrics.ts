@@ -1,8 +1,9 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AuditEnded } from './audit/runner.ts';
 import type { CycleFacts } from './dns/cycle-loop.ts';
 import { type DnsCounters, RCODE_NAMES, TRANSPORTS } from './dns/server/counters.ts';
 import type { NotifyStats } from './dns/server/notify.ts';
+import { AuditMetrics, processRegistry } from './metrics-process.ts';
 
 /** What the service counts elsewhere in plain numbers; read only when scraped. */
 export interface MetricSources {
@@ -50,7 +51,7 @@ function mirroredCounter(
  * metrics (CPU, memory, event-loop lag, handles) come from it.
  */
 export class Metrics {
-  readonly registry = new Registry();
+  readonly registry = processRegistry();
   private readonly apiRequests = new Counter({
     name: 'vigil_api_requests_total',
     help: 'API requests by script and outcome code ("0" for success, else the error code)',
@@ -88,18 +89,16 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  private readonly auditSeconds = new Histogram({
-    name: 'vigil_audit_duration_seconds',
-    help: 'audits from start to end, by type and final state (done, failed)',
-    labelNames: ['type', 'state'],
-    // Audits run from seconds (basic, one address) to hours (advanced, a range).
-    buckets: [1, 5, 15, 60, 300, 900, 1800, 3600, 7200, 14400],
-    registers: [this.registry],
-  });
+  private readonly audits = new AuditMetrics(this.registry);
 
-  constructor(private readonly scripts: ReadonlySet<string>) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
-  }
+  /**
+   * `zoneNames` (serve --metrics-zone-names): a series per served zone, named. Off by default: the scrape
+   * would list every tenant's domains to whoever reaches the listener (issue 28).
+   */
+  constructor(
+    private readonly scripts: ReadonlySet<string>,
+    private readonly zoneNames = false,
+  ) {}
 
   /** One API request; unknown script names are one label value, so a scanner cannot grow the series. */
   api(script: string | null, code: string | null, seconds: number): void {
@@ -120,7 +119,7 @@ export class Metrics {
   }
 
   audit(e: AuditEnded): void {
-    this.auditSeconds.observe({ type: e.type, state: e.state }, e.seconds);
+    this.audits.ended(e);
   }
 
   /** The counters kept elsewhere (the name server's hot path among them). */
@@ -152,6 +151,19 @@ export class Metrics {
           [{ result: 'hit' }, native.hits],
           [{ result: 'miss' }, native.misses],
           [{ result: 'dropped' }, native.dropped],
+        ];
+      },
+    );
+    mirroredCounter(
+      r,
+      'vigil_dns_rrl_total',
+      'UDP responses held back by response rate limiting: dropped, or sent empty with TC instead (slip)',
+      ['action'],
+      () => {
+        const { rrl } = s.dns.totals();
+        return [
+          [{ action: 'drop' }, rrl.dropped],
+          [{ action: 'slip' }, rrl.slipped],
         ];
       },
     );
@@ -192,28 +204,25 @@ export class Metrics {
       },
     });
     new Gauge({
-      name: 'vigil_zone_served_serial',
-      help: 'the SOA serial this server answers for each zone ("when is my change live": compare with the serial a publish gave)',
-      labelNames: ['zone'],
+      name: 'vigil_zones_served',
+      help: 'zones this server answers for (the catalog zone not counted); their names with --metrics-zone-names',
       registers: [r],
       collect() {
-        // Zones leave the set when deleted: start from nothing each scrape.
-        this.reset();
-        for (const [zone, serial] of s.servedSerials()) this.set({ zone }, serial);
+        this.set([...s.servedSerials()].length);
       },
     });
-    new Gauge({
-      name: 'vigil_audits',
-      help: 'audits queued and running in the whole store',
-      labelNames: ['state'],
-      registers: [r],
-      async collect() {
-        // A store that does not answer leaves the last values (healthz reports it).
-        const d = await s.audits().catch(() => null);
-        if (!d) return;
-        this.set({ state: 'queued' }, d.queued);
-        this.set({ state: 'running' }, d.running);
-      },
-    });
+    if (this.zoneNames)
+      new Gauge({
+        name: 'vigil_zone_served_serial',
+        help: 'the SOA serial this server answers for each zone ("when is my change live": compare with the serial a publish gave)',
+        labelNames: ['zone'],
+        registers: [r],
+        collect() {
+          // Zones leave the set when deleted: start from nothing each scrape.
+          this.reset();
+          for (const [zone, serial] of s.servedSerials()) this.set({ zone }, serial);
+        },
+      });
+    this.audits.queue(s.audits);
   }
 }

@@ -143,6 +143,52 @@ describe('login throttle', () => {
     assert.equal((await nat.post({ apikey: newcomer, userid: 'newcomer', password: PASSWORD })).body.status, '0');
   });
 
+  test("bad input from the real user's own address holds them back a minute at most, then the right password works", async () => {
+    // Issue 28: a client retrying a stale password from the user's usual
+    // address; before, the pair was locked for 15 minutes and the right
+    // password read invalidLogin all that time.
+    const key = await t.account('typo', PASSWORD);
+    const home = from('127.0.0.12');
+    assert.equal((await home.post({ apikey: key, userid: 'typo', password: PASSWORD })).body.status, '0');
+    // 12 wrong passwords checked (the 12th would lock 1 s x 2^7 = 128 s without the cap), waiting out each
+    // lock as a client honouring Retry-After does.
+    for (let checked = 0; checked < 12; ) {
+      const r = await home.post({ apikey: key, userid: 'typo', password: WRONG });
+      if (r.http === 429) t.clock.advance(Number(r.retryAfter) * 1000);
+      else checked++;
+    }
+    const right = await home.post({ apikey: key, userid: 'typo', password: PASSWORD });
+    assert.equal(right.http, 429);
+    assert.equal(right.retryAfter, '60', 'the cap: a minute (before: 900)');
+    assert.deepEqual(right.body, { status: '-1', error: 'invalidLogin' });
+    t.clock.advance(60_000);
+    assert.equal((await home.post({ apikey: key, userid: 'typo', password: PASSWORD })).body.status, '0');
+  });
+
+  test('the NIST ceiling: 100 failures in a row lock the pair and the userid over unknown addresses for a day', async () => {
+    const throttle = t.app.services.sessions.throttle;
+    const key = await t.account('ceiling', PASSWORD);
+    const home = from('127.0.0.14');
+    assert.equal((await home.post({ apikey: key, userid: 'ceiling', password: PASSWORD })).body.status, '0');
+    // Straight on the throttle: an allowed reserve is one failure (a wrong
+    // password leaves it so); 100 password checks over HTTP take seconds.
+    for (let i = 1; i <= 100; i++) {
+      const r = await throttle.reserve('ceiling', '127.0.0.13');
+      assert.ok(r.allowed, `failure ${i} refused`);
+      if (i < 100) t.clock.advance(POLICY.pair.capMs); // past every delay below the ceiling
+    }
+    const locked = await throttle.reserve('ceiling', '127.0.0.13');
+    assert.equal(locked.allowed, false);
+    assert.equal(!locked.allowed && locked.retryAfterMs, POLICY.pair.windowMs, 'a day');
+    const away = await from('127.0.0.15').post({ apikey: key, userid: 'ceiling', password: PASSWORD });
+    assert.equal(away.http, 429, 'a new address: the userid has had its 100');
+    assert.equal(away.retryAfter, String(POLICY.user.windowMs / 1000));
+    const known = await home.post({ apikey: key, userid: 'ceiling', password: PASSWORD });
+    assert.equal(known.body.status, '0', 'the address the user logs in from is not locked');
+    t.clock.advance(POLICY.pair.windowMs);
+    assert.deepEqual(await throttle.reserve('ceiling', '127.0.0.13'), { allowed: true, known: false }, 'forgotten');
+  });
+
   test("another account's userid typed with one's own key counts against one's own account only", async () => {
     const mine = await t.account('mallory', PASSWORD);
     const theirs = await t.account('target', PASSWORD);

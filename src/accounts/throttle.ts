@@ -20,12 +20,20 @@ import {
  * sharing it counts the same attempts (docs/security.md, "Login throttling").
  *
  * Three counters, each a row:
- *   - `pair` (userid, address): the lock. After `free` failures every further
- *     one locks the pair for a doubling delay, up to 15 minutes.
+ *   - `pair` (userid, address): after `free` failures every further one
+ *     holds the pair for a doubling delay, at most a minute; 100 failures in
+ *     a row lock it until a day has passed without one (or the operator
+ *     clears it).
  *   - `address`: one address guessing many accounts is slowed down (short
  *     delays, at most 30 s), never locked for long.
  *   - `user`: many addresses guessing one userid (a distributed attack) are
- *     slowed down together, at most 60 s between attempts.
+ *     slowed down together, at most 60 s between attempts, and locked like a
+ *     pair after 100 failures in a row.
+ * The delays are short because a guess needs the account's API key (128
+ * bits) as well as its password: the old 15-minute pair lock protected
+ * little and kept real users with a mistyped password out (issue 28). The
+ * ceiling is NIST SP 800-63B's (section 5.2.2: at most 100 consecutive
+ * failed attempts on one account); docs/security.md has the figures.
  * An address the userid logged in from in the last 30 days is a known
  * address (the "device cookie" idea of OWASP's authentication cheat sheet,
  * with the address as the device): attempts from it are counted on its pair
@@ -42,20 +50,26 @@ interface Policy {
   /** Failures in a window before the first delay. */
   readonly free: number;
   readonly firstDelayMs: number;
+  /** The longest delay below the ceiling. */
   readonly capMs: number;
   /** The count starts again after this long without a failure. */
   readonly windowMs: number;
+  /** Failures in a window that lock for the rest of it; none: delays only. */
+  readonly ceiling?: number;
 }
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+/** NIST SP 800-63B 5.2.2: no more than 100 consecutive failed attempts on one account. */
+const NIST_CEILING = 100;
 export const POLICY: Readonly<Record<ThrottleScope, Policy>> = {
-  pair: { free: 5, firstDelayMs: 1000, capMs: 15 * MINUTE, windowMs: 24 * HOUR },
-  // 20: a single address reaches its pair lock (5) long before this, so only
-  // several addresses together reach it.
-  user: { free: 20, firstDelayMs: 1000, capMs: MINUTE, windowMs: 24 * HOUR },
+  pair: { free: 5, firstDelayMs: 1000, capMs: MINUTE, windowMs: 24 * HOUR, ceiling: NIST_CEILING },
+  // 20: a single address reaches its pair's first delay (5) long before this,
+  // so only several addresses together reach it.
+  user: { free: 20, firstDelayMs: 1000, capMs: MINUTE, windowMs: 24 * HOUR, ceiling: NIST_CEILING },
   // A shared address (NAT, proxy) holds many users' typing mistakes: more
-  // free failures, a short window and a short cap, so it recovers in minutes.
+  // free failures, a short window and a short cap, so it recovers in minutes;
+  // no ceiling (it is not an account, and a lock would keep everyone behind it out).
   address: { free: 20, firstDelayMs: 1000, capMs: 30_000, windowMs: HOUR },
 };
 /** A successful login makes its address known to the userid for this long. */
@@ -67,6 +81,8 @@ const PRUNE_EVERY_MS = MINUTE;
 export function delayMs(scope: ThrottleScope, failures: number): number {
   const p = POLICY[scope];
   if (failures < p.free) return 0;
+  // Until the count is forgotten (see `fresh` in reserve).
+  if (p.ceiling !== undefined && failures >= p.ceiling) return p.windowMs;
   return Math.min(p.capMs, p.firstDelayMs * 2 ** Math.min(failures - p.free, 30));
 }
 
@@ -175,7 +191,8 @@ export class LoginThrottle {
       if (refused) return refused;
       const known = isKnown(rows, now);
       for (const r of counted(rows, known)) {
-        const fresh = now - Number(r.last_failure) > POLICY[r.scope].windowMs;
+        // At the window, not after it: a ceiling lock (windowMs long) ends just as its count is forgotten.
+        const fresh = now - Number(r.last_failure) >= POLICY[r.scope].windowMs;
         const failures = fresh ? 1 : r.failures + 1;
         const wait = delayMs(r.scope, failures);
         await setFailures(trx, r, failures, now, wait ? now + wait : 0);

@@ -1,45 +1,17 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import type { Server, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
 import { TRANSPORT_CODES, type TransportCode } from '../errors.ts';
-import { capConnections } from '../net/connection-cap.ts';
 import { failure } from './reply.ts';
 
-/** What the HTTP listeners take from the configuration. */
-export type TransportLimits = Pick<Config, 'requestTimeoutMs' | 'maxConnectionsPerIp'>;
-
-/**
- * Node's default (16 KiB), stated so that it is a decision: the API's
- * requests carry a handful of short headers; everything is in the body.
- */
-export const MAX_HEADER_BYTES = 16 * 1024;
-/**
- * Idle time between requests on a kept-alive connection. Fastify's default
- * is 72 s (meant for a load balancer in front); Vigil faces clients
- * directly, and every idle connection holds a descriptor and one of its
- * address's slots. Node's own default.
- */
-export const KEEP_ALIVE_MS = 5_000;
-
-/**
- * Node server options for one request budget: the TLS handshake, the
- * headers and the body must each arrive within `requestTimeoutMs` (headers
- * and body together too). Node checks its request deadlines only every
- * `connectionsCheckingInterval` (30 s by default, so a 1 s timeout could
- * take 31 s); a quarter of the budget, at most 1 s, keeps them close.
- */
-export function serverOptions(limits: TransportLimits) {
-  const budget = limits.requestTimeoutMs;
-  return {
-    requestTimeout: budget,
-    headersTimeout: budget,
-    handshakeTimeout: budget,
-    keepAliveTimeout: KEEP_ALIVE_MS,
-    maxHeaderSize: MAX_HEADER_BYTES,
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(budget / 4))),
-  };
-}
+// The slow-client limits are shared with the forwarder and the metrics listener: src/net/http-limits.ts.
+export {
+  capHttpConnections,
+  KEEP_ALIVE_MS,
+  MAX_HEADER_BYTES,
+  serverOptions,
+  type TransportLimits,
+} from '../net/http-limits.ts';
 
 /** Node's clientError codes -> Vigil's transport codes. */
 function codeFor(err: NodeJS.ErrnoException): TransportCode {
@@ -105,9 +77,4 @@ export function clientErrorHandler(logger: Logger, lingerMs: number) {
     };
     reply();
   };
-}
-
-/** Per-address and total connection caps on an HTTP(S) listener. */
-export function capHttpConnections(server: Server, limits: TransportLimits, logger: Logger, name: string): void {
-  capConnections(server, { perAddress: limits.maxConnectionsPerIp, logger, name });
 }

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 
 /**
- * `serve --config FILE`: the serve flags as `key = value` lines, the key
- * being the flag's name without `--`:
+ * `serve --config FILE` (and `worker --config FILE`): the command's flags
+ * as `key = value` lines, the key being the flag's name without `--`:
  *
  *     # /etc/vigil/vigil.conf
  *     https-port = 443
@@ -42,7 +42,7 @@ export function applyConfigFile(cmd: Command, file: string): void {
     const value = line.slice(eq + 1).trim();
     const option = byKey.get(key);
     if (!option)
-      throw new Error(`${where}: unknown key '${key}' (the keys are the serve flags without --, e.g. https-port)`);
+      throw new Error(`${where}: unknown key '${key}' (the keys are the ${cmd.name()} flags without --, e.g. data)`);
     if (value === '') throw new Error(`${where}: ${key}: no value (leave the line out for the default)`);
     if (seen.has(key)) throw new Error(`${where}: '${key}' again (first on line ${seen.get(key)})`);
     seen.set(key, i + 1);

@@ -1,6 +1,8 @@
-import { InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULTS } from '../config.ts';
 import { parseDuration } from '../duration.ts';
+import { logFormat } from '../log-format.ts';
+import { applyConfigFile } from './config-file.ts';
 
 /** `--data DIR` / VIGIL_DATA: every subcommand that touches state takes it. */
 export const dataOption = () =>
@@ -52,3 +54,39 @@ export function auditLeaseMs(): number | undefined {
   if (ms < 1000) throw new Error('VIGIL_AUDIT_LEASE: at least 1s');
   return ms;
 }
+
+/**
+ * `--config FILE`: the command's own flags as `key = value` lines (src/cli/config-file.ts). With
+ * `configFileHook`, which reads it once the command line and the environment are parsed.
+ */
+export const configOption = (env: string) =>
+  new Option('--config <file>', 'file of these settings as key = value lines (flags and env override it)').env(env);
+
+/** Reads `--config` into the options that the command line and the environment left at their defaults. */
+export function configFileHook(cmd: Command): void {
+  const file = cmd.opts().config;
+  if (file) applyConfigFile(cmd, file);
+}
+
+export const logLevelOption = () =>
+  new Option('--log-level <level>', 'fatal|error|warn|info|debug|silent; logs go to stderr')
+    .env('VIGIL_LOG_LEVEL')
+    .default(DEFAULTS.logLevel);
+
+export const logFormatOption = () =>
+  new Option('--log-format <fmt>', 'json | pretty | auto (pretty when stderr is a terminal)')
+    .env('VIGIL_LOG_FORMAT')
+    .argParser(checked((t) => logFormat(t)))
+    .default(logFormat('auto'), 'auto');
+
+export const metricsPortOption = () =>
+  new Option('--metrics-port <n>', 'Prometheus /metrics and /healthz over plain HTTP (0: off)')
+    .env('VIGIL_METRICS_PORT')
+    .argParser(checked(parsePort))
+    .default(DEFAULTS.metricsPort);
+
+/** Loopback by default whatever `--listen` says: the listener has no TLS and no login (docs/operations.md). */
+export const metricsListenOption = () =>
+  new Option('--metrics-listen <host>', 'address of the metrics listener (not --listen: no TLS, no login)')
+    .env('VIGIL_METRICS_LISTEN')
+    .default(DEFAULTS.metricsListen);

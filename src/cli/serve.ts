@@ -2,10 +2,24 @@ import { Command, Option } from 'commander';
 import { parsePattern } from '../audit/patterns.ts';
 import { ALLOW_DOMAINS, type AllowDomain, buildConfig, commaList, DEFAULTS } from '../config.ts';
 import { parseDuration } from '../duration.ts';
-import { applyConfigFile } from './config-file.ts';
-import { logFormat, serverLogger } from '../log-format.ts';
-import { auditLeaseMs, auditWorkers, checked, dataOption, dbOption, dnssecKeyOption, parsePort } from './options.ts';
+import { serverLogger } from '../log-format.ts';
+import {
+  auditLeaseMs,
+  auditWorkers,
+  checked,
+  configFileHook,
+  configOption,
+  dataOption,
+  dbOption,
+  dnssecKeyOption,
+  logFormatOption,
+  logLevelOption,
+  metricsListenOption,
+  metricsPortOption,
+  parsePort,
+} from './options.ts';
 import { version } from './version.ts';
+import { maxPortsOption, queueLimitOption, scheduleLimitOption, schedulePollMs } from './audit-limits.ts';
 
 const opt = (flags: string, help: string, env: string, parse?: (t: string) => unknown, def?: string) => {
   const o = new Option(flags, help).env(env);
@@ -31,6 +45,12 @@ const allowDomains = (t: string): AllowDomain[] => {
   const bad = items.filter((i) => !(ALLOW_DOMAINS as readonly string[]).includes(i));
   if (bad.length) throw new Error(`unknown: ${bad.join(', ')} (choose from ${ALLOW_DOMAINS.join(', ')})`);
   return items as AllowDomain[];
+};
+
+/** `--metrics-zone-names`: alone or `yes` turns it on; `no` (the default) off. */
+const yesNo = (t: string) => {
+  if (t !== 'yes' && t !== 'no') throw new Error("must be 'yes' or 'no'");
+  return t === 'yes';
 };
 
 const positive = (max: number) => (t: string) => {
@@ -65,13 +85,7 @@ export function serveCommand(): Command {
   return (
     new Command('serve')
       .description('run the whole service in one process: API, plain-HTTP notSSL listener, name server, forwarder')
-      .addOption(
-        opt(
-          '--config <file>',
-          'file of these settings as key = value lines (flags and env override it)',
-          'VIGIL_SERVE_CONFIG',
-        ),
-      )
+      .addOption(configOption('VIGIL_SERVE_CONFIG'))
       .addOption(dataOption())
       .addOption(dbOption())
       .addOption(opt('--listen <host>', 'address of every listener', 'VIGIL_LISTEN', undefined, DEFAULTS.listen))
@@ -117,14 +131,14 @@ export function serveCommand(): Command {
           String(DEFAULTS.forwardPort),
         ),
       )
+      .addOption(metricsPortOption())
+      .addOption(metricsListenOption())
       .addOption(
-        opt(
-          '--metrics-port <n>',
-          'Prometheus /metrics and /healthz over plain HTTP (0: off)',
-          'VIGIL_METRICS_PORT',
-          parsePort,
-          String(DEFAULTS.metricsPort),
-        ),
+        new Option('--metrics-zone-names [yes|no]', "label metrics with zone names (every tenant's domains; off)")
+          .env('VIGIL_METRICS_ZONE_NAMES')
+          .argParser(checked(yesNo))
+          .preset('yes')
+          .default(false, 'no'),
       )
       .addOption(
         opt(
@@ -212,6 +226,9 @@ export function serveCommand(): Command {
         ),
       )
       .addOption(opt('--mail-from <addr>', 'sender of audit mail', 'VIGIL_MAIL_FROM', undefined, DEFAULTS.mailFrom))
+      .addOption(queueLimitOption())
+      .addOption(scheduleLimitOption())
+      .addOption(maxPortsOption())
       .addOption(
         opt(
           '--dns-peers-allow <cidrs>',
@@ -250,7 +267,7 @@ export function serveCommand(): Command {
       .addOption(
         opt(
           '--max-connections-per-ip <n>',
-          'open connections per client address, API and DNS over TCP each',
+          'open connections per client address, on each listener (API, DNS over TCP, forwarder, metrics)',
           'VIGIL_MAX_CONNECTIONS_PER_IP',
           positive(100_000),
           String(DEFAULTS.maxConnectionsPerIp),
@@ -259,7 +276,7 @@ export function serveCommand(): Command {
       .addOption(
         opt(
           '--request-timeout <dur>',
-          'longest time an API request may take to arrive',
+          'longest time a request may take to arrive (API, forwarder, metrics)',
           'VIGIL_REQUEST_TIMEOUT',
           parseDuration,
           DEFAULTS.requestTimeout,
@@ -276,27 +293,20 @@ export function serveCommand(): Command {
       )
       .addOption(
         opt(
-          '--log-level <level>',
-          'fatal|error|warn|info|debug|silent; logs go to stderr',
-          'VIGIL_LOG_LEVEL',
-          undefined,
-          DEFAULTS.logLevel,
+          '--dns-rrl-rate <n>',
+          'UDP response rate limiting: identical responses a second to one client network (0: off)',
+          'VIGIL_DNS_RRL_RATE',
+          (t) => {
+            if (!/^(0|[1-9]\d{0,6})$/.test(t) || Number(t) > 1_000_000) throw new Error('must be 0 to 1000000');
+            return Number(t);
+          },
+          String(DEFAULTS.dnsRrlRate),
         ),
       )
-      .addOption(
-        opt(
-          '--log-format <fmt>',
-          'json | pretty | auto (pretty when stderr is a terminal)',
-          'VIGIL_LOG_FORMAT',
-          (t) => logFormat(t),
-          'auto',
-        ),
-      )
+      .addOption(logLevelOption())
+      .addOption(logFormatOption())
       // After the command line and the environment are parsed, so that the file fills in only defaults.
-      .hook('preAction', (cmd) => {
-        const file = cmd.opts().config;
-        if (file) applyConfigFile(cmd, file);
-      })
+      .hook('preAction', configFileHook)
       .action(async (o) => {
         const config = buildConfig({
           dataDir: o.data,
@@ -308,6 +318,8 @@ export function serveCommand(): Command {
           dnsWorkers: o.dnsWorkers,
           forwardPort: o.forwardPort,
           metricsPort: o.metricsPort,
+          metricsListen: o.metricsListen,
+          metricsZoneNames: o.metricsZoneNames,
           publishIntervalMs: o.publishInterval,
           sessionTtlMs: o.sessionTtl,
           tlsCert: o.tlsCert ?? null,
@@ -323,6 +335,10 @@ export function serveCommand(): Command {
           auditWorkers: o.auditWorkers,
           auditLeaseMs: auditLeaseMs(),
           auditAccountLimit: o.auditAccountLimit,
+          auditQueueLimit: o.auditQueueLimit,
+          scheduleLimit: o.scheduleLimit,
+          auditMaxPorts: o.auditMaxPorts,
+          schedulePollMs: schedulePollMs(),
           mailFrom: o.mailFrom,
           logLevel: o.logLevel,
           dnsPeersAllow: o.dnsPeersAllow,
@@ -332,6 +348,7 @@ export function serveCommand(): Command {
           maxConnectionsPerIp: o.maxConnectionsPerIp,
           requestTimeoutMs: o.requestTimeout,
           dnsTcpLifetimeMs: o.dnsTcpLifetime,
+          dnsRrlRate: o.dnsRrlRate,
         });
         // Loaded here, not at the top: it pulls in every dependency, and `--help` needs none.
         const { startApp } = await import('../app.ts');

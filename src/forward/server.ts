@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Forward } from '../dns/server/serving-set.ts';
+import { capHttpConnections, serverOptions, type TransportLimits } from '../net/http-limits.ts';
 
 export interface ForwardFinder {
   forwardFor(host: string): Forward | undefined;
@@ -21,9 +22,18 @@ export function cloakPage(host: string, target: string): string {
  * The web forwarder: plain HTTP for hosts with a WebForwarding record
  * (their A/AAAA answer points here): 301 to the target, or with cloak a
  * page that frames it. Served versions only, like the name server.
+ *
+ * It faces the open internet like the API, so it has the API's slow-client
+ * limits (issue 28: 150 slow connections from one address stayed open, and
+ * at a descriptor limit of 400 they took every descriptor of the process):
+ * the `--request-timeout` budget for a request's head, 5 s of keep-alive,
+ * `--max-connections-per-ip`, and a total that sheds the connection longest
+ * unserved (docs/security.md, "Slow clients and connection limits").
+ * Errors Node's parser finds (a timeout, bad syntax) get Node's own plain
+ * 400/408/431: the forwarder has no JSON error shape to keep.
  */
-export function forwardServer(finder: ForwardFinder, logger: Logger): Server {
-  return createServer((req, res) => {
+export function forwardServer(finder: ForwardFinder, logger: Logger, limits: TransportLimits): Server {
+  const server = createServer(serverOptions(limits), (req, res) => {
     const host = String(req.headers.host ?? '')
       .replace(/:\d+$/, '')
       .replace(/\.$/, '')
@@ -44,4 +54,6 @@ export function forwardServer(finder: ForwardFinder, logger: Logger): Server {
     }
     logger.debug({ host, status: res.statusCode }, 'forward');
   });
+  capHttpConnections(server, limits, logger, 'forward');
+  return server;
 }

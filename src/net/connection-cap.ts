@@ -23,25 +23,50 @@ export function clientKey(address: string | undefined): string {
 }
 
 /**
- * Default total of open connections per listener. The issue's run filled
- * every file descriptor with 366 slow TLS connections, so the total is
- * tied to the process's descriptor limit: a quarter of it per listener
- * (the API, the plain-HTTP listener and DNS over TCP together take at most
- * three quarters; the store, logs and outgoing traffic keep the rest),
- * and never more than 8192 (each idle TLS connection holds tens of KB).
+ * The share of the process's descriptor limit each listener may hold in
+ * total. The issue-12 run filled every descriptor with 366 slow TLS
+ * connections; issue 28's filled them through the forwarder. Together the
+ * shares come to 13/16: the store, logs, DNS over UDP and outgoing traffic
+ * keep at least 3/16 (192 at a soft limit of 1,024). The API and DNS over
+ * TCP carry the service and get a quarter each; the plain-HTTP listener
+ * (it only answers notSSL) and the forwarder an eighth; the metrics
+ * listener, scraped by one or two collectors, a sixteenth. With
+ * `--dns-workers N` DNS over TCP runs in the worker processes, each with
+ * its own descriptors.
  */
-export function defaultTotalCap(): number {
-  let limit = 1024;
+export const DESCRIPTOR_SHARES = {
+  https: 1 / 4,
+  'dns-tcp': 1 / 4,
+  http: 1 / 8,
+  forward: 1 / 8,
+  metrics: 1 / 16,
+} as const;
+export type ListenerName = keyof typeof DESCRIPTOR_SHARES;
+
+/** The process's soft limit of open files (1,024 where it cannot be read). */
+export function descriptorLimit(): number {
   try {
     const line = readFileSync('/proc/self/limits', 'utf8')
       .split('\n')
       .find((l) => l.startsWith('Max open files'));
     const soft = Number(line?.split(/\s{2,}/)[1]);
-    if (Number.isFinite(soft) && soft > 0) limit = soft;
+    if (Number.isFinite(soft) && soft > 0) return soft;
   } catch {
     // Not Linux: assume the common soft limit.
   }
-  return Math.max(64, Math.min(8192, Math.floor(limit / 4)));
+  return 1024;
+}
+
+/**
+ * Default total of open connections of one listener: its share of the
+ * descriptor limit, at most 8192 (each idle TLS connection holds tens of
+ * KB) and at least 16. The floor was 64 (one client's default per-address
+ * cap) when three listeners shared the limit; with five, 64 each would
+ * promise 320 descriptors at a limit of 400 and leave the process none:
+ * the shares must hold at low limits too (the red team ran at 400).
+ */
+export function defaultTotalCap(share = 1 / 4): number {
+  return Math.max(16, Math.min(8192, Math.floor(descriptorLimit() * share)));
 }
 
 export interface CapOptions {
@@ -50,25 +75,69 @@ export interface CapOptions {
   /** Open connections on this listener altogether (default: defaultTotalCap). */
   total?: number;
   /**
-   * Told once each time a client reaches its cap (not once per refused connection: that would let a flood
-   * flood the log too).
+   * At the total, close the connection that has waited longest without being served, of those this says may
+   * go, and take the new one (refused only when none may go). Without it a connection over the total is
+   * refused.
+   */
+  shed?: (socket: Socket) => boolean;
+  /**
+   * Told once each time a client reaches its cap, and once each time the listener reaches its total (not once
+   * per refused connection: that would let a flood flood the log too).
    */
   logger?: Logger;
   name?: string;
 }
 
+/** What a listener with `shed` tells the cap about its connections. */
+export interface ConnectionCap {
+  /** The connection was just served: it goes to the back of the line of connections to shed. */
+  served(socket: Socket): void;
+  /** Connections shed so far to take newer ones. */
+  readonly shedCount: number;
+}
+
 /**
  * Caps the connections a listener holds: per client address and in total.
- * A connection over either cap is closed as soon as it is accepted, before
- * any TLS handshake or parsing is spent on it. Works on any net.Server,
- * https.Server and http.Server included (their 'connection' event is the
- * raw TCP socket).
+ * A connection over the per-address cap is closed as soon as it is
+ * accepted, before any TLS handshake or parsing is spent on it. Works on
+ * any net.Server, https.Server and http.Server included (their
+ * 'connection' event is the raw TCP socket).
+ *
+ * At the total, without `shed`, new connections are refused: that protects
+ * the process, but an attacker with total/perAddress addresses then keeps
+ * everyone out until their connections expire. With `shed`, the connection
+ * that has gone longest without being served (the line is ordered by
+ * accept time, and a served connection goes to the back) is closed instead
+ * and the new one taken: slow and idle connections make room, so a client
+ * that completes its request is served whatever their number. To push a
+ * fresh client out before it is served, an attacker must open `total`
+ * connections within that client's round trip.
  */
-export function capConnections(server: Server, options: CapOptions): void {
-  // Node refuses connections over maxConnections itself, before 'connection'.
-  server.maxConnections = options.total ?? defaultTotalCap();
+export function capConnections(server: Server, options: CapOptions): ConnectionCap {
+  const total = options.total ?? defaultTotalCap();
+  const shed = options.shed;
+  // Without shedding, Node refuses connections over maxConnections itself, before 'connection'.
+  if (!shed) server.maxConnections = total;
   const open = new Map<string, number>();
   const atCap = new Set<string>();
+  /** Open connections, longest unserved first (a Map keeps insertion order). */
+  const line = new Map<Socket, true>();
+  let atTotal = false;
+  const cap = {
+    shedCount: 0,
+    served(socket: Socket) {
+      if (line.delete(socket)) line.set(socket, true);
+    },
+  };
+  const refuse = (socket: Socket) => {
+    socket.on('error', () => {});
+    socket.destroy();
+  };
+  /** The first connection of the line that may go, or null. */
+  const victim = (): Socket | null => {
+    for (const s of line.keys()) if (shed!(s)) return s;
+    return null;
+  };
   // First of the 'connection' listeners: a refused socket never reaches TLS or HTTP.
   server.prependListener('connection', (socket: Socket) => {
     const key = clientKey(socket.remoteAddress);
@@ -81,16 +150,38 @@ export function capConnections(server: Server, options: CapOptions): void {
           'connection cap reached; refusing more from this client',
         );
       }
-      socket.on('error', () => {});
-      socket.destroy();
+      refuse(socket);
       return;
     }
+    if (shed && line.size >= total) {
+      const old = victim();
+      if (!atTotal) {
+        atTotal = true;
+        options.logger?.warn(
+          { listener: options.name, total },
+          old
+            ? 'total connection cap reached; closing the longest unserved connections'
+            : 'total connection cap reached',
+        );
+      }
+      if (!old) {
+        refuse(socket);
+        return;
+      }
+      line.delete(old);
+      cap.shedCount++;
+      old.destroy();
+    }
     open.set(key, count + 1);
+    if (shed) line.set(socket, true);
     socket.once('close', () => {
+      line.delete(socket);
+      if (line.size < total) atTotal = false;
       const left = (open.get(key) ?? 1) - 1;
       if (left <= 0) open.delete(key);
       else open.set(key, left);
       if (left < options.perAddress) atCap.delete(key);
     });
   });
+  return cap;
 }

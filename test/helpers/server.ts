@@ -68,9 +68,12 @@ export interface Served {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `bin/vigil serve` on free loopback ports and waits for its ready line. */
+/**
+ * Starts `bin/vigil serve` on free loopback ports and waits for its ready line. `prefix` runs it under a
+ * command that execs it (e.g. `prlimit --nofile=400:400`): the same process, so signals reach it.
+ */
 export async function serve(
-  opts: { dataDir?: string; args?: string[]; env?: Record<string, string>; logFile?: string } = {},
+  opts: { dataDir?: string; args?: string[]; env?: Record<string, string>; logFile?: string; prefix?: string[] } = {},
 ): Promise<Served> {
   const dataDir = opts.dataDir ?? tempDir();
   const [https, http] = [await freePort(), await freePort()];
@@ -91,7 +94,8 @@ export async function serve(
   ];
   // Logs to a file when asked (benchmarks: reading them here would load the measuring process).
   const stderr = opts.logFile ? openSync(opts.logFile, 'a') : 'pipe';
-  const proc = spawn(VIGIL, args, {
+  const [cmd, ...argv] = [...(opts.prefix ?? []), VIGIL, ...args];
+  const proc = spawn(cmd!, argv, {
     env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...opts.env },
     stdio: ['ignore', 'pipe', stderr],
   });
