@@ -1,24 +1,25 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { connect } from 'node:tls';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import { extract } from 'tar';
+import { create, extract } from 'tar';
 import { migrationProvider } from '../src/store/migrations.ts';
 import { udpQuery } from './helpers/dns-client.ts';
-import { freshDatabase, TEST_DB, testDb } from './helpers/pgdb.ts';
+import { dbArgs, freshDatabase, TEST_DB, testDb } from './helpers/pgdb.ts';
+import { kskOf, PASSWORD as SIGNER_PASSWORD, SIGNING_ARGS, signedZone, validates } from './helpers/dnssec-serve.ts';
 import { hasTool } from './helpers/tools.ts';
 import { addAccount, admin, adminJson, freePort, serve, tempDir, VIGIL } from './helpers/server.ts';
 import { eventually } from './helpers/wait.ts';
 
 const run = promisify(execFile);
 const PASSWORD = 'correct horse 5';
-// These tests are about the SQLite file; under VIGIL_TEST_DB (PostgreSQL) the refusal test alone runs.
+// These tests are about the data directory's SQLite file itself; under VIGIL_TEST_DB (PostgreSQL) they skip.
 const sqliteOnly = TEST_DB ? 'SQLite store only (VIGIL_TEST_DB is set)' : false;
 const env = { ...process.env, VIGIL_DB: '', VIGIL_DATA: '' };
 
@@ -53,7 +54,8 @@ function sqliteRows<T>(file: string, query: string): T[] {
   }
 }
 
-describe('admin backup and restore of a live, populated data directory', { skip: sqliteOnly }, () => {
+// The archive's store is a SQLite file whichever engine it came from, so both engines are checked the same way.
+describe('admin backup and restore of a live, populated data directory (both engines)', () => {
   test('a backup taken while serve writes restores to the same accounts, records and certificate, in one consistent state', async () => {
     const dnsPort = await freePort();
     const s = await serve({ args: ['--dns-port', String(dnsPort), '--publish-interval', '1h'] });
@@ -123,12 +125,13 @@ describe('admin backup and restore of a live, populated data directory', { skip:
 
     // Restore into a new directory and serve it.
     const restored = join(tempDir(), 'data');
-    const { stdout } = await run(VIGIL, ['admin', 'restore', file, '--data', restored], { env });
+    const db = await dbArgs(restored);
+    const { stdout } = await run(VIGIL, ['admin', 'restore', file, '--data', restored, ...db], { env });
     assert.match(stdout, /restored .* into /);
     assert.equal(statSync(join(restored, 'tls', 'key.pem')).mode & 0o777, 0o600);
     assert.match(
-      await fails('admin', 'restore', file, '--data', restored),
-      new RegExp(`${join(restored, 'vigil.sqlite')} exists`),
+      await fails('admin', 'restore', file, '--data', restored, ...db),
+      TEST_DB ? /tls\/cert\.pem exists/ : new RegExp(`${join(restored, 'vigil.sqlite')} exists`),
     );
 
     const dnsPort2 = await freePort();
@@ -174,15 +177,24 @@ describe('admin backup and restore of a live, populated data directory', { skip:
 });
 
 describe('admin backup and restore refuse what they must not do', () => {
-  test('PostgreSQL: backup and restore point to pg_dump/pg_restore', async () => {
+  test('PostgreSQL: a database without a Vigil store is not backed up; one unreachable is named', async () => {
     const data = tempDir();
-    for (const cmd of [
-      ['backup', join(data, 'x.tar.gz')],
-      ['restore', join(data, 'x.tar.gz')],
-    ]) {
-      const stderr = await fails('admin', ...cmd, '--data', data, '--db', 'postgres://127.0.0.1:1/none');
-      assert.match(stderr, /pg_dump/);
-      assert.match(stderr, /pg_restore/);
+    const unreachable = await fails(
+      'admin',
+      'backup',
+      join(data, 'x.tar.gz'),
+      '--data',
+      data,
+      '--db',
+      'postgres://127.0.0.1:1/none',
+    );
+    assert.match(unreachable, /dbUnreachable/);
+    if (TEST_DB) {
+      const empty = await freshDatabase();
+      assert.match(
+        await fails('admin', 'backup', join(data, 'x.tar.gz'), '--data', data, '--db', empty),
+        /holds no Vigil store/,
+      );
     }
     assert.deepEqual(readdirSync(data), []);
   });
@@ -201,6 +213,216 @@ describe('admin backup and restore refuse what they must not do', () => {
     assert.match(await fails('admin', 'backup', file, '--data', data), /exists/);
     assert.deepEqual(readFileSync(file), before);
     assert.match(await fails('admin', 'restore', join(data, 'none.tar.gz'), '--data', tempDir()), /no backup at/);
+  });
+});
+
+/** `bin/vigil admin ARGS` on `dataDir`'s store, started under umask 022 (the usual default, which leaves new files world-readable). */
+async function adminUmask022(dataDir: string, ...args: string[]): Promise<string> {
+  const argv = ['admin', ...args, '--data', dataDir, ...(await dbArgs(dataDir))];
+  const { stdout } = await run('sh', ['-c', 'umask 022; exec "$0" "$@"', VIGIL, ...argv], { env });
+  return stdout;
+}
+
+describe('backup and restore keep DNSSEC: the same keys, the same DS, signing goes on (both engines)', {
+  skip: hasTool('delv') && hasTool('dig') ? false : 'needs delv and dig',
+}, () => {
+  test('backup (0600, with the key-encryption key) -> restore into a new directory -> serve signs a change with the same KSK', async () => {
+    const zone = 'keep.example';
+    const dnsPort = await freePort();
+    const s = await serve({ args: ['--dns-port', String(dnsPort), ...SIGNING_ARGS] });
+    const file = join(tempDir(), 'vigil.tar.gz');
+    let ds: string[];
+    let ksk: string;
+    try {
+      const signed = await signedZone(s, zone);
+      ds = signed.ds;
+      ksk = kskOf((await signed.c.call('dnsGetDNSSEC.php', { domain: zone })).dnskey);
+      await validates(dnsPort, zone, ksk, `www.${zone}`, '192.0.2.44');
+      // Taken while serve runs, under umask 022: the file is still the owner's alone.
+      const out = await adminUmask022(s.dataDir, 'backup', file);
+      assert.match(out, /dnssec\/kek/);
+      assert.equal(statSync(file).mode & 0o777, 0o600, 'the archive holds the key-encryption key');
+      const look = tempDir();
+      await extract({ file, cwd: look });
+      assert.equal(
+        readFileSync(join(look, 'dnssec', 'kek'), 'utf8'),
+        readFileSync(join(s.dataDir, 'dnssec', 'kek'), 'utf8'),
+      );
+      const manifest = JSON.parse(readFileSync(join(look, 'vigil-backup.json'), 'utf8'));
+      assert.equal(manifest.format, 2);
+      assert.equal(manifest.engine, TEST_DB ? 'postgresql' : 'sqlite');
+    } finally {
+      await s.stop();
+    }
+
+    // Into a new data directory (and, on PostgreSQL, its own new database).
+    const restored = join(tempDir(), 'data');
+    const { stdout } = await run(VIGIL, ['admin', 'restore', file, '--data', restored, ...(await dbArgs(restored))], {
+      env,
+    });
+    assert.match(stdout, /restored .*dnssec\/kek/);
+    assert.equal(statSync(join(restored, 'dnssec', 'kek')).mode & 0o777, 0o600);
+    assert.equal(
+      readFileSync(join(restored, 'dnssec', 'kek'), 'utf8'),
+      readFileSync(join(s.dataDir, 'dnssec', 'kek'), 'utf8'),
+    );
+    // A second restore would overwrite the store: refused, naming it.
+    assert.match(
+      await fails('admin', 'restore', file, '--data', restored, ...(await dbArgs(restored))),
+      TEST_DB ? /exists: restore only into a data directory without TLS files/ : /vigil\.sqlite exists/,
+    );
+    if (TEST_DB)
+      assert.match(
+        await fails('admin', 'restore', file, '--data', join(tempDir(), 'other'), ...(await dbArgs(restored))),
+        /already holds a store: restore only into an empty database/,
+      );
+
+    const dnsPort2 = await freePort();
+    const r = await serve({ dataDir: restored, args: ['--dns-port', String(dnsPort2), ...SIGNING_ARGS] });
+    try {
+      const key = (await adminJson(restored, 'apikey', 'rotate', '--userid', 'ops')).apikey;
+      const c = r.client();
+      await c.login(key, 'ops', SIGNER_PASSWORD);
+      const status = await c.call('dnsGetDNSSEC.php', { domain: zone });
+      assert.deepEqual(status.ds, ds, 'the same DS: the registrar changes nothing');
+      assert.equal(kskOf(status.dnskey), ksk);
+      // What was signed before is served and validates...
+      await validates(dnsPort2, zone, ksk, `www.${zone}`, '192.0.2.44');
+      // ...and a change is signed by the restored keys (their private halves opened by the restored key).
+      await c.call('dnsAddA.php', { domain: zone, name: 'after', ip: '192.0.2.45' });
+      assert.equal((await c.call('dnsPublish.php', { domain: zone })).errors, undefined);
+      await validates(dnsPort2, zone, ksk, `after.${zone}`, '192.0.2.45');
+      assert.doesNotMatch(r.stderr(), /keyUnsealFailed|signing failed/);
+    } finally {
+      await r.stop();
+    }
+  });
+
+  test('one format for both engines: a PostgreSQL backup restores into a SQLite data directory, keys and DS included', {
+    skip: TEST_DB ? false : 'needs VIGIL_TEST_DB (a PostgreSQL server to back up from)',
+  }, async () => {
+    const zone = 'move.example';
+    const s = await serve({ args: SIGNING_ARGS });
+    const file = join(tempDir(), 'vigil.tar.gz');
+    let ds: string[];
+    try {
+      ds = (await signedZone(s, zone)).ds;
+      await admin(s.dataDir, 'backup', file);
+    } finally {
+      await s.stop();
+    }
+    const restored = join(tempDir(), 'data');
+    // No --db: the data directory's SQLite file.
+    await run(VIGIL, ['admin', 'restore', file, '--data', restored], { env });
+    assert.ok(existsSync(join(restored, 'vigil.sqlite')));
+    // `--db ''` after the helpers' own --db: this serve runs on the SQLite file.
+    const r = await serve({ dataDir: restored, args: [...SIGNING_ARGS, '--db', ''] });
+    try {
+      const { stdout } = await run(
+        VIGIL,
+        ['admin', 'apikey', 'rotate', '--userid', 'ops', '--json', '--data', restored],
+        { env },
+      );
+      const c = r.client();
+      await c.login(JSON.parse(stdout).apikey, 'ops', SIGNER_PASSWORD);
+      assert.deepEqual((await c.call('dnsGetDNSSEC.php', { domain: zone })).ds, ds);
+      assert.doesNotMatch(r.stderr(), /keyUnsealFailed|signing failed/);
+    } finally {
+      await r.stop();
+    }
+  });
+
+  test('a format-1 backup (an older Vigil: no key inside) of signed zones: restore says what is missing, serve refuses until it is back', async () => {
+    const s = await serve({ args: SIGNING_ARGS });
+    const file = join(tempDir(), 'b.tar.gz');
+    try {
+      await signedZone(s, 'old-format.example');
+      await admin(s.dataDir, 'backup', file);
+    } finally {
+      await s.stop();
+    }
+    // The archive as format 1 wrote it: the same store and TLS files, no dnssec/kek.
+    const look = tempDir();
+    await extract({ file, cwd: look });
+    const manifest = JSON.parse(readFileSync(join(look, 'vigil-backup.json'), 'utf8'));
+    writeFileSync(
+      join(look, 'vigil-backup.json'),
+      JSON.stringify({
+        ...manifest,
+        format: 1,
+        engine: undefined,
+        files: manifest.files.filter((f: string) => f !== 'dnssec/kek'),
+      }),
+    );
+    const old = join(tempDir(), 'old.tar.gz');
+    await create({ gzip: true, cwd: look, file: old }, ['vigil-backup.json', 'vigil.sqlite', 'tls']);
+    const restored = join(tempDir(), 'data');
+    const r = await run(VIGIL, ['admin', 'restore', old, '--data', restored, ...(await dbArgs(restored))], { env });
+    const kek = join(restored, 'dnssec', 'kek');
+    assert.match(
+      r.stderr,
+      new RegExp(`holds no key-encryption key: put the backed-up directory's dnssec/kek at ${kek}`),
+    );
+    await assert.rejects(serve({ dataDir: restored }), /kekMissing/);
+    mkdirSync(dirname(kek), { mode: 0o700 });
+    writeFileSync(kek, readFileSync(join(s.dataDir, 'dnssec', 'kek')), { mode: 0o600 });
+    const again = await serve({ dataDir: restored });
+    assert.equal(await again.stop(), 0);
+  });
+
+  test('restore refuses a key-encryption key file that holds another key, before writing anything', async () => {
+    const s = await serve({ args: SIGNING_ARGS });
+    const file = join(tempDir(), 'vigil.tar.gz');
+    try {
+      await signedZone(s, 'other-key.example');
+      await admin(s.dataDir, 'backup', file);
+    } finally {
+      await s.stop();
+    }
+    const restored = join(tempDir(), 'data');
+    const elsewhere = join(tempDir(), 'kek');
+    writeFileSync(elsewhere, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    const db = await dbArgs(restored);
+    assert.match(
+      await fails('admin', 'restore', file, '--data', restored, '--dnssec-key-file', elsewhere, ...db),
+      new RegExp(`${elsewhere} exists and holds another key-encryption key`),
+    );
+    assert.deepEqual(readdirSync(restored), [], 'nothing restored');
+    // Named a new file, the key goes there (a set's shared --dnssec-key-file), and not into DATA/dnssec/.
+    const shared = join(tempDir(), 'shared', 'dnssec.kek');
+    await run(VIGIL, ['admin', 'restore', file, '--data', restored, '--dnssec-key-file', shared, ...db], { env });
+    assert.equal(readFileSync(shared, 'utf8'), readFileSync(join(s.dataDir, 'dnssec', 'kek'), 'utf8'));
+    assert.equal(statSync(shared).mode & 0o777, 0o600);
+    assert.equal(existsSync(join(restored, 'dnssec')), false);
+  });
+
+  test('backup refuses when the key-encryption key is missing or another: such a backup could never sign', async () => {
+    const s = await serve({ args: SIGNING_ARGS });
+    try {
+      await signedZone(s, 'no-key.example');
+    } finally {
+      await s.stop();
+    }
+    const other = join(tempDir(), 'kek');
+    writeFileSync(other, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    const file = join(tempDir(), 'b.tar.gz');
+    const db = await dbArgs(s.dataDir);
+    assert.match(
+      await fails('admin', 'backup', file, '--data', s.dataDir, '--dnssec-key-file', other, ...db),
+      /not backed up: kekMismatch: .* opens none of the store's 2 DNSSEC private keys \(zones no-key\.example\)/,
+    );
+    assert.match(
+      await fails('admin', 'backup', file, '--data', s.dataDir, '--dnssec-key-file', `${other}.none`, ...db),
+      /not backed up: kekMissing: /,
+    );
+    assert.equal(existsSync(file), false);
+    // --dnssec-key-file naming the right key (here, a copy of it) is carried as dnssec/kek.
+    const copy = join(tempDir(), 'kek-copy');
+    writeFileSync(copy, readFileSync(join(s.dataDir, 'dnssec', 'kek')), { mode: 0o600 });
+    await run(VIGIL, ['admin', 'backup', file, '--data', s.dataDir, '--dnssec-key-file', copy, ...db], { env });
+    const look = tempDir();
+    await extract({ file, cwd: look });
+    assert.equal(readFileSync(join(look, 'dnssec', 'kek'), 'utf8'), readFileSync(copy, 'utf8'));
   });
 });
 

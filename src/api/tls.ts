@@ -51,6 +51,7 @@ export async function loadCertificate(
   });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  writeFileSync(certFile, pems.cert);
+  // Public, but like all under the data directory the owner's alone (issue 29).
+  writeFileSync(certFile, pems.cert, { mode: 0o600 });
   return { cert: pems.cert, key: pems.private, generated: certFile };
 }

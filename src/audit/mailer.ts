@@ -43,10 +43,11 @@ export function outboxMailer(dir: string, from: string): Mailer {
     kind: 'outbox',
     async send(mail) {
       const info = await transport.sendMail({ from, ...mail });
-      await mkdir(dir, { recursive: true });
+      // Mail holds reports of what an audit found: the owner's alone whatever the umask (issue 29).
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       const tmp = join(dir, `.${name}.tmp`);
-      await writeFile(tmp, info.message as Buffer);
+      await writeFile(tmp, info.message as Buffer, { mode: 0o600 });
       await rename(tmp, join(dir, name));
     },
     close: () => transport.close(),

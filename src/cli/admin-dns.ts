@@ -99,10 +99,11 @@ export function distributeCommand(): Command {
         // The very function the server's timer runs; servers notice the change by their poll (src/dns/cycle-loop.ts).
         const { distributionCycle } = await import('../dns/distribute.ts');
         const { ZoneSigner } = await import('../dns/sign-pass.ts');
-        const { lazyKek } = await import('../dns/dnssec/kek.ts');
+        const { KeyEncryptionKey } = await import('../dns/dnssec-kek.ts');
         // Signs as serve's cycle does: the same key file and forward address as the servers must be given.
         const signer = new ZoneSigner(db, systemClock, {
-          kek: lazyKek(o.dnssecKeyFile ?? join(o.data, 'dnssec', 'kek')),
+          // Never a new key while the store holds keys sealed with another (such a zone keeps its last signed version).
+          kek: new KeyEncryptionKey(o.dnssecKeyFile ?? join(o.data, 'dnssec', 'kek'), db).get,
           forwardAddress: o.forwardAddress ?? DEFAULTS.listen,
           intervalMs: 0,
         });

@@ -363,14 +363,6 @@ export function serveCommand(): Command {
         if (!(await anyAccount(app.services.db))) {
           process.stdout.write(firstAccountHint(config.dataDir, config.db));
         }
-        const line = Object.entries(app.listeners)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(' ');
-        process.stdout.write(`vigil ready ${line}\n`);
-        logger.info(
-          { listeners: app.listeners, version: version(), store: config.db ? 'postgresql' : 'sqlite' },
-          'serve started',
-        );
         let closing = false;
         const stop = async (signal: NodeJS.Signals) => {
           if (closing) return;
@@ -383,10 +375,19 @@ export function serveCommand(): Command {
           logger.flush?.();
           process.exit(0);
         };
+        // Before the ready line: a signal sent as soon as it appears must drain, not kill (the default action).
         // Certificate renewal (e.g. certbot's deploy hook, systemd's ExecReload) without a restart.
         process.on('SIGHUP', () => void app.reloadCertificate());
         process.on('SIGTERM', stop);
         process.on('SIGINT', stop);
+        const line = Object.entries(app.listeners)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ');
+        process.stdout.write(`vigil ready ${line}\n`);
+        logger.info(
+          { listeners: app.listeners, version: version(), store: config.db ? 'postgresql' : 'sqlite' },
+          'serve started',
+        );
       })
   );
 }

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
 import type { Db } from './db.ts';
 import { isPostgres } from './dialect.ts';
 
@@ -86,7 +86,7 @@ export async function copyStore(source: Db, target: Db): Promise<CopiedTable[]> 
           );
         copied.push({ table, rows: to });
       }
-      await resetIdentities(dst);
+      await resetIdentities(dst, await sqliteSequences(src));
       return copied;
     });
   });
@@ -165,13 +165,25 @@ async function countRows(db: Kysely<any>, table: string): Promise<number> {
   return Number(rows[0]!.n);
 }
 
-/** Every identity column's sequence continues after the highest value copied (1 on an empty table). */
-async function resetIdentities(dst: Kysely<any>): Promise<void> {
+/**
+ * SQLite's AUTOINCREMENT high-water marks: an id once given (a deleted
+ * record's `seq`, a deleted audit's `scanuid`) is never given again there,
+ * and must not be on the copy either.
+ */
+async function sqliteSequences(src: QueryExecutorProvider): Promise<Map<string, number>> {
+  const table = await sql`select 1 from sqlite_master where type = 'table' and name = 'sqlite_sequence'`.execute(src);
+  if (!table.rows.length) return new Map();
+  const { rows } = await sql<{ name: string; seq: number }>`select name, seq from sqlite_sequence`.execute(src);
+  return new Map(rows.map((r) => [r.name, Number(r.seq)]));
+}
+
+/** Every identity column's sequence continues after the highest value copied or ever given (1 on an empty table). */
+async function resetIdentities(dst: Kysely<any>, floors: Map<string, number>): Promise<void> {
   const { rows } = await sql<{ table_name: string; column_name: string }>`
     select table_name, column_name from information_schema.columns
     where table_schema = current_schema() and is_identity = 'YES'`.execute(dst);
   for (const { table_name: table, column_name: column } of rows) {
-    await sql`select setval(pg_get_serial_sequence(${`"${table}"`}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(
+    await sql`select setval(pg_get_serial_sequence(${`"${table}"`}, ${column}), greatest(coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0), ${floors.get(table) ?? 0}) + 1, false)`.execute(
       dst,
     );
   }

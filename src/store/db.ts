@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, type MigrationInfo, Migrator } from 'kysely';
@@ -25,7 +25,11 @@ export type Db = Kysely<Database>;
  * that; reads, the hot path, sync nothing. docs/security.md, "Durability".
  */
 export async function openSqlite(file: string): Promise<Db> {
-  mkdirSync(dirname(file), { recursive: true });
+  // The owner's alone whatever the umask (issue 29), as the systemd unit's UMask=0077 makes them: the
+  // directory 0700, and the file 0600 before SQLite opens it, because SQLite gives -wal and -shm the
+  // database file's own mode (os_unix.c, findCreateFileMode). An existing file keeps its mode.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
   const database = new SqliteDatabase(file);
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');

@@ -31,9 +31,10 @@ export function isPostgresUrl(url: string): boolean {
  * Opens a shared PostgreSQL store from `postgres://USER[:PASS]@HOST[:PORT]/DB`
  * or `postgres:///DB?host=/socket/dir` (a Unix socket), then runs the
  * migrations (Kysely's migrator takes an advisory lock, so processes
- * starting together run them once).
+ * starting together run them once). `migrate: false` leaves the schema as it
+ * is: `admin backup` copies a store, it does not upgrade it.
  */
-export async function openPostgres(url: string): Promise<Db> {
+export async function openPostgres(url: string, options: { migrate?: boolean } = {}): Promise<Db> {
   if (!isPostgresUrl(url))
     throw new StoreError(
       'unsupportedDbUrl',
@@ -59,6 +60,7 @@ export async function openPostgres(url: string): Promise<Db> {
     throw new StoreError('dbUnreachable', (err as Error).message);
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  if (options.migrate === false) return db;
   try {
     await migrate(db);
   } catch (err) {
