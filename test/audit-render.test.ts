@@ -189,6 +189,7 @@ describe('report renderer and completion mail on a real audit with hostile banne
       'id',
       'solution',
       'description',
+      'kind',
     ]);
     const all = entriesOf(info).sort((a, b) => a.shortkey - b.shortkey);
     assert.equal(rows.length - 1, all.length);

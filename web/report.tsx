@@ -4,20 +4,18 @@
 // the same renderer the CLI and the mail use (src/audit/render, pure).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiCallError, call } from './api.ts';
+import { Finding } from './report-finding.tsx';
 import { words } from './words.ts';
 import { renderReport } from '../src/audit/render/index.ts';
 import {
   baselineOf,
-  CVE_ID,
+  countsOf,
   gridOf,
   headLines,
   isFinding,
-  isWebUrl,
-  nvdUrl,
   orderedEntries,
   RISK_LABEL,
   RISKS,
-  type EntryView,
 } from '../src/audit/render/model.ts';
 import type { ScanInfo } from '../src/audit/report.ts';
 
@@ -30,8 +28,10 @@ function download(name: string, type: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+// Counted as the report, its summary and the mail count them (src/audit/report-count.ts): findings only.
 function RiskChart({ info }: { info: ScanInfo }) {
-  const counts = RISKS.map((r) => [r, Number(info.risk[r] ?? 0)] as const);
+  const risk = countsOf(info).risk;
+  const counts = RISKS.map((r) => [r, Number(risk[r] ?? 0)] as const);
   const max = Math.max(1, ...counts.map(([, n]) => n));
   return (
     <figure class="chart">
@@ -88,60 +88,6 @@ function HeatMap({ info }: { info: ScanInfo }) {
         </tbody>
       </table>
     </div>
-  );
-}
-
-function Finding({ v }: { v: EntryView }) {
-  const e = v.entry;
-  return (
-    <details class={`finding risk-border-${e.risk}`}>
-      <summary>
-        <span class={`badge risk-${e.risk}`}>{RISK_LABEL[e.risk as keyof typeof RISK_LABEL] ?? e.risk}</span>{' '}
-        {v.score !== null && <span class="score">{v.score.toFixed(1)}</span>} {e.title}{' '}
-        <span class="muted">port {e.port}</span>
-        {e.baseline && <span class="muted"> · {e.baseline}</span>}
-      </summary>
-      <pre class="desc">{v.body.join('\n')}</pre>
-      {v.vector && <p class="mono">{v.vector}</p>}
-      {v.solution && (
-        <p>
-          <strong>Solution:</strong> {v.solution}
-        </p>
-      )}
-      {v.cves.length > 0 && (
-        <p>
-          CVE:{' '}
-          {v.cves.map((c, i) => (
-            <>
-              {i > 0 && ', '}
-              {CVE_ID.test(c) ? (
-                <a href={nvdUrl(c)} rel="noreferrer noopener" target="_blank">
-                  {c}
-                </a>
-              ) : (
-                c
-              )}
-            </>
-          ))}
-        </p>
-      )}
-      {v.references.length > 0 && (
-        <ul class="refs">
-          {v.references.map((u) => (
-            <li>
-              {isWebUrl(u) ? (
-                <a href={u} rel="noreferrer noopener" target="_blank">
-                  {u}
-                </a>
-              ) : (
-                u
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {v.qod && <p class="muted">Quality of detection: {v.qod}</p>}
-    </details>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Mail } from './mailer.ts';
 import { renderReport } from './render/index.ts';
-import { isFinding, orderedEntries, RISK_LABEL, RISKS } from './render/model.ts';
+import { countsOf, isFinding, orderedEntries, RISK_LABEL, RISKS } from './render/model.ts';
 import { wrap } from './render/text.ts';
 import type { ScanInfo } from './report.ts';
 
@@ -32,7 +32,9 @@ export const attachmentName = (scanuid: number) => `vigil-audit-${scanuid}.html`
 export function completionMail(to: string, info: ScanInfo, addresses: readonly string[]): Mail {
   const b = info.basic;
   const failed = b.reporttype === 'failed';
-  const counts = RISKS.map((r) => `${r}: ${info.risk[r] ?? 0}`).join(', ');
+  // Counted as the report, the summary and the attachment count (report-count.ts): findings, not open ports.
+  const risk = countsOf(info).risk;
+  const counts = RISKS.map((r) => `${r}: ${risk[r] ?? 0}`).join(', ');
   const shown =
     addresses.length > 20
       ? `${addresses.slice(0, 20).join(', ')} and ${addresses.length - 20} more`

@@ -2,6 +2,8 @@ import { findingFacts } from './engine/finding-facts.ts';
 import type { HostResult } from './engine/run.ts';
 import type { Check, Finding, Risk, Service } from './engine/types.ts';
 import type { ReportEntry } from './report.ts';
+import { DETECTION_ENTRY, RESOLVED_ENTRY } from './report-count.ts';
+import { dedupeReferences, trimEvidence } from './report-evidence.ts';
 
 /** An entry before numbering, with the score it sorts by (not a report field). */
 export type Draft = Omit<ReportEntry, 'repid' | 'entrykey' | 'shortkey' | 'baseline'> & {
@@ -24,7 +26,8 @@ export function findingDraft(address: string, check: Check, finding: Finding): D
   if (facts.score !== null)
     lines.push(`Score: CVSS ${facts.score.toFixed(1)}${facts.vector ? ` (${facts.vector})` : ''}`);
   if (facts.solution) lines.push(`Solution: ${facts.solution}`);
-  if (facts.references.length) lines.push(`References: ${facts.references.join(' ')}`);
+  const references = dedupeReferences(facts.references);
+  if (references.length) lines.push(`References: ${references.join(' ')}`);
   if (finding.qod !== undefined) lines.push(`Quality of detection: ${finding.qod}%`);
   return {
     id: check.id,
@@ -45,7 +48,7 @@ export function findingDraft(address: string, check: Check, finding: Finding): D
 /** The LOG entry every open port gets: what answers there. */
 export function detectionDraft(address: string, s: Service): Draft {
   return {
-    id: 'vigil.service.detection',
+    id: DETECTION_ENTRY,
     shortid: 'SVC-DETECT',
     ip: address,
     port: String(s.port),
@@ -63,16 +66,25 @@ export function detectionDraft(address: string, s: Service): Draft {
 function serviceLine(s: Service): string {
   const what = [s.product, s.version].filter(Boolean).join(' ');
   const tls = s.tls ? ` over ${s.tls.protocol}` : '';
-  return `${s.port}/tcp: ${s.name}${what ? ` (${what})` : ''}${tls}${s.banner ? `; banner: ${shownBanner(s)}` : ''}`;
+  const sent = s.extra.sent ? `; sent: ${s.extra.sent}` : '';
+  return `${s.port}/tcp: ${s.name}${what ? ` (${what})` : ''}${tls}${s.banner ? `${sent}; banner: ${shownBanner(s)}` : ''}`;
 }
 
 /**
- * An HTTP banner is the whole reply (status, headers, the start of the
- * body: up to 512 characters); the report shows its status line and Server
- * header, which say what answers. Other protocols' greetings stay whole.
+ * The evidence of what answers: what detection sent (a client-first probe;
+ * nothing for a greeting) and what came back. An HTTP banner is the whole
+ * reply (status, headers, the start of the body: up to 512 characters);
+ * the report shows its status line and Server header, which say what
+ * answers. Any other reply is cut by trimEvidence to the lines that name
+ * what detection found (its version, else its product, else its service
+ * name) with their neighbours: a Redis INFO reply is 23 lines (redis-server
+ * 7.0.15), of which `redis_version:` is the one that proves the version.
  */
 function shownBanner(s: Service): string {
-  if (!s.http) return s.banner!;
+  if (!s.http) {
+    const term = (s.version ?? s.product ?? (s.name !== 'unknown' ? s.name : '')).toLowerCase();
+    return trimEvidence(s.banner!, (line) => !!term && line.toLowerCase().includes(term));
+  }
   const status = s.banner!.split(/\r?\n/, 1)[0]!;
   const server = s.http.headers.server;
   return server ? `${status} (Server: ${server})` : status;
@@ -92,7 +104,7 @@ const RESOLVED_TEXT = 'Findings of earlier audits of this address that this audi
 export function resolvedDraft(ip: string, gone: readonly { id: string; port: number }[]): Draft {
   const list = gone.map((g) => `${g.id} on port ${g.port}`).join('\n');
   return {
-    id: 'vigil.baseline.resolved',
+    id: RESOLVED_ENTRY,
     shortid: 'BASELINE-RESOLVED',
     ip,
     port: '0',

@@ -1,6 +1,6 @@
-import { DETECTION_ID } from './baseline.ts';
 import type { AuditResult } from './engine/run.ts';
 import type { AuditFacts, WhatRan } from './report.ts';
+import { isFindingEntry } from './report-count.ts';
 import { type Draft, RISK_ORDER } from './report-entries.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -12,8 +12,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * open), 98 checks run per address, nmap's NSE scripts not run; 5
  * findings: 2 high, 1 medium, 2 for information; 1 earlier finding
  * resolved.` When the checks found nothing: `…; found nothing to report.`
- * Findings are the checks' entries: the per-port detection LOG entries
- * and the resolved list are not counted as findings.
+ * Findings are counted as everywhere else (report-count.ts): the checks'
+ * entries, not the per-port detection entries nor the resolved list, so
+ * the sentence and `scaninfo.risk` give the same numbers.
  */
 export function whatRan(a: AuditFacts, result: AuditResult, drafts: readonly Draft[], resolved: number): WhatRan {
   const open = result.hosts.reduce((n, h) => n + h.openPorts.length, 0);
@@ -22,7 +23,7 @@ export function whatRan(a: AuditFacts, result: AuditResult, drafts: readonly Dra
     ? `nmap${result.nse.version ? ` ${result.nse.version}` : ''} NSE scripts run`
     : "nmap's NSE scripts not run";
   const ran = `${a.type} audit of ${a.hostip}: ${plural(result.ports.length, 'TCP port')} scanned on ${plural(addresses, 'address', 'addresses')} (${open ? `${open} open` : 'none open'}), ${plural(result.checksRun, 'check')} run per address, ${nse}`;
-  const findings = drafts.filter((d) => d.id !== DETECTION_ID && d.baseline !== 'resolved');
+  const findings = drafts.filter((d) => isFindingEntry({ id: d.id, baseline: d.baseline ?? 'new' }));
   const byRisk = RISK_ORDER.map((r) => [r, findings.filter((d) => d.risk === r).length] as const)
     .filter(([, n]) => n > 0)
     .map(([r, n]) => `${n} ${r === 'other' ? 'for information' : r}`);

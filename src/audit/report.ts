@@ -2,6 +2,7 @@ import { compare, coverageOf, type Earlier } from './baseline.ts';
 import type { AuditResult } from './engine/run.ts';
 import type { Risk } from './engine/types.ts';
 import { byReportOrder, type Draft, hostDrafts, resolvedDraft } from './report-entries.ts';
+import { FAILED_ENTRY, findingCounts } from './report-count.ts';
 import { portRanges, portService } from './report-ports.ts';
 import { whatRan } from './report-summary.ts';
 
@@ -110,34 +111,32 @@ function basic(a: AuditFacts, ports: string, checksRun: number, failed: boolean,
 }
 
 /**
- * Numbers the drafts in report order (`<scanuid>_<n>`), groups them under their risk and counts them (risk,
- * riskcatgrid).
+ * Numbers the drafts in report order (`<scanuid>_<n>`), groups them under their risk and counts the findings
+ * among them (risk, riskcatgrid: report-count.ts says what a finding is).
  */
 function assemble(a: AuditFacts, drafts: Draft[], head: ScanInfo['basic'], ports: ReportPort[]): ScanInfo {
-  const info: ScanInfo = { basic: head, ports, risk: {}, riskcatgrid: {} };
   const entries: NonNullable<ScanInfo['entries']> = {};
+  const all: ReportEntry[] = [];
   [...drafts].sort(byReportOrder).forEach(({ score: _score, baseline, ...d }, i) => {
     const shortkey = i + 1;
     const entrykey = `${a.scanuid}_${shortkey}`;
-    (entries[d.risk] ??= {})[entrykey] = {
+    const entry: ReportEntry = {
       repid: String(a.scanuid),
       ...d,
       entrykey,
       shortkey,
       baseline: baseline ?? 'new',
     };
-    info.risk[d.risk] = (info.risk[d.risk] ?? 0) + 1;
-    const cell = `${d.cat}:${d.risk}`;
-    info.riskcatgrid[cell] = (info.riskcatgrid[cell] ?? 0) + 1;
+    (entries[d.risk] ??= {})[entrykey] = entry;
+    all.push(entry);
   });
-  if (drafts.length) info.entries = entries;
-  return info;
+  return { basic: head, ports, ...findingCounts(all), ...(drafts.length ? { entries } : {}) };
 }
 
 /**
  * The finished report (`scaninfo`) of an audit: one entry per finding
  * (report-entries.ts) and per open port, in report order, grouped by risk;
- * counts computed from the entries; `baseline` like with like against the
+ * counts computed from the findings among the entries; `baseline` like with like against the
  * earlier audits of each address (baseline.ts: `earlier`, newest first);
  * the ports as detection named them; what ran, under `basic`.
  */
@@ -181,7 +180,7 @@ export function buildReport(
 export function failedReport(a: AuditFacts, reason: string): ScanInfo {
   const text = 'The audit could not be completed; no findings are reported for it.';
   const entry: Draft = {
-    id: 'vigil.audit.failed',
+    id: FAILED_ENTRY,
     shortid: 'AUDIT-FAILED',
     ip: a.hostip,
     port: '0',

@@ -73,7 +73,8 @@ export const SCANINFO = {
         fields: { repid: str, hostip: str, portend: num, portnum: str, portprot: str, portservice: str },
       },
     },
-    risk: { type: 'map', values: num, doc: 'entries per risk group, absent at 0' },
-    riskcatgrid: { type: 'map', values: num, doc: 'entries per `<category>:<risk>`' },
+    // Findings only: not the detection, resolved or failed-audit entries (src/audit/report-count.ts).
+    risk: { type: 'map', values: num, doc: 'findings per risk group, absent at 0 (docs/audits.md)' },
+    riskcatgrid: { type: 'map', values: num, doc: 'findings per `<category>:<risk>`' },
   },
 } as const;

@@ -12,7 +12,7 @@
 import { dns } from './detect/dns.ts';
 import { ftp } from './detect/ftp.ts';
 import { http } from './detect/http.ts';
-import { Conv, printable, type Family } from './detect/io.ts';
+import { Conv, firstLine, printable, type Family } from './detect/io.ts';
 import { memcached, mongodb, redis } from './detect/kv.ts';
 import { imap, pop3, smtp } from './detect/mail.ts';
 import { telnet, vnc } from './detect/remote.ts';
@@ -131,7 +131,12 @@ export async function detectOne(net: Net, port: number, opts: DetectOptions = {}
     const started = Date.now();
     try {
       if (await f.probe!(conv, attempt, net)) {
+        const quoted = s.banner === null && conv.last.length > 0;
         Object.assign(s, attempt, { banner: s.banner ?? printable(conv.last) });
+        // The banner is this probe's reply: the report names the request too (`INFO server`, `GET / HTTP/1.1`),
+        // when it is text; a binary request (SMB, DNS, X11 …) is named by the service found.
+        const sent = firstLine(conv.sent).slice(0, 80);
+        if (quoted && s.banner && /^[\x20-\x7e]+$/.test(sent)) s.extra.sent = sent;
         return s;
       }
       if (!conv.last.length && Date.now() - started >= cap - 50) silent++;

@@ -1,5 +1,5 @@
 import type { ScanInfo } from '../report.ts';
-import { orderedEntries } from './model.ts';
+import { kindOf, orderedEntries } from './model.ts';
 
 export const CSV_COLUMNS = [
   'risk',
@@ -12,6 +12,7 @@ export const CSV_COLUMNS = [
   'id',
   'solution',
   'description',
+  'kind',
 ] as const;
 
 /**
@@ -26,7 +27,13 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** One row per entry in report order after a header row; CRLF line ends as RFC 4180 says. */
+/**
+ * One row per entry in report order after a header row; CRLF line ends as
+ * RFC 4180 says. Nothing is collapsed here: `cve` and `description` hold
+ * every CVE, `description` every reference (each once). `kind` says what
+ * the entry is (`finding`, `detection`, `resolved`, `note`): counting the
+ * rows whose kind is `finding` gives the report's risk counts.
+ */
 export function renderCsv(info: ScanInfo): string {
   const rows: string[][] = [[...CSV_COLUMNS]];
   for (const v of orderedEntries(info)) {
@@ -48,6 +55,7 @@ export function renderCsv(info: ScanInfo): string {
       e.id,
       v.solution ?? '',
       description.join('\n'),
+      kindOf(v),
     ]);
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';

@@ -1,11 +1,15 @@
 import type { ScanInfo } from '../report.ts';
 import {
   baselineOf,
+  bodyParts,
+  collapse,
+  countsOf,
   CVE_ID,
   type EntryView,
   gridOf,
   headLines,
   isWebUrl,
+  kindOf,
   nvdUrl,
   orderedEntries,
   RISK_LABEL,
@@ -39,7 +43,8 @@ function head(info: ScanInfo): string {
 }
 
 function counts(info: ScanInfo): string {
-  const boxes = RISKS.map((r) => `<div class="count ${r}">${riskTag(r)}<b>${info.risk[r] ?? 0}</b></div>`).join('');
+  const risk = countsOf(info).risk;
+  const boxes = RISKS.map((r) => `<div class="count ${r}">${riskTag(r)}<b>${risk[r] ?? 0}</b></div>`).join('');
   return `<section><h2>Risk counts</h2><div class="counts">${boxes}</div></section>`;
 }
 
@@ -53,30 +58,62 @@ function grid(info: ScanInfo): string {
   return `<section><h2>Category × risk</h2><table class="grid">${headRow}${rows}</table></section>`;
 }
 
+/** The rest of a long list, closed until the reader opens it (`<details>` needs no script). */
+const more = (n: number, what: string, inner: string) =>
+  `<details class="more"><summary>and ${n} more ${what}</summary>${inner}</details>`;
+
+const refItem = (r: string) => `<li>${isWebUrl(r) ? link(r, r) : esc(r)}</li>`;
+
+/**
+ * One entry: the title, then what to do (the solution right under it, as
+ * GSA shows it first), where it was seen, then the evidence. Lists longer
+ * than SHOWN (CVEs, a product's CVE lines, references) show their first
+ * items and keep the rest in a closed `<details>`.
+ */
 function entry(v: EntryView): string {
   const e = v.entry;
   const score = v.score !== null ? ` · CVSS <b>${v.score.toFixed(1)}</b>` : '';
-  const cves = v.cves.length ? ` · ${v.cves.map(cveLink).join(', ')}` : '';
-  const meta = `${esc(e.ip)} port ${esc(e.port)}${score}${cves} · baseline: ${esc(e.baseline)} · <code>${esc(e.id)}</code>`;
+  const meta = `${esc(e.ip)} port ${esc(e.port)}${score} · baseline: ${esc(e.baseline)} · <code>${esc(e.id)}</code>`;
+  const c = collapse(v.cves);
+  const cves = c.shown.length
+    ? `<div class="cves">CVE: ${c.shown.map(cveLink).join(', ')}${c.more.length ? more(c.more.length, 'CVEs', `<p>${c.more.map(cveLink).join(', ')}</p>`) : ''}</div>`
+    : '';
   const vector = v.vector ? `<p class="vector">${esc(v.vector)}</p>` : '';
-  const body = v.body.map((l) => `<p>${esc(l)}</p>`).join('');
+  const body = bodyParts(v)
+    .map((p) =>
+      'line' in p
+        ? `<p>${esc(p.line)}</p>`
+        : more(p.more.length, 'CVEs', p.more.map((l) => `<p>${esc(l)}</p>`).join('')),
+    )
+    .join('');
   const solution = v.solution ? `<div class="solution"><b>Solution:</b> ${esc(v.solution)}</div>` : '';
-  const refs = v.references.length
-    ? `<p class="refs-label">References</p><ul class="refs">${v.references.map((r) => `<li>${isWebUrl(r) ? link(r, r) : esc(r)}</li>`).join('')}</ul>`
+  const r = collapse(v.references);
+  const refs = r.shown.length
+    ? `<p class="refs-label">References</p><ul class="refs">${r.shown.map(refItem).join('')}</ul>${r.more.length ? more(r.more.length, 'references', `<ul class="refs">${r.more.map(refItem).join('')}</ul>`) : ''}`
     : '';
   const qod = v.qod ? `<p class="qod">Quality of detection: ${esc(v.qod)}</p>` : '';
-  return `<article class="entry ${e.risk}" id="e${esc(e.entrykey)}"><h4>${riskTag(e.risk)} ${esc(e.title)}</h4><p class="meta">${meta}</p>${vector}<div class="body">${body}</div>${solution}${refs}${qod}</article>`;
+  // A risk word only on findings: what the risk counts count is what is labelled.
+  const tag = kindOf(v) === 'finding' ? `${riskTag(e.risk)} ` : '';
+  return `<article class="entry ${e.risk}" id="e${esc(e.entrykey)}"><h4>${tag}${esc(e.title)}</h4>${solution}<p class="meta">${meta}</p>${cves}${vector}<div class="body">${body}</div>${refs}${qod}</article>`;
 }
 
+/** Findings only, grouped by risk: each group's heading gives the same number as the risk counts. */
 function findings(entries: readonly EntryView[]): string {
-  if (!entries.length) return '<section><h2>Findings</h2><p>None.</p></section>';
+  const found = entries.filter((v) => kindOf(v) === 'finding');
+  if (!found.length) return '<section><h2>Findings</h2><p>None.</p></section>';
   const groups = RISKS.map((r) => {
-    const here = entries.filter((v) => v.entry.risk === r);
+    const here = found.filter((v) => v.entry.risk === r);
     return here.length
-      ? `<h3>${riskTag(r)} ${here.length} ${here.length === 1 ? 'entry' : 'entries'}</h3>${here.map(entry).join('')}`
+      ? `<h3>${riskTag(r)} ${here.length} ${here.length === 1 ? 'finding' : 'findings'}</h3>${here.map(entry).join('')}`
       : '';
   });
   return `<section><h2>Findings</h2>${groups.join('')}</section>`;
+}
+
+/** Entries of one kind that are not findings (a failed audit's note, what answers on each port) under a heading. */
+function others(entries: readonly EntryView[], kind: 'note' | 'detection', heading: string): string {
+  const here = entries.filter((v) => kindOf(v) === kind);
+  return here.length ? `<section><h2>${heading}</h2>${here.map(entry).join('')}</section>` : '';
 }
 
 function baseline(entries: readonly EntryView[]): string {
@@ -123,11 +160,13 @@ export function renderHtml(info: ScanInfo): string {
     `<title>${esc(`Vigil audit ${info.basic.scanuid}: ${info.basic.title}`)}</title>`,
     `<style>${STYLE}</style></head><body>`,
     head(info),
+    others(entries, 'note', 'Notes'),
     counts(info),
     grid(info),
     findings(entries),
     baseline(entries),
     ports(info),
+    others(entries, 'detection', 'Service detection'),
     `<footer>Vigil audit ${esc(info.basic.scanuid)} · report ${esc(info.basic.reporttype)}</footer>`,
     '</body></html>',
     '',

@@ -1,5 +1,7 @@
 import type { Risk } from '../engine/types.ts';
 import type { ReportEntry, ScanInfo } from '../report.ts';
+import { DETECTION_ENTRY, type FindingCounts, findingCounts, isFindingEntry } from '../report-count.ts';
+import { dedupeReferences } from '../report-evidence.ts';
 
 // What every format shows, read once from the spec's `scaninfo`. Pure (no
 // node: imports): the CLI, the mail and later a browser console share it.
@@ -41,7 +43,7 @@ export function viewOf(entry: ReportEntry): EntryView {
       v.score = Number(score[1]);
       v.vector = score[2] ?? null;
     } else if (line.startsWith('Solution: ')) v.solution = line.slice(10);
-    else if (line.startsWith('References: ')) v.references = line.slice(12).split(/\s+/).filter(Boolean);
+    else if (line.startsWith('References: ')) v.references = shownReferences(line.slice(12).split(/\s+/));
     else if (line.startsWith('Quality of detection: ')) v.qod = line.slice(22);
     else v.body.push(line);
   }
@@ -60,8 +62,73 @@ export function orderedEntries(info: ScanInfo): EntryView[] {
   return out;
 }
 
-/** The checks' findings: not the per-port detection notes nor the resolved list (as the summary counts them). */
-export const isFinding = (v: EntryView) => v.entry.id !== 'vigil.service.detection' && v.entry.baseline !== 'resolved';
+/**
+ * The checks' findings: not the per-port detection entries, the resolved
+ * list nor a failed audit's note. The one rule (report-count.ts) by which
+ * the report's counts, its summary and every format count.
+ */
+export const isFinding = (v: EntryView) => isFindingEntry(v.entry);
+
+/** What an entry is, for the formats' sections and the CSV's `kind` column. */
+export type EntryKind = 'finding' | 'detection' | 'resolved' | 'note';
+
+export function kindOf(v: EntryView): EntryKind {
+  if (isFinding(v)) return 'finding';
+  if (v.entry.id === DETECTION_ENTRY) return 'detection';
+  return v.entry.baseline === 'resolved' ? 'resolved' : 'note';
+}
+
+/**
+ * The counts every surface shows (text, HTML, console, mail), made from
+ * the entries by the rule above rather than read from `risk`: a report
+ * stored before the rule counted every entry.
+ */
+export function countsOf(info: ScanInfo): FindingCounts {
+  return findingCounts(orderedEntries(info).map((v) => v.entry));
+}
+
+/** References each once (http and https of one page are one), the vendors' advisories before NVD's CVE pages. */
+function shownReferences(urls: readonly string[]): string[] {
+  const refs = dedupeReferences(urls.filter(Boolean));
+  const nvd = (u: string) => /^https?:\/\/nvd\.nist\.gov\/vuln\/detail\//i.test(u);
+  return [...refs.filter((u) => !nvd(u)), ...refs.filter(nvd)];
+}
+
+/** How many items of a long list (CVEs, references, a finding's CVE lines) are shown before "and N more". */
+export const SHOWN = 5;
+
+/** A list cut for reading: the first SHOWN items, and the rest when there are more (rendered collapsed). */
+export function collapse<T>(items: readonly T[], shown = SHOWN): { shown: T[]; more: T[] } {
+  return items.length > shown
+    ? { shown: items.slice(0, shown), more: items.slice(shown) }
+    : { shown: [...items], more: [] };
+}
+
+/** A line of what was seen, or the CVE lines of a long list left collapsed. */
+export type BodyPart = { line: string } | { more: string[] };
+
+const CVE_LINE = /^CVE-\d{4}-\d{4,}\b/;
+
+/**
+ * The body with each run of CVE lines (an outdated product lists every
+ * CVE, one a line: 27 for Apache 2.4.49) cut to its first SHOWN lines
+ * (the most serious: they come by score) and the rest as one part.
+ */
+export function bodyParts(v: EntryView): BodyPart[] {
+  const out: BodyPart[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    const { shown, more } = collapse(run);
+    out.push(...shown.map((line) => ({ line })), ...(more.length ? [{ more }] : []));
+    run = [];
+  };
+  for (const line of v.body) {
+    if (CVE_LINE.test(line)) run.push(line);
+    else flush(), out.push({ line });
+  }
+  flush();
+  return out;
+}
 
 /** Spec times are Unix seconds (numbers, or `ejtime` as text); 0 means not yet. */
 export function timeText(t: number | string): string {
@@ -92,11 +159,12 @@ export function headLines(info: ScanInfo): [string, string][] {
   return rows;
 }
 
-/** Categories of the `riskcatgrid` (`<cat>:<risk>` keys), sorted. */
+/** Categories of the findings' `riskcatgrid` (`<cat>:<risk>` keys, countsOf), sorted. */
 export function gridOf(info: ScanInfo): { cats: string[]; cell: (cat: string, r: Risk) => number } {
+  const grid = countsOf(info).riskcatgrid;
   const cats = new Set<string>();
-  for (const key of Object.keys(info.riskcatgrid)) cats.add(key.slice(0, key.lastIndexOf(':')));
-  return { cats: [...cats].sort(), cell: (cat, r) => info.riskcatgrid[`${cat}:${r}`] ?? 0 };
+  for (const key of Object.keys(grid)) cats.add(key.slice(0, key.lastIndexOf(':')));
+  return { cats: [...cats].sort(), cell: (cat, r) => grid[`${cat}:${r}`] ?? 0 };
 }
 
 /** Baseline state of the findings: how many new, unchanged, and what was resolved since the previous audit. */

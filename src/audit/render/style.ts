@@ -38,6 +38,10 @@ dl.head dd { margin: 0; }
 .solution { background: #eef6ee; border-left: 4px solid #2e7d32; padding: 6px 10px; margin: 6px 0; }
 .refs { margin: 4px 0 0; padding-left: 18px; font-size: 13px; overflow-wrap: anywhere; }
 .qod { color: var(--muted); font-size: 12px; margin: 4px 0 0; }
+.cves { font-size: 13px; margin: 0 0 6px; overflow-wrap: anywhere; }
+details.more { margin: 2px 0 4px; }
+details.more > summary { cursor: pointer; color: var(--muted); font-size: 13px; }
+details.more p { margin: 2px 0; }
 a { color: #1a4fa0; }
 footer { color: var(--muted); font-size: 12px; margin-top: 28px; }
 @page { size: A4; margin: 16mm 14mm; }

@@ -1,5 +1,17 @@
 import type { ScanInfo } from '../report.ts';
-import { baselineOf, gridOf, headLines, orderedEntries, RISK_LABEL, RISKS } from './model.ts';
+import {
+  baselineOf,
+  bodyParts,
+  collapse,
+  countsOf,
+  type EntryView,
+  gridOf,
+  headLines,
+  kindOf,
+  orderedEntries,
+  RISK_LABEL,
+  RISKS,
+} from './model.ts';
 
 const WIDTH = 80;
 
@@ -35,19 +47,55 @@ const rule = (ch = '-') => ch.repeat(WIDTH);
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 const padStart = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
 
+const ALL_IN = '(the CSV and HTML reports list them all)';
+
+/**
+ * One entry: its title, then what to do (the `Solution:` line right under
+ * the title, as GSA puts it first), where it was seen, then the evidence.
+ * Long lists (CVEs, a product's CVE lines, references) show their first
+ * few and say how many more there are.
+ */
+function entryLines(v: EntryView): string[] {
+  const e = v.entry;
+  const out: string[] = [];
+  const score = v.score !== null ? ` CVSS ${v.score.toFixed(1)}` : '';
+  // A risk word only on findings: what RISK COUNTS counts is what is labelled.
+  const label = kindOf(v) === 'finding' ? `[${RISK_LABEL[e.risk]}${score}] ` : '';
+  out.push('', ...wrap(`${label}${e.title}`, WIDTH));
+  if (v.solution) out.push(...wrap(`Solution: ${v.solution}`, WIDTH, '  '));
+  out.push(...wrap(`${e.ip} port ${e.port}  ${e.id}  baseline: ${e.baseline}`, WIDTH, '  '));
+  const cves = collapse(v.cves);
+  if (cves.shown.length)
+    out.push(
+      ...wrap(`CVE: ${cves.shown.join(', ')}${cves.more.length ? ` and ${cves.more.length} more` : ''}`, WIDTH, '  '),
+    );
+  if (v.vector) out.push(...wrap(`Vector: ${v.vector}`, WIDTH, '  '));
+  for (const part of bodyParts(v))
+    out.push(...wrap('line' in part ? part.line : `… and ${part.more.length} more CVEs ${ALL_IN}`, WIDTH, '  '));
+  const refs = collapse(v.references);
+  for (const r of refs.shown) out.push(...wrap(`See: ${r}`, WIDTH, '  '));
+  if (refs.more.length) out.push(...wrap(`… and ${refs.more.length} more references ${ALL_IN}`, WIDTH, '  '));
+  if (v.qod) out.push(`  Quality of detection: ${clean(v.qod)}`);
+  return out;
+}
+
 /** The report for a terminal: 80 columns, no colour codes (a pipe or a mail keeps it readable). */
 export function renderText(info: ScanInfo): string {
   const b = info.basic;
   const entries = orderedEntries(info);
+  const counts = countsOf(info);
   const out: string[] = [rule('='), ...wrap(`Vigil audit report: ${b.title}`, WIDTH), rule('=')];
   for (const [k, v] of headLines(info)) {
     const [first, ...rest] = wrap(v, WIDTH - 15);
     out.push(pad(`${k}:`, 15) + first, ...rest.map((l) => ' '.repeat(15) + l));
   }
   if (b.summary) out.push('', ...wrap(b.summary, WIDTH));
+  // A failed audit's note (why it failed) before anything else.
+  const notes = entries.filter((v) => kindOf(v) === 'note');
+  if (notes.length) out.push('', 'NOTES', rule(), ...notes.flatMap(entryLines).slice(1));
 
   out.push('', 'RISK COUNTS', rule());
-  out.push(RISKS.map((r) => `${RISK_LABEL[r]}: ${info.risk[r] ?? 0}`).join('   '));
+  out.push(RISKS.map((r) => `${RISK_LABEL[r]}: ${counts.risk[r] ?? 0}`).join('   '));
 
   const grid = gridOf(info);
   if (grid.cats.length) {
@@ -61,20 +109,11 @@ export function renderText(info: ScanInfo): string {
       );
   }
 
+  // Findings only under FINDINGS, so the section holds as many entries as RISK COUNTS adds up to.
+  const findings = entries.filter((v) => kindOf(v) === 'finding');
   out.push('', 'FINDINGS', rule());
-  if (!entries.length) out.push('None.');
-  for (const v of entries) {
-    const e = v.entry;
-    const score = v.score !== null ? ` CVSS ${v.score.toFixed(1)}` : '';
-    out.push('', ...wrap(`[${RISK_LABEL[e.risk]}${score}] ${e.title}`, WIDTH));
-    out.push(...wrap(`${e.ip} port ${e.port}  ${e.id}  baseline: ${e.baseline}`, WIDTH, '  '));
-    if (v.cves.length) out.push(...wrap(`CVE: ${v.cves.join(', ')}`, WIDTH, '  '));
-    if (v.vector) out.push(...wrap(`Vector: ${v.vector}`, WIDTH, '  '));
-    for (const line of v.body) out.push(...wrap(line, WIDTH, '  '));
-    if (v.solution) out.push(...wrap(`Solution: ${v.solution}`, WIDTH, '  '));
-    for (const r of v.references) out.push(...wrap(`See: ${r}`, WIDTH, '  '));
-    if (v.qod) out.push(`  Quality of detection: ${clean(v.qod)}`);
-  }
+  if (!findings.length) out.push('None.');
+  for (const v of findings) out.push(...entryLines(v));
 
   const base = baselineOf(entries);
   out.push('', 'BASELINE', rule());
@@ -90,5 +129,8 @@ export function renderText(info: ScanInfo): string {
         WIDTH,
       ),
     );
+  // What answers on each port and what it said (not findings: not counted above).
+  const detected = entries.filter((v) => kindOf(v) === 'detection');
+  if (detected.length) out.push('', 'SERVICE DETECTION', rule(), ...detected.flatMap(entryLines).slice(1));
   return `${out.join('\n')}\n`;
 }

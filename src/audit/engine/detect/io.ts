@@ -23,6 +23,8 @@ export class Conv {
   closed = false;
   /** The last reply read by ask(), for the banner. */
   last: Buffer = Buffer.alloc(0);
+  /** The request ask() sent for it: a report quotes what was sent beside what came back. */
+  sent: Buffer = Buffer.alloc(0);
 
   /** `capMs` bounds every read, whatever a family asks for. */
   constructor(
@@ -92,6 +94,7 @@ export class Conv {
   async ask(data: string | Buffer, ms: number, done?: (b: Buffer) => boolean): Promise<Buffer> {
     this.take();
     this.send(data);
+    this.sent = Buffer.from(data);
     return (this.last = await this.read(ms, done));
   }
 
