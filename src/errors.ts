@@ -88,6 +88,12 @@ export const EXTENSION_CODES = [
   'unknownParameter',
   /** dnsSetDNSSEC.php: `enable` is neither YES nor NO. */
   'syntaxInvalidEnable',
+  /**
+   * dnsSetDNSSEC.php: `nsec3` is given but is neither YES nor NO. Its own
+   * code, as every other field has (syntaxInvalid + field), so a client can
+   * tell which of the two fields to fix.
+   */
+  'syntaxInvalidNsec3',
   /** DNSSEC on a slave domain: its masters sign it (or not). */
   'dnssecMasterOnly',
   /** A KSK roll on a domain that is not signed yet (signing off, or its first cycle has not run). */
@@ -117,6 +123,26 @@ export const EXTENSION_CODES = [
   'syntaxInvalidService',
   'syntaxInvalidRegexp',
   'syntaxInvalidReplacement',
+  // Audits: ports and schedules (INTERFACE.md "Audits: ports and schedules"; docs/audits.md, issue 31).
+  /**
+   * saRunAudit / saScheduleAudit: `ports` is not a list of TCP ports and
+   * ranges (an empty item, a reversed range, 0, a port above 65535) or
+   * counts more ports than the server allows (--audit-max-ports, 65,535 at most).
+   */
+  'syntaxInvalidPorts',
+  /** saScheduleAudit: `every` is not day, week or month, or `alert` not always or changes. */
+  'syntaxInvalidSchedule',
+  /** saDeleteSchedule: the id names no schedule of the caller's account. */
+  'noSuchSchedule',
+  /** saScheduleAudit: the account holds --schedule-limit schedules already. */
+  'scheduleLimitReached',
+  /**
+   * saRunAudit (and each scheduled run): the account has --audit-queue-limit
+   * audits queued or running already. Answered by the spec's saRunAudit too:
+   * no spec code means "too many", and one account must not fill the queue
+   * (issue 31 measured 200 audits queued in 0.4 s) (docs/audits.md).
+   */
+  'auditQueueFull',
 ] as const;
 
 export type SpecCode = (typeof SPEC_CODES)[number];

@@ -131,6 +131,14 @@ describe('docs/client.md: every example, run as written against a real serve', (
     assert.equal(report.basic.hostip, '127.0.1.1');
   });
 
+  test('schedule: a run on chosen ports, a schedule made, listed and deleted', async () => {
+    const r = await ok('schedule');
+    assert.match(r.stdout, /^audit \d+: basic of 127\.0\.1\.1, done/m);
+    assert.match(r.stdout, /^ID +TYPE +TARGETS +PORTS +EVERY +ALERT +NEXT RUN +LAST AUDIT$/m);
+    assert.match(r.stdout, /^\d+ +basic +127\.0\.1\.1 +- +week +changes +\d{4}-\d\d-\d\dT/m);
+    assert.match(r.stdout, /^schedule \d+ deleted$/m);
+  });
+
   test('exit codes: the spec code on stderr, exit 1', async () => {
     const r = await ok('exit-codes');
     assert.equal(r.stdout, 'exit 1\n');

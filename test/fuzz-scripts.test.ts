@@ -129,6 +129,11 @@ const VALID: Record<string, readonly string[]> = {
   ipaddr: ['127.0.0.1', '127.0.0.1-2', '::1', '127.0.0.*'],
   excludedos: ['', 'yes'],
   notification: ['OCMP', 'none'],
+  // Issue 31: ports and schedules.
+  ports: ['22,80,443', '8000-8100', '1'],
+  every: ['day', 'week', 'month'],
+  alert: ['always', 'changes'],
+  scheduleid: ['1', '2'],
   // Extension scripts (issue 16): a master file, a list of changes. Loopback only, as above.
   zone: ['', '$TTL 300\nwww IN A 127.0.0.1\n', 'txt IN TXT "a" "b"\n'],
   changes: ['[]', '[{"action":"add","type":"A","name":"w","ip":"127.0.0.1"}]', '[{"action":"delete","seq":"5"}]'],

@@ -1,5 +1,7 @@
 // Audits: the list with live status (polled every 3 s while any audit is
-// queued or running, with the `progress` extension field) and the run form.
+// queued or running, with the `progress` extension field) and the run form
+// (its ports field: saRunAudit's `ports`). A scheduled run links to the
+// Schedules page (#/schedules); a failed audit says why (`statusText`).
 import { useEffect, useState } from 'preact/hooks';
 import { ApiCallError, call } from './api.ts';
 import { fieldOf, words } from './words.ts';
@@ -28,6 +30,12 @@ function Progress({ p }: { p: any }) {
       </small>
     </span>
   );
+}
+
+/** `failed: <code>` in words: a refused scheduled run names the check it failed (words.ts). */
+function failedText(statusText: string | undefined): string {
+  const code = statusText?.replace(/^failed: /, '');
+  return code ? `Failed: ${words(code)}` : 'Failed';
 }
 
 export function AuditsPage() {
@@ -66,13 +74,15 @@ export function AuditsPage() {
         audittype: String(f.get('audittype')),
         excludedos: f.get('excludedos') ? '1' : undefined,
         notification: f.get('notification') ? 'OCMP' : undefined,
+        // Blank: the audit type's own list (an empty `ports` would be refused as an empty item).
+        ports: String(f.get('ports') ?? '').trim() || undefined,
       });
       setQueued(r.scanuid ? `Audit ${r.scanuid} queued.` : 'Audit queued.');
       await load();
     } catch (x) {
       const code = x instanceof ApiCallError ? x.code : '';
       setRunErr({
-        field: fieldOf(code, ['ipaddr', 'audittype']),
+        field: fieldOf(code, ['ipaddr', 'audittype', 'ports']),
         text: x instanceof ApiCallError ? words(code) : String(x),
       });
     }
@@ -110,6 +120,16 @@ export function AuditsPage() {
                 <option value={t}>{t}</option>
               ))}
             </select>
+          </label>
+          <label>
+            Ports{' '}
+            <input
+              name="ports"
+              placeholder="the type's list when blank"
+              title="TCP ports and ranges, e.g. 22,80,443,8000-8100"
+              aria-invalid={runErr?.field === 'ports' ? 'true' : undefined}
+              aria-describedby="run-error"
+            />
           </label>
           <label class="check">
             <input type="checkbox" name="excludedos" /> Exclude denial-of-service tests
@@ -152,11 +172,21 @@ export function AuditsPage() {
                   )}
                 </td>
                 <td class="mono">{s.hostip}</td>
-                <td>{s.type}</td>
+                <td>
+                  {s.type}
+                  {s.scheduleid && (
+                    <>
+                      {' '}
+                      <a href={`#/schedules/${encodeURIComponent(s.scheduleid)}`}>Schedule {s.scheduleid}</a>
+                    </>
+                  )}
+                </td>
                 <td>{s.time_queued}</td>
                 <td>
                   {s.progress ? (
                     <Progress p={s.progress} />
+                  ) : s.folder === 'failed' ? (
+                    <span class="badge state-errors">{failedText(s.statusText)}</span>
                   ) : s.time_end ? (
                     <span class="badge state-active">Done {s.time_end}</span>
                   ) : (

@@ -1,5 +1,6 @@
 // The console's shell: log in, the navigation, and a hash route per page
-// (#/domains, #/domains/<name>, #/audits, #/audits/<scanuid>, #/account).
+// (#/domains, #/domains/<name>, #/audits, #/audits/<scanuid>, #/schedules,
+// #/schedules/<id>, #/account).
 // Hash routes need nothing from the server but `/`.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -7,6 +8,7 @@ import { ApiCallError, loadSession, login, saveSession, whenSessionEnds, type Se
 import { words } from './words.ts';
 import { DomainPage, DomainsPage } from './domains.tsx';
 import { AuditsPage } from './audits.tsx';
+import { SchedulesPage } from './schedules.tsx';
 import { ReportPage } from './report.tsx';
 import { AccountPage } from './account.tsx';
 
@@ -91,6 +93,7 @@ function App() {
   if (page === 'domains' && parts[1]) body = <DomainPage domain={parts[1]} />;
   else if (page === 'audits' && parts[1]) body = <ReportPage scanuid={parts[1]} />;
   else if (page === 'audits') body = <AuditsPage />;
+  else if (page === 'schedules') body = <SchedulesPage marked={parts[1]} />;
   else if (page === 'account') body = <AccountPage userid={session.userid} />;
   else body = <DomainsPage />;
   const link = (name: string, label: string) => (
@@ -105,6 +108,7 @@ function App() {
         <nav aria-label="Main">
           {link('domains', 'Domains')}
           {link('audits', 'Audits')}
+          {link('schedules', 'Schedules')}
           {link('account', 'Account')}
         </nav>
         <span class="who">{session.userid}</span>

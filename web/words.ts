@@ -73,6 +73,11 @@ export const WORDS: Record<string, [text: string, field?: string]> = {
   syntaxInvalidNsec3: ['Choose NSEC or NSEC3.', 'nsec3'],
   dnssecMasterOnly: ['A slave domain is signed, or not, by its masters.'],
   dnssecNotEnabled: ['The zone is not signed yet: its keys are made at the next distribution.'],
+  syntaxInvalidPorts: ['Give TCP ports and ranges from 1 to 65535, e.g. 22,80,8000-8100.', 'ports'],
+  syntaxInvalidSchedule: ['Choose every day, week or month (no-risk audits: month).', 'every'],
+  noSuchSchedule: ['This schedule is not in your account.'],
+  scheduleLimitReached: ['Your account has as many schedules as it may hold; delete one first.'],
+  auditQueueFull: ['Your account has as many audits waiting as it may; wait for some to finish.'],
   unknownScript: ['The server does not know this operation.'],
   malformedReply: ['The server sent a reply the console cannot read.'],
 };

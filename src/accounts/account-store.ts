@@ -128,3 +128,8 @@ export async function accountContact(
 ): Promise<{ userid: string; email: string | null } | undefined> {
   return db.selectFrom('accounts').select(['userid', 'email']).where('id', '=', id).executeTakeFirst();
 }
+
+/** An account by its id (a scheduled run checks its account as a request's is checked); undefined: deleted. */
+export async function accountById(db: Executor, id: number): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}

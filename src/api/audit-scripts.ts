@@ -14,6 +14,7 @@ export const auditScripts: Record<string, SessionScript> = {
         audittype: form.get('audittype'),
         excludedos: form.get('excludedos'),
         notification: form.get('notification'),
+        ports: form.get('ports'),
       },
       clientAddress,
     );

@@ -10,6 +10,7 @@ import type { Publisher } from '../dns/publish.ts';
 import type { ZoneEdits } from '../dns/zone-edits.ts';
 import type { DnssecSettings } from '../dns/dnssec-settings.ts';
 import type { Audits } from '../audit/service.ts';
+import type { Schedules } from '../audit/schedules.ts';
 import type { Logger } from 'pino';
 import type { DistributionSchedule } from '../dns/cycle-loop.ts';
 
@@ -21,6 +22,8 @@ export interface Services {
   readonly sessions: Sessions;
   readonly dns: DnsServices;
   readonly audits: Audits;
+  /** Audit schedules (saScheduleAudit, saGetScheduleList, saDeleteSchedule; issue 31). */
+  readonly schedules: Schedules;
   /** For event lines of the scripts (publish); never given a secret. */
   readonly logger: Logger;
 }

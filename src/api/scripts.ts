@@ -6,6 +6,7 @@ import { dnsZoneScripts } from './dns-zone-scripts.ts';
 import { auditScripts } from './audit-scripts.ts';
 import { accountScripts } from './account-scripts.ts';
 import { dnssecScripts } from './dnssec-scripts.ts';
+import { scheduleScripts } from './schedule-scripts.ts';
 
 /**
  * THE script table: every script the API serves, by its file name under
@@ -18,6 +19,7 @@ export const SCRIPTS: Readonly<Record<string, Script>> = Object.freeze({
   ...dnsScripts,
   ...dnsZoneScripts,
   ...dnssecScripts,
+  ...scheduleScripts,
   ...accountScripts,
 });
 

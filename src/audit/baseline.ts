@@ -11,16 +11,29 @@ export interface AuditCoverage {
   ports: string;
   checks: string[];
   failed?: Record<string, string[]>;
+  /**
+   * Per address, the product service detection named on each port (`vsftpd`,
+   * `Apache httpd`; ports where it named none are left out): a scheduled
+   * run's alert tells findings apart by check, port and product
+   * (src/audit/changes.ts). Audits before issue 31 have none.
+   */
+  products?: Record<string, Record<string, string>>;
 }
 
 export function coverageOf(result: AuditResult): AuditCoverage {
   const failed = Object.fromEntries(
     result.hosts.filter((h) => h.checksFailed.length).map((h) => [h.address, h.checksFailed]),
   );
+  const products = Object.fromEntries(
+    result.hosts
+      .map((h) => [h.address, Object.fromEntries(h.services.filter((s) => s.product).map((s) => [s.port, s.product!]))])
+      .filter(([, byPort]) => Object.keys(byPort as object).length),
+  );
   return {
     ports: portRanges(result.ports),
     checks: result.checkIds,
     ...(Object.keys(failed).length ? { failed } : {}),
+    ...(Object.keys(products).length ? { products } : {}),
   };
 }
 

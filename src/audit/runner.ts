@@ -13,6 +13,9 @@ import { buildReport, failedReport, type AuditFacts, type ScanInfo } from './rep
 import { type AuditRow, AuditStore } from './store.ts';
 import type { AuditType } from './types.ts';
 import type { AuditJob } from './queue.ts';
+import { alertDecision } from './alert.ts';
+import { withChanges } from './change-mail.ts';
+import { storedPorts } from './port-list.ts';
 
 export interface AuditEnded {
   type: string;
@@ -93,8 +96,9 @@ export class AuditRunner {
     let last: AuditProgress | null = null;
     const tell = (p: AuditProgress) => progress.report((last = p));
     try {
+      const ports = storedPorts(audit.ports);
       result = await this.engine(
-        { type: audit.type as AuditType, excludedos: audit.excludedos === 1, addresses },
+        { type: audit.type as AuditType, excludedos: audit.excludedos === 1, addresses, ...(ports ? { ports } : {}) },
         new Fence(addresses, this.scanAllow),
         { signal, onProgress: tell },
       );
@@ -190,12 +194,26 @@ export class AuditRunner {
     return out;
   }
 
-  /** Sends the completion mail; if the SMTP server refuses it, the outbox keeps it. */
+  /**
+   * Sends the completion mail; if the SMTP server refuses it, the outbox
+   * keeps it. A scheduled run's mail names what changed since the
+   * schedule's previous run first, and with alert=changes is held back
+   * when nothing did (alert.ts).
+   */
   async notify(audit: AuditRow, report: ScanInfo, addresses: string[]): Promise<void> {
     const account = await accountContact(this.db, audit.account_id);
     if (!account) return;
+    const alert = await alertDecision(this.db, audit, report);
+    if (!alert.send) {
+      this.logger.info(
+        { scanuid: audit.id, schedule: alert.schedule, previous: alert.previous },
+        'scheduled audit mail held: nothing changed since the previous run',
+      );
+      return this.store.markNotified(audit.id, this.clock.now(), 'held');
+    }
     // No address on file: the outbox keeps the notice for the operator.
-    const mail = completionMail(account.email ?? `${account.userid}@invalid`, report, addresses);
+    let mail = completionMail(account.email ?? `${account.userid}@invalid`, report, addresses);
+    if (alert.schedule !== null && alert.comparison) mail = withChanges(mail, alert.schedule, alert.comparison);
     const first = account.email ? this.mailers.primary : this.mailers.outbox;
     try {
       await first.send(mail);
@@ -203,7 +221,14 @@ export class AuditRunner {
       this.logger.warn({ err, scanuid: audit.id }, 'audit mail not accepted; kept in the outbox');
       await this.mailers.outbox.send(mail);
     }
-    await this.store.markNotified(audit.id, this.clock.now());
+    await this.store.markNotified(audit.id, this.clock.now(), alert.schedule !== null ? 'sent' : null);
+  }
+
+  /** The mail of an audit that ended without running (a scheduled run refused at its start: schedule-run.ts). */
+  async notifyEnded(id: number): Promise<void> {
+    const audit = await this.store.get(id);
+    if (audit.notification !== 1 || audit.report === null) return;
+    await this.notify(audit, JSON.parse(audit.report) as ScanInfo, await this.store.addresses(id));
   }
 
   /** Mail of audits that ended while the process died before sending it. */

@@ -3,21 +3,20 @@ import type { Clock } from '../clock.ts';
 import { fail, reportLoadFailure } from '../errors.ts';
 import type { Db } from '../store/db.ts';
 import { AuditStore } from './store.ts';
-import { expandTargets, permitted } from './targets.ts';
-import { checksFor } from './engine/profiles.ts';
-import { portsFor } from './engine/ports.ts';
 import type { AuditProgress } from './progress.ts';
-import { type AuditType, isAuditType } from './types.ts';
+import type { ScanInfo } from './report.ts';
+import { recounted } from './report-count.ts';
+import {
+  type AuditLimits,
+  type CheckedRequest,
+  checkRequest,
+  NO_LIMITS,
+  queuedProgress,
+  type RunFields,
+} from './request.ts';
 
 export type { AuditRow } from './store.ts';
-
-/** The fields of saRunAudit as received (undefined = absent). */
-export interface RunFields {
-  ipaddr?: string;
-  audittype?: string;
-  excludedos?: string;
-  notification?: string;
-}
+export type { RunFields } from './request.ts';
 
 export interface QueuedAudit {
   scanuid: number;
@@ -38,17 +37,10 @@ export interface ListedAudit {
   time_start: string;
   type: string;
   progress?: AuditProgress;
-}
-
-/** A queued audit's progress: nothing done, the totals it will run (known from its type and addresses). */
-function queuedProgress(type: AuditType, excludedos: boolean, addresses: number): AuditProgress {
-  return {
-    phase: 'queued',
-    portsScanned: 0,
-    portsTotal: portsFor(type).length * addresses,
-    checksDone: 0,
-    checksTotal: checksFor(type, excludedos).length * addresses,
-  };
+  /** Extension: a failed audit's reason, a code (`failed: notEntitled`): docs/audits.md. */
+  statusText?: string;
+  /** Extension: the schedule whose run it is (saGetScheduleList's `scheduleid`). */
+  scheduleid?: string;
 }
 
 /**
@@ -67,6 +59,21 @@ function listedProgress(state: 'queued' | 'running', stored: string | null): Aud
       : { phase: 'scanning', portsScanned: 0, checksDone: 0, ...totals };
   }
   return { phase: p.phase ?? 'scanning', portsScanned: p.portsScanned ?? 0, checksDone: p.checksDone ?? 0, ...totals };
+}
+
+/** An audit row of a checked request, queued at `now` (a scheduled run adds its schedule). */
+export function newAudit(accountId: number, r: CheckedRequest, now: number, scheduleId: number | null = null) {
+  return {
+    account_id: accountId,
+    type: r.type,
+    hostip: r.hostip,
+    excludedos: r.excludedos ? 1 : 0,
+    notification: r.notification ? 1 : 0,
+    queued_at: now,
+    progress: JSON.stringify(queuedProgress(r)),
+    ports: r.portsText,
+    schedule_id: scheduleId,
+  };
 }
 
 /** Spec 8: one norisk audit per address per month; we read a month as 30 days. */
@@ -92,37 +99,31 @@ export class Audits {
     readonly scanAllow: readonly string[],
     private readonly wake: () => void,
     private readonly enqueue?: (trx: Db, id: number) => Promise<void>,
+    readonly limits: AuditLimits = NO_LIMITS,
   ) {
     this.store = new AuditStore(db);
   }
 
+  /** The request checks that need no store (request.ts), with this server's fence and port bound. */
+  check(account: AccountRow, f: RunFields, clientAddress: string): CheckedRequest {
+    return checkRequest(account, f, clientAddress, this.scanAllow, this.limits.maxPorts);
+  }
+
   /** Queues the audit; returns what the caller logs (this class has no logger). */
   async run(account: AccountRow, f: RunFields, clientAddress: string): Promise<QueuedAudit> {
-    if (f.audittype === undefined || f.audittype === '') fail('missingAuditType');
-    const type = f.audittype;
-    if (!isAuditType(type)) fail('invalidAuditType');
-    if (!account.audit_types.split(',').includes(type)) fail('notEntitled');
-    const { hostip, addresses } = expandTargets(f.ipaddr, clientAddress);
-    if (!permitted(addresses, account.allow_ip, this.scanAllow)) fail('IPPermissionsProblem');
+    const r = this.check(account, f, clientAddress);
     const now = this.clock.now();
     const id = await this.store.add(
-      {
-        account_id: account.id,
-        type,
-        hostip,
-        excludedos: f.excludedos !== undefined ? 1 : 0,
-        notification: f.notification === 'OCMP' ? 1 : 0,
-        queued_at: now,
-        progress: JSON.stringify(queuedProgress(type, f.excludedos !== undefined, addresses.length)),
-      },
-      addresses,
+      newAudit(account.id, r, now),
+      r.addresses,
       // Whoever asked: the limit protects the address's owner, not the account.
-      type === 'norisk' ? now - NORISK_WINDOW_MS : null,
+      { noriskSince: r.type === 'norisk' ? now - NORISK_WINDOW_MS : null, queueLimit: this.limits.queued },
       this.enqueue,
     );
     if (id === 'norisk') fail('noriskAlreadyRun');
+    if (id === 'queueFull') fail('auditQueueFull');
     this.wake();
-    return { scanuid: id, type, hostip, targets: addresses.length };
+    return { scanuid: id, type: r.type, hostip: r.hostip, targets: r.addresses.length };
   }
 
   /** Spec fields, all strings; queued and running audits add the `progress` extension field (progress.ts). */
@@ -139,6 +140,8 @@ export class Audits {
         type: r.type,
       };
       if (r.state === 'queued' || r.state === 'running') listed.progress = listedProgress(r.state, r.progress);
+      if (r.state === 'failed') listed.statusText = `failed: ${r.reason ?? 'unknown'}`;
+      if (r.schedule_id !== null) listed.scheduleid = String(r.schedule_id);
       return listed;
     });
     return scans.length ? { scancount: scans.length, scans } : { scancount: 0 };
@@ -152,6 +155,7 @@ export class Audits {
     // Someone else's audit reads exactly like one that does not exist.
     if (!row) fail(reportLoadFailure('notFound'));
     if (row.report === null) fail(reportLoadFailure(row.state === 'queued' ? 'queued' : 'running'));
-    return { scaninfo: JSON.parse(row.report) };
+    // Counts by the one rule (report-count.ts), reports stored before issue 31 included.
+    return { scaninfo: recounted(JSON.parse(row.report) as ScanInfo) };
   }
 }

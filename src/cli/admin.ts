@@ -16,6 +16,7 @@ import { distributeCommand, domainCommand } from './admin-dns.ts';
 import { withStore } from './with-store.ts';
 import { backupCommands } from './admin-backup.ts';
 import { storeCommand } from './admin-store.ts';
+import { scheduleCommand } from './admin-schedule.ts';
 import { adminEvent, changedSettings } from './admin-log.ts';
 
 function parseDate(text: string): number {
@@ -159,5 +160,6 @@ export function adminCommand(): Command {
   admin.addCommand(throttleCommand());
   for (const c of backupCommands()) admin.addCommand(c);
   admin.addCommand(storeCommand());
+  admin.addCommand(scheduleCommand());
   return admin;
 }

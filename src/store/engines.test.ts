@@ -108,6 +108,7 @@ for (const engine of engines) {
             created_at: T,
             records_version: 0,
             dnssec: 0,
+            dnssec_nsec3: 0,
           },
         ]);
         const record = {
@@ -183,7 +184,71 @@ for (const engine of engines) {
           notified_at: null,
           coverage: null,
           progress: null,
+          ports: null,
+          schedule_id: null,
+          alert_mail: null,
         });
+        // Migration 011: a schedule, and an audit of it (ports asked for, its mail held back).
+        const schedule = await db
+          .insertInto('audit_schedules')
+          .values({
+            account_id: account.id,
+            type: 'basic',
+            hostip: '127.0.0.1',
+            excludedos: 0,
+            ports: '22,80',
+            notification: 1,
+            every: 'week',
+            alert: 'changes',
+            created_at: T,
+            next_run_at: T + 7 * 86_400_000,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        assert.deepEqual(schedule, {
+          id: 1,
+          account_id: account.id,
+          type: 'basic',
+          hostip: '127.0.0.1',
+          excludedos: 0,
+          ports: '22,80',
+          notification: 1,
+          every: 'week',
+          alert: 'changes',
+          created_at: T,
+          next_run_at: T + 7 * 86_400_000,
+          run_requested: 0,
+          last_audit_id: null,
+        });
+        const scheduled = await db
+          .insertInto('audits')
+          .values({
+            account_id: account.id,
+            type: 'basic',
+            hostip: '127.0.0.1',
+            excludedos: 0,
+            notification: 1,
+            state: 'done',
+            queued_at: T,
+            ports: '22,80',
+            schedule_id: schedule.id,
+            alert_mail: 'held',
+          })
+          .returning(['ports', 'schedule_id', 'alert_mail'])
+          .executeTakeFirstOrThrow();
+        assert.deepEqual(scheduled, { ports: '22,80', schedule_id: schedule.id, alert_mail: 'held' });
+        // Deleting a schedule keeps its audits; they no longer name it.
+        await db.deleteFrom('audit_schedules').execute();
+        assert.deepEqual(
+          (await db.selectFrom('audits').select('schedule_id').where('ports', '=', '22,80').execute()).map(
+            (r) => r.schedule_id,
+          ),
+          [null],
+        );
+        await db
+          .insertInto('audit_schedules')
+          .values({ ...schedule, id: undefined })
+          .execute();
         await db
           .insertInto('audit_targets')
           .values({ audit_id: audit.id, address: '127.0.0.1', position: 0 })
@@ -201,6 +266,7 @@ for (const engine of engines) {
         // Deleting the account cascades on both engines (SQLite: foreign_keys = ON).
         await db.deleteFrom('accounts').execute();
         assert.deepEqual(await db.selectFrom('audit_targets').selectAll().execute(), []);
+        assert.deepEqual(await db.selectFrom('audit_schedules').selectAll().execute(), []);
         assert.deepEqual(
           (await db.selectFrom('zone_publications').select('domain_id').execute()).map((r) => r.domain_id),
           [null],

@@ -227,6 +227,58 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('zone_publications').addColumn('pending_resign_at', 'bigint').execute();
     },
   },
+  // Issue 28: the domain's authenticated denial, 0 NSEC (the default and
+  // every existing zone's) or 1 NSEC3 with RFC 9276's parameters
+  // (dnsSetDNSSEC.php `nsec3`). Kept while signing is off, so turning it
+  // on again keeps the user's choice.
+  '010_dnssec_nsec3': {
+    // Kysely<unknown>, not the <any> of the ones before: the schema builder needs no table types.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('domains')
+        .addColumn('dnssec_nsec3', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
+  // Issue 31: audits a security team can run every week. A schedule is an
+  // audit request kept with its cadence (src/audit/schedule-store.ts owns
+  // the table); the process that moves `next_run_at` on in one conditional
+  // write starts the run, so every serve and worker of a set may look and
+  // each due run starts once. `run_requested`: `admin schedule run` asks
+  // for a run now. An audit remembers the ports it was asked to scan
+  // (null: its type's list), the schedule that started it, and whether its
+  // alert mail went out ('sent') or was held back as unchanged ('held').
+  // `last_audit_id` is no foreign key: audits already refer to schedules,
+  // and a cycle of keys would leave `admin store copy` no order to copy in.
+  '011_audit_schedules': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('audit_schedules')
+        .addColumn('id', 'integer', identity(db))
+        .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('hostip', 'text', (c) => c.notNull())
+        .addColumn('excludedos', 'integer', (c) => c.notNull())
+        .addColumn('ports', 'text')
+        .addColumn('notification', 'integer', (c) => c.notNull())
+        .addColumn('every', 'text', (c) => c.notNull())
+        .addColumn('alert', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('next_run_at', 'bigint', (c) => c.notNull())
+        .addColumn('run_requested', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_audit_id', 'integer')
+        .execute();
+      await db.schema.createIndex('audit_schedules_account').on('audit_schedules').column('account_id').execute();
+      await db.schema.createIndex('audit_schedules_next').on('audit_schedules').column('next_run_at').execute();
+      await db.schema.alterTable('audits').addColumn('ports', 'text').execute();
+      await db.schema
+        .alterTable('audits')
+        .addColumn('schedule_id', 'integer', (c) => c.references('audit_schedules.id').onDelete('set null'))
+        .execute();
+      await db.schema.alterTable('audits').addColumn('alert_mail', 'text').execute();
+      await db.schema.createIndex('audits_schedule').on('audits').column('schedule_id').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -66,6 +66,8 @@ export interface DomainsTable {
   records_version: Generated<number>;
   /** 1: signed with DNSSEC from the next distribution cycle on (dnsSetDNSSEC.php). */
   dnssec: Generated<number>;
+  /** 1: denial of existence by NSEC3 (RFC 9276's parameters), 0: NSEC (dnsSetDNSSEC.php `nsec3`). */
+  dnssec_nsec3: Generated<number>;
 }
 
 /**
@@ -154,6 +156,37 @@ export interface AuditsTable {
   coverage: ColumnType<string | null, string | null | undefined, string | null>;
   /** While queued or running: JSON `AuditProgress` (src/audit/progress.ts), written at most about once a second. */
   progress: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The TCP ports asked for (saRunAudit `ports`, normalized ranges); null: the type's list (migration 011). */
+  ports: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The schedule that started it; null: saRunAudit, or the schedule was deleted since. */
+  schedule_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A scheduled audit's mail: 'sent', or 'held' (alert=changes and nothing changed); null: not decided yet. */
+  alert_mail: ColumnType<'sent' | 'held' | null, 'sent' | 'held' | null | undefined, 'sent' | 'held' | null>;
+}
+
+/** An audit request kept with its cadence (saScheduleAudit; src/audit/schedule-store.ts owns the table). */
+export interface AuditSchedulesTable {
+  /** The schedule's `scheduleid`. */
+  id: Generated<number>;
+  account_id: number;
+  type: string;
+  /** The address patterns as requested, normalized (comma list), or the caller's address when none was given. */
+  hostip: string;
+  excludedos: number;
+  /** Normalized `ports` ranges; null: the type's list. */
+  ports: string | null;
+  /** 1: mail the account when a run ends (notification=OCMP). */
+  notification: number;
+  every: 'day' | 'week' | 'month';
+  alert: 'always' | 'changes';
+  /** When it was made (epoch ms): runs fall on this time of day, weekday or day of the month. */
+  created_at: number;
+  /** When it runs next (epoch ms); moved on by the process that starts the run. */
+  next_run_at: number;
+  /** 1: `admin schedule run` asked for a run now, whatever next_run_at says. */
+  run_requested: Generated<number>;
+  /** The audit its latest run made (its `lastscanuid`); null before the first run. */
+  last_audit_id: number | null;
 }
 
 export interface AuditTargetsTable {
@@ -182,5 +215,6 @@ export interface Database {
   dnssec_keys: DnssecKeysTable;
   audits: AuditsTable;
   audit_targets: AuditTargetsTable;
+  audit_schedules: AuditSchedulesTable;
   distribution_schedule: DistributionScheduleTable;
 }

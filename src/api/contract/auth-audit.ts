@@ -1,5 +1,14 @@
 import { SCANINFO } from './audit-report.ts';
 
+/** saRunAudit's and saScheduleAudit's `ports` (INTERFACE.md "Audits: ports and schedules"). */
+export const PORTS = {
+  required: false,
+  kind: 'text',
+  code: 'syntaxInvalidPorts',
+  checkedBy: 'domain',
+  doc: "extension: TCP ports and ranges to scan instead of the audit type's list, e.g. `22,80,443,8000-8100`; at most 65,535 counting repeats (or the server's --audit-max-ports); the checks stay the type's. An empty item, a reversed range, 0 or a port above 65535 answers `syntaxInvalidPorts`",
+} as const;
+
 /** auth.php and the audit scripts (spec 1-4). */
 export const authAuditContracts = {
   'auth.php': {
@@ -53,6 +62,16 @@ export const authAuditContracts = {
                 checksDone: { type: 'number' },
                 checksTotal: { type: 'number' },
               },
+            },
+            statusText: {
+              type: 'string',
+              optional: true,
+              doc: "extension: a failed audit's reason, `failed: <code>`; a scheduled run refused at its start gives the code saRunAudit would have answered (`failed: notEntitled`)",
+            },
+            scheduleid: {
+              type: 'string',
+              optional: true,
+              doc: 'extension: the schedule whose run it is (saGetScheduleList)',
             },
           },
         },
@@ -109,9 +128,10 @@ export const authAuditContracts = {
         checkedBy: 'table',
         doc: "`OCMP`: mail the account's address when the audit ends",
       },
+      ports: PORTS,
     },
     reply: { scanuid: { type: 'string', doc: "extension: the queued audit's id, as in the list" } },
-    errors: ['IPPermissionsProblem', 'noriskAlreadyRun'],
+    errors: ['IPPermissionsProblem', 'syntaxInvalidPorts', 'noriskAlreadyRun', 'auditQueueFull'],
     systemError: 'missingScanClientsRec',
   },
 } as const;

@@ -55,16 +55,21 @@ export interface RunOptions {
   nseVersion?: () => Promise<string | null>;
 }
 
+/** What to audit: the type (its checks, and its ports unless `ports` names others) and the addresses. */
+export interface AuditJobSpec {
+  type: AuditType;
+  excludedos: boolean;
+  addresses: readonly string[];
+  /** TCP ports to scan instead of the type's list (sorted, distinct). */
+  ports?: readonly number[];
+}
+
 /**
  * One audit, a few addresses at a time: port scan -> service detection ->
  * the profile's checks. Every socket goes through the fence; a check that
  * throws or hangs costs its own result, never the audit.
  */
-export function runAudit(
-  job: { type: AuditType; excludedos: boolean; addresses: readonly string[] },
-  fence: Fence,
-  options: RunOptions = {},
-): Promise<AuditResult> {
+export function runAudit(job: AuditJobSpec, fence: Fence, options: RunOptions = {}): Promise<AuditResult> {
   const { signal } = options;
   if (!signal) return audit(job, fence, options);
   // A stop must not wait for a check that is sitting in its timeout: give up
@@ -79,12 +84,9 @@ export function runAudit(
   });
 }
 
-async function audit(
-  job: { type: AuditType; excludedos: boolean; addresses: readonly string[] },
-  fence: Fence,
-  options: RunOptions,
-): Promise<AuditResult> {
-  const ports = portsFor(job.type);
+async function audit(job: AuditJobSpec, fence: Fence, options: RunOptions): Promise<AuditResult> {
+  // A request's own list (saRunAudit `ports`) replaces the type's ports; the checks stay the type's.
+  const ports = job.ports ?? portsFor(job.type);
   const checks = checksFor(job.type, job.excludedos);
   const hosts: HostResult[] = new Array(job.addresses.length);
   const oneScanAtATime = serial();

@@ -10,6 +10,10 @@ export interface AuditEntry {
   time_start: string;
   time_end: string;
   progress?: { phase: string; portsScanned: number; portsTotal: number; checksDone: number; checksTotal: number };
+  /** A failed audit's reason, `failed: <code>` (extension field). */
+  statusText?: string;
+  /** The schedule whose run it is (extension field). */
+  scheduleid?: string;
 }
 
 export const ENDED = new Set(['done', 'failed']);

@@ -6,6 +6,7 @@ import { CliError, EXIT } from './exit.ts';
 import { printJson, printText, table } from './output.ts';
 import { type UserSession, withSession } from './session.ts';
 import { renderedReport, REPORT_FORMATS, type ReportFormat } from './report-format.ts';
+import { scheduleCommands } from './audit-schedule.ts';
 
 type Json = { json?: boolean };
 const AUDIT_TYPES = ['basic', 'norisk', 'desktop', 'standard', 'advanced'] as const;
@@ -41,14 +42,22 @@ export function auditCommand(): Command {
       .addOption(new Option('--type <type>', 'the audit type').choices(AUDIT_TYPES).makeOptionMandatory())
       .option('--notify', 'mail the account when the audit ends')
       .option('--exclude-dos', 'leave out the denial-of-service checks')
+      .option('--ports <list>', "TCP ports and ranges to scan instead of the type's list, e.g. 22,80,8000-8100")
       .option('--wait', 'show progress on stderr and return when the audit ends (exit 5 if it failed)')
       .action(
         act(
           async (
             targets: string[],
-            o: Json & { type: RunFields['audittype']; notify?: boolean; excludeDos?: boolean; wait?: boolean },
+            o: Json & {
+              type: RunFields['audittype'];
+              notify?: boolean;
+              excludeDos?: boolean;
+              wait?: boolean;
+              ports?: string;
+            },
           ) => {
             const fields: RunFields = { ipaddr: targets.join(','), audittype: o.type };
+            if (o.ports !== undefined) fields.ports = o.ports;
             if (o.notify) fields.notification = 'OCMP';
             if (o.excludeDos) fields.excludedos = '1';
             const entry = await withSession(async (s) => {
@@ -79,7 +88,12 @@ export function auditCommand(): Command {
             ['QUEUED', (e) => e.time_queued],
             ['STARTED', (e) => e.time_start],
             ['ENDED', (e) => e.time_end],
-            ['STATE', (e) => (e.progress ? progressText(e) : e.folder)],
+            // A scheduled run says so (its schedule in --json); a failed one says why.
+            [
+              'STATE',
+              (e) =>
+                `${e.progress ? progressText(e) : (e.statusText ?? e.folder)}${e.scheduleid ? ` (schedule ${e.scheduleid})` : ''}`,
+            ],
           ]),
         );
       }),
@@ -101,5 +115,6 @@ export function auditCommand(): Command {
       ),
   );
 
+  for (const c of scheduleCommands()) audit.addCommand(c);
   return audit;
 }
