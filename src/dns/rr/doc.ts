@@ -10,7 +10,7 @@ export const DOC_END = '<!-- end of record types -->';
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** A value as a POSIX shell word: quoted when it is empty or holds anything but plain characters. */
-const shellWord = (v: string) => (/^[\w.,:@\/=+-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+const shellWord = (v: string) => (/^[\w.,:@/=+-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
 
 function what(f: FieldDef): string {
   if (f.kind === 'integer') return `integer ${f.min} to ${f.max}`;

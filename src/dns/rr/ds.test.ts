@@ -1,25 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import dnsPacket, { type Answer } from 'dns-packet';
-import { ApiError } from '../../errors.ts';
-import { parseMasterFile } from '../master-file.ts';
+import { checkZoneText, codeOf, importedAs } from './test-kit.ts';
 import { DS, type DsData } from './ds.ts';
 import { displayLine, type Fields, line } from './kit.ts';
 
 const Z = 'example.org';
-const codeOf = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'ok';
-  } catch (e) {
-    assert.ok(e instanceof ApiError, String(e));
-    return e.code;
-  }
-};
 // RFC 4034 5.4's example, and RFC 4509's SHA-256 of the same key.
 const SHA1 = '2BB183AF5F22588179A53B0A98631FAD1A292118';
 const SHA256 = 'D4B7D520E7BB5F0F67674A0CCEB1E3E0614B93C4F9E99B8383F6A1E4469DA50A';
@@ -31,14 +18,7 @@ const add = (change: Fields) => codeOf(() => p(change));
 
 /** A zone file's DS records read back as add fields, then parsed: the import's path. */
 function imported(text: string): DsData[] {
-  const { records, errors } = parseMasterFile(text, `${Z}.`);
-  assert.deepEqual(errors, []);
-  return records
-    .filter((r) => r.type === 'DS')
-    .map((r) => {
-      const owner = r.owner === `${Z}.` ? '' : r.owner.slice(0, -Z.length - 2);
-      return DS.parse(DS.fromText(owner, r.rdata), Z);
-    });
+  return importedAs(DS, text, Z);
 }
 
 test('the add: numbers as numbers, the digest as sent', () => {
@@ -113,15 +93,7 @@ const zoneText = [
 ].join('\n');
 
 function check(tool: string, args: (file: string) => string[], text = zoneText) {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-ds-'));
-  try {
-    const file = join(dir, 'zone');
-    writeFileSync(file, text);
-    const r = spawnSync(tool, args(file), { encoding: 'utf8' });
-    return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return checkZoneText(tool, args, text);
 }
 
 test("BIND's named-checkzone accepts the zone text, and refuses a DS at the apex as the add does", (t) => {

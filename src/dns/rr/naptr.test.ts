@@ -1,26 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import dnsPacket, { type Answer } from 'dns-packet';
-import { ApiError } from '../../errors.ts';
 import { quoted } from '../text.ts';
-import { parseMasterFile } from '../master-file.ts';
+import { checkZoneText, codeOf, importedAs } from './test-kit.ts';
 import { displayLine, type Fields, line } from './kit.ts';
 import { NAPTR, type NaptrData } from './naptr.ts';
 
 const Z = 'example.org';
-const codeOf = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'ok';
-  } catch (e) {
-    assert.ok(e instanceof ApiError, String(e));
-    return e.code;
-  }
-};
 // ENUM (RFC 6116 2.4.1): a number's name rewritten to a SIP URI.
 const base: Fields = {
   name: '4.3.2.1',
@@ -36,14 +23,7 @@ const add = (change: Fields) => codeOf(() => p(change));
 
 /** A zone file's NAPTR records read back as add fields, then parsed: the import's path. */
 function imported(text: string): NaptrData[] {
-  const { records, errors } = parseMasterFile(text, `${Z}.`);
-  assert.deepEqual(errors, []);
-  return records
-    .filter((r) => r.type === 'NAPTR')
-    .map((r) => {
-      const owner = r.owner === `${Z}.` ? '' : r.owner.slice(0, -Z.length - 2);
-      return NAPTR.parse(NAPTR.fromText(owner, r.rdata, r.origin), Z);
-    });
+  return importedAs(NAPTR, text, Z);
 }
 
 const HEAD = [
@@ -53,15 +33,7 @@ const HEAD = [
   '@\t3600\tIN\tNS\tns1.example.net.',
 ];
 function check(tool: string, args: (file: string) => string[], text: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-naptr-'));
-  try {
-    const file = join(dir, 'zone');
-    writeFileSync(file, text);
-    const r = spawnSync(tool, args(file), { encoding: 'utf8' });
-    return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return checkZoneText(tool, args, text);
 }
 const BIND = '/usr/bin/named-checkzone';
 const bind = (text: string) => check(BIND, (file) => ['-i', 'local', '-k', 'fail', Z, file], text);

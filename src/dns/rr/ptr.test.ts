@@ -1,40 +1,20 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import dnsPacket, { type Answer } from 'dns-packet';
-import { ApiError } from '../../errors.ts';
-import { parseMasterFile } from '../master-file.ts';
+import { checkZoneText, codeOf, importedAs } from './test-kit.ts';
 import { displayLine, type Fields, line } from './kit.ts';
 import { PTR, type PtrData } from './ptr.ts';
 
 const Z = 'example.org';
 const REV = '2.0.192.in-addr.arpa';
-const codeOf = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'ok';
-  } catch (e) {
-    assert.ok(e instanceof ApiError, String(e));
-    return e.code;
-  }
-};
 const base: Fields = { name: '', host: 'www.example.net.' };
 const p = (change: Fields, zone = Z) => PTR.parse({ ...base, ...change }, zone);
 const add = (change: Fields, zone = Z) => codeOf(() => p(change, zone));
 
 /** A zone file's PTR records read back as add fields, then parsed: the import's path. */
 function imported(text: string, zone: string): PtrData[] {
-  const { records, errors } = parseMasterFile(text, `${zone}.`);
-  assert.deepEqual(errors, []);
-  return records
-    .filter((r) => r.type === 'PTR')
-    .map((r) => {
-      const owner = r.owner === `${zone}.` ? '' : r.owner.slice(0, -zone.length - 2);
-      return PTR.parse(PTR.fromText(owner, r.rdata, r.origin), zone);
-    });
+  return importedAs(PTR, text, zone);
 }
 
 test('the add: owner relative to the domain, host fully qualified with or without its final dot', () => {
@@ -109,15 +89,7 @@ const text = (zone: string, fields: Fields[]) =>
   ].join('\n');
 
 function check(tool: string, args: (file: string) => string[], zoneText: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-ptr-'));
-  try {
-    const file = join(dir, 'zone');
-    writeFileSync(file, zoneText);
-    const r = spawnSync(tool, args(file), { encoding: 'utf8' });
-    return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return checkZoneText(tool, args, zoneText);
 }
 
 test("BIND's named-checkzone accepts the zone text, forward and reverse (check-names fail)", (t) => {

@@ -6,21 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import dnsPacket, { type Answer } from 'dns-packet';
-import { ApiError } from '../../errors.ts';
-import { parseMasterFile } from '../master-file.ts';
+import { checkZoneText, codeOf, importedAs } from './test-kit.ts';
 import { displayLine, type Fields, line } from './kit.ts';
 import { SSHFP, type SshfpData } from './sshfp.ts';
 
 const Z = 'example.org';
-const codeOf = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'ok';
-  } catch (e) {
-    assert.ok(e instanceof ApiError, String(e));
-    return e.code;
-  }
-};
 // A real host key: the SSH public key blob (RFC 4253 6.6, RFC 8709 4) and its fingerprints (RFC 4255 3.1.2).
 const raw = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
 const str = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
@@ -34,14 +24,7 @@ const add = (change: Fields) => codeOf(() => p(change));
 
 /** A zone file's SSHFP records read back as add fields, then parsed: the import's path. */
 function imported(text: string): SshfpData[] {
-  const { records, errors } = parseMasterFile(text, `${Z}.`);
-  assert.deepEqual(errors, []);
-  return records
-    .filter((r) => r.type === 'SSHFP')
-    .map((r) => {
-      const owner = r.owner === `${Z}.` ? '' : r.owner.slice(0, -Z.length - 2);
-      return SSHFP.parse(SSHFP.fromText(owner, r.rdata), Z);
-    });
+  return importedAs(SSHFP, text, Z);
 }
 
 test('the add: numbers as numbers, the fingerprint as sent', () => {
@@ -105,15 +88,7 @@ const zoneText = [
 ].join('\n');
 
 function check(tool: string, args: (file: string) => string[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-sshfp-'));
-  try {
-    const file = join(dir, 'zone');
-    writeFileSync(file, zoneText);
-    const r = spawnSync(tool, args(file), { encoding: 'utf8' });
-    return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return checkZoneText(tool, args, zoneText);
 }
 
 test("BIND's named-checkzone accepts the zone text", (t) => {

@@ -1,25 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import dnsPacket, { type Answer, type Question } from 'dns-packet';
-import { ApiError } from '../../errors.ts';
-import { parseMasterFile } from '../master-file.ts';
+import { checkZoneText, codeOf, importedAs } from './test-kit.ts';
 import { displayLine, type Fields, line } from './kit.ts';
 import { HTTPS, SVCB, type SvcbData } from './svcb.ts';
 
 const Z = 'example.com';
-const codeOf = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'ok';
-  } catch (e) {
-    assert.ok(e instanceof ApiError, String(e));
-    return e.code;
-  }
-};
 /** Either type: they differ only in name. */
 type Svc = typeof SVCB | typeof HTTPS;
 const base: Fields = { name: '', priority: '1', target: '.', params: 'alpn=h2,h3 port=8443' };
@@ -28,14 +15,7 @@ const hex = (d: SvcbData) => SVCB.wire.encode(d).toString('hex');
 
 /** A zone file's records of one type read back as add fields, then parsed: the import's path. */
 function imported(text: string, zone: string, type: Svc = SVCB): SvcbData[] {
-  const { records, errors } = parseMasterFile(text, `${zone}.`);
-  assert.deepEqual(errors, []);
-  return records
-    .filter((r) => r.type === type.type)
-    .map((r) => {
-      const owner = r.owner === `${zone}.` ? '' : r.owner.slice(0, -zone.length - 2);
-      return type.parse(type.fromText(owner, r.rdata, r.origin), zone);
-    });
+  return importedAs<SvcbData>(type, text, zone);
 }
 
 test('the add: owner, priority, target and params, each with its code', () => {
@@ -219,15 +199,7 @@ const zoneText = [
 ].join('\n');
 
 function check(tool: string, args: (file: string) => string[]): { ok: boolean; output: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-svcb-'));
-  try {
-    const file = join(dir, 'zone');
-    writeFileSync(file, zoneText);
-    const r = spawnSync(tool, args(file), { encoding: 'utf8' });
-    return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return checkZoneText(tool, args, zoneText);
 }
 
 test("BIND's named-checkzone accepts the zone text", (t) => {

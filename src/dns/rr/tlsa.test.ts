@@ -1,27 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import dnsPacket, { type Answer } from 'dns-packet';
 import { generate } from 'selfsigned';
-import { ApiError } from '../../errors.ts';
-import { parseMasterFile } from '../master-file.ts';
+import { checkZoneText, codeOf, importedAs } from './test-kit.ts';
 import { displayLine, type Fields, line, MAX_HEX_BYTES } from './kit.ts';
 import { TLSA, type TlsaData } from './tlsa.ts';
 
 const Z = 'example.org';
-const codeOf = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'ok';
-  } catch (e) {
-    assert.ok(e instanceof ApiError, String(e));
-    return e.code;
-  }
-};
 // Real association data: a certificate, its public key, their digests.
 const pems = await generate([{ name: 'commonName', value: 'www.example.org' }], { keyType: 'ec' });
 const CERT = new X509Certificate(pems.cert).raw;
@@ -40,14 +27,7 @@ const add = (change: Fields) => codeOf(() => p(change));
 
 /** A zone file's TLSA records read back as add fields, then parsed: the import's path. */
 function imported(text: string): TlsaData[] {
-  const { records, errors } = parseMasterFile(text, `${Z}.`);
-  assert.deepEqual(errors, []);
-  return records
-    .filter((r) => r.type === 'TLSA')
-    .map((r) => {
-      const owner = r.owner === `${Z}.` ? '' : r.owner.slice(0, -Z.length - 2);
-      return TLSA.parse(TLSA.fromText(owner, r.rdata), Z);
-    });
+  return importedAs(TLSA, text, Z);
 }
 
 test('the add: `_port._proto` owner, numbers as numbers, the data as sent', () => {
@@ -143,15 +123,7 @@ const zoneText = [
 ].join('\n');
 
 function check(tool: string, args: (file: string) => string[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-tlsa-'));
-  try {
-    const file = join(dir, 'zone');
-    writeFileSync(file, zoneText);
-    const r = spawnSync(tool, args(file), { encoding: 'utf8' });
-    return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return checkZoneText(tool, args, zoneText);
 }
 
 test("BIND's named-checkzone accepts the zone text", (t) => {
