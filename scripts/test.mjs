@@ -54,6 +54,9 @@ if (!only.length && process.env.VIGIL_TEST_DB && !process.env.VIGIL_TEST_ALL) {
   files = files.filter((f) => !f.startsWith(engine));
   console.log(`# store-independent scan engine tests left to the SQLite run: ${skipped.length} files`);
 }
-const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files];
+// Three files at once on two cores: the integration tests spend most of their time waiting on daemons and
+// sockets (a run at two used ~55% of the cores). VIGIL_TEST_CONCURRENCY overrides it.
+const concurrency = process.env.VIGIL_TEST_CONCURRENCY ?? '3';
+const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', ...files];
 const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
 process.exit(run.status ?? 1);
