@@ -316,13 +316,22 @@ other.example. A 192.0.2.99
       { action: 'add', type: 'A', name: 'z', ipaddr: '192.0.2.7', TTL: '5' },
     ]);
     assert.deepEqual(typo.errors, [{ index: 1, code: 'unknownParameter', message: 'A adds take no ipaddr, TTL' }]);
-    // The final state as a whole: an A beside the CNAME the call does not delete.
-    const clash = await apply([{ action: 'add', type: 'A', name: 'www', ip: '192.0.2.8' }]);
+    // An A beside the CNAME the call does not delete: that change, refused as an add refuses it (issue 25).
+    const clash = await apply([
+      { action: 'add', type: 'TXT', name: 'note', txtdata: 'fine' },
+      { action: 'add', type: 'A', name: 'www', ip: '192.0.2.8' },
+    ]);
     assert.deepEqual(
       clash.errors.map((e: any) => [e.index, e.code]),
+      [[1, 'cnameConflict']],
+    );
+    // The final state as a whole: a delegation without the glue its in-zone name server needs.
+    const glueless = await apply([{ action: 'add', type: 'NS', subdomain: 'sub', nameserver: `ns1.sub.${Z}` }]);
+    assert.deepEqual(
+      glueless.errors.map((e: any) => [e.index, e.code]),
       [[null, 'unspecifiedError']],
     );
-    assert.match(clash.errors[0].message, /CNAME at www\.bulk\.example beside other records/);
+    assert.match(glueless.errors[0].message, /needs a glue A or AAAA record/);
     // The record cap counts the final zone: a delete makes room for an add in the same call.
     const count = (await records(Z)).length;
     const fill = await apply(

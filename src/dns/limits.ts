@@ -67,10 +67,14 @@ export async function checkAdd(
   const mine = recordAnswers(type, data, domain.name);
   const owner = mine[0]?.name ?? '';
   if (!mine.length) return owner;
-  await refuseBesideCname(trx, domain, type, owner);
+  // One look at the name: the records of this type (the set's size) and whatever a CNAME rule concerns.
+  const alias = RECORD_TYPES[type].role === 'alias';
+  const there = await recordsAt(trx, domain, alias ? SERVED : [type, ...ALIASES], owner);
+  if (alias ? there.length : there.some((r) => RECORD_TYPES[r.type].role === 'alias')) fail('cnameConflict');
   const limit = maxRrsetBytes(owner);
   let bytes = mine.reduce((sum, a) => sum + codec.answer.encodingLength(a), 0);
-  for (const r of await recordsAt(trx, domain, [type], owner)) {
+  for (const r of there) {
+    if (r.type !== type) continue;
     for (const a of recordAnswers(type, r.data, domain.name)) bytes += codec.answer.encodingLength(a);
   }
   if (bytes > limit) fail('unspecifiedError');
@@ -99,22 +103,15 @@ async function recordsAt(
   return found;
 }
 
-/** Every type served under an owner name, which a CNAME may not stand beside. */
-const SERVED = RECORD_TYPE_LIST.filter((t) => t.wire && t.role !== 'soa').map((t) => t.type);
-const ALIASES = RECORD_TYPE_LIST.filter((t) => t.role === 'alias').map((t) => t.type);
-
 /**
  * A CNAME is the only data at its name (RFC 1034 3.6.2, RFC 2181 10.1): a
  * CNAME beside other records, or a record beside a CNAME, is refused when
- * added, as PowerDNS and deSEC refuse it, instead of only at publish.
- * `cnameConflict` (docs/api.md). DNSSEC's own records beside a CNAME are
- * the signer's, never stored.
+ * added, as PowerDNS and deSEC refuse it, instead of only at publish
+ * (`cnameConflict`, docs/api.md). SERVED: every type answered under an owner
+ * name; DNSSEC's own records beside a CNAME are the signer's, never stored.
  */
-async function refuseBesideCname(trx: Trx, domain: { id: number; name: string }, type: RecordTypeName, owner: string) {
-  const alias = RECORD_TYPES[type].role === 'alias';
-  const others = await recordsAt(trx, domain, alias ? SERVED : ALIASES, owner);
-  if (others.length) fail('cnameConflict');
-}
+const SERVED = RECORD_TYPE_LIST.filter((t) => t.wire && t.role !== 'soa').map((t) => t.type);
+const ALIASES = RECORD_TYPE_LIST.filter((t) => t.role === 'alias').map((t) => t.type);
 
 /** Publish errors for a zone over the caps (e.g. after the operator lowered them). */
 export function capErrors(caps: ZoneCaps, model: ZoneModel, zoneText: string): string[] {

@@ -3,7 +3,7 @@ import { fail } from '../errors.ts';
 import { lockAccount } from '../store/dialect.ts';
 import type { DnsSettings, Domains, DomainRow, Trx } from './domains.ts';
 import { capErrors, oversizedSets } from './limits.ts';
-import { RECORD_TYPES, type RecordTypeName, type StoredData } from './records.ts';
+import { isRecordType, RECORD_TYPES, type RecordTypeName, type StoredData } from './records.ts';
 import { buildZoneIndex, recordAnswers } from './server/zone-index.ts';
 import { DomainState } from './states.ts';
 import { domainSummaries, requireSubscription } from './subscription.ts';
@@ -135,4 +135,38 @@ async function requireForwardingCredit(trx: Trx, account: AccountRow, domainId: 
   if (domains.find((d) => d.seq === domainId)?.weight === 2) return;
   const used = domains.reduce((sum, d) => sum + d.weight, 0);
   if (used + 1 > Number(account.dns_credits)) fail('dnsEntitlementsOrCreditsMissing');
+}
+
+/**
+ * The adds that would put a CNAME beside other data at its name, or other
+ * data beside a CNAME (RFC 2181 10.1), counting the zone's records and the
+ * adds before them: refused at import and in dnsApplyChanges as at add (limits.ts).
+ */
+export function cnameConflicts(
+  model: ZoneModel,
+  adds: readonly { type: RecordTypeName; data: StoredData }[],
+): number[] {
+  const at = new Map<string, { alias: number; other: number }>();
+  const note = (type: RecordTypeName, data: StoredData): { alias: number; other: number } | null => {
+    const def = RECORD_TYPES[type];
+    const owner = def.owner(data);
+    if (!def.wire || def.role === 'soa' || owner === null) return null;
+    const node = at.get(owner) ?? { alias: 0, other: 0 };
+    at.set(owner, node);
+    return node;
+  };
+  for (const r of model.records) {
+    if (!isRecordType(r.type)) continue;
+    const node = note(r.type, r.data);
+    if (node) node[RECORD_TYPES[r.type].role === 'alias' ? 'alias' : 'other']++;
+  }
+  const bad: number[] = [];
+  adds.forEach((a, i) => {
+    const node = note(a.type, a.data);
+    if (!node) return;
+    const alias = RECORD_TYPES[a.type].role === 'alias';
+    if (alias ? node.alias + node.other > 0 : node.alias > 0) bad.push(i);
+    node[alias ? 'alias' : 'other']++;
+  });
+  return bad;
 }

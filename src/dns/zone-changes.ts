@@ -2,7 +2,7 @@ import type { AccountRow } from '../accounts/accounts.ts';
 import { ApiError, fail, type ErrorCode } from '../errors.ts';
 import type { Domains } from './domains.ts';
 import { ADDABLE, type AddableType, type Fields, parseRecord } from './records.ts';
-import { applyToModel, finalStateProblems, runBatch, type BatchAdd } from './zone-batch.ts';
+import { applyToModel, type BatchAdd, cnameConflicts, finalStateProblems, runBatch } from './zone-batch.ts';
 import { MAX_TOLD } from './zone-import.ts';
 import { WIRE } from './rr/wire-names.ts';
 
@@ -101,6 +101,7 @@ export async function applyChanges(
     changes = readChanges(fields.changes, errors, addFields);
     const bySeq = new Map(model.records.map((r) => [r.seq, r]));
     const adds: BatchAdd[] = [];
+    const addIndex: number[] = [];
     const deletes = new Set<number>();
     for (const c of changes) {
       if (c.action === 'delete') {
@@ -116,10 +117,17 @@ export async function applyChanges(
       }
       try {
         adds.push({ type: c.type, data: parseRecord(c.type, { ...c.fields, domain: domain.name }, domain.name) });
+        addIndex.push(c.index);
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
         errors.push({ index: c.index, code: e.code, message: `add ${c.type}: ${e.code}` });
       }
+    }
+    // A CNAME beside other data, as an add and an import refuse it; against the zone after this call's deletes,
+    // so a call may still replace an A by a CNAME.
+    const kept = { ...model, records: model.records.filter((r) => !deletes.has(r.seq)) };
+    for (const i of cnameConflicts(kept, adds)) {
+      errors.push({ index: addIndex[i]!, code: 'cnameConflict', message: `add ${adds[i]!.type}: cnameConflict` });
     }
     const out: ChangesReply = { applied: [], warnings: [], errors };
     const batch = { adds, deletes: [...deletes] };

@@ -7,7 +7,6 @@ import {
   isRecordType,
   parseRecord,
   RECORD_TYPES,
-  type RecordTypeName,
   type SoaData,
   type StoredData,
   setSoa,
@@ -15,7 +14,15 @@ import {
 } from './records.ts';
 import { NS } from './rr/ns.ts';
 import { SOA } from './rr/soa.ts';
-import { applyToModel, contentKey, finalStateProblems, runBatch, type Batch, type BatchAdd } from './zone-batch.ts';
+import {
+  applyToModel,
+  type Batch,
+  type BatchAdd,
+  cnameConflicts,
+  contentKey,
+  finalStateProblems,
+  runBatch,
+} from './zone-batch.ts';
 import type { ZoneModel } from './zone.ts';
 import { WIRE } from './rr/wire-names.ts';
 
@@ -176,35 +183,4 @@ export function planImport(
   if (out.errors.length > MAX_TOLD)
     out.errors.splice(MAX_TOLD, Infinity, `… and ${out.errors.length - MAX_TOLD} more errors`);
   return { batch, reply: out };
-}
-
-/**
- * The adds that would put a CNAME beside other data at its name, or other
- * data beside a CNAME (RFC 2181 10.1), counting the zone's records and the
- * adds before them: refused at import as at add (limits.ts).
- */
-function cnameConflicts(model: ZoneModel, adds: readonly { type: RecordTypeName; data: StoredData }[]): number[] {
-  const at = new Map<string, { alias: number; other: number }>();
-  const note = (type: RecordTypeName, data: StoredData): { alias: number; other: number } | null => {
-    const def = RECORD_TYPES[type];
-    const owner = def.owner(data);
-    if (!def.wire || def.role === 'soa' || owner === null) return null;
-    const node = at.get(owner) ?? { alias: 0, other: 0 };
-    at.set(owner, node);
-    return node;
-  };
-  for (const r of model.records) {
-    if (!isRecordType(r.type)) continue;
-    const node = note(r.type, r.data);
-    if (node) node[RECORD_TYPES[r.type].role === 'alias' ? 'alias' : 'other']++;
-  }
-  const bad: number[] = [];
-  adds.forEach((a, i) => {
-    const node = note(a.type, a.data);
-    if (!node) return;
-    const alias = RECORD_TYPES[a.type].role === 'alias';
-    if (alias ? node.alias + node.other > 0 : node.alias > 0) bad.push(i);
-    node[alias ? 'alias' : 'other']++;
-  });
-  return bad;
 }

@@ -1,6 +1,25 @@
 import { SCANINFO } from './audit-report.ts';
 
 /** saRunAudit's and saScheduleAudit's `ports` (INTERFACE.md "Audits: ports and schedules"). */
+/** saRunAudit's audit type, which a schedule takes too (schedules.ts). */
+export const AUDIT_TYPE = {
+  required: true,
+  kind: 'enum',
+  values: ['advanced', 'standard', 'norisk', 'desktop', 'basic'],
+  missingCode: 'missingAuditType',
+  code: 'invalidAuditType',
+  checkedBy: 'table',
+  doc: 'the audit type',
+} as const;
+
+/** saRunAudit's `excludedos`, which a schedule takes too. */
+export const EXCLUDE_DOS = {
+  required: false,
+  kind: 'presence',
+  checkedBy: 'table',
+  doc: 'present with any value: the denial-of-service checks are left out',
+} as const;
+
 export const PORTS = {
   required: false,
   kind: 'text',
@@ -100,15 +119,7 @@ export const authAuditContracts = {
     summary: 'queue an audit of addresses the account may audit',
     requires: ['session', 'auditEntitlement'],
     params: {
-      audittype: {
-        required: true,
-        kind: 'enum',
-        values: ['advanced', 'standard', 'norisk', 'desktop', 'basic'],
-        missingCode: 'missingAuditType',
-        code: 'invalidAuditType',
-        checkedBy: 'table',
-        doc: 'the audit type',
-      },
+      audittype: AUDIT_TYPE,
       ipaddr: {
         required: false,
         kind: 'ipPatterns',
@@ -116,12 +127,7 @@ export const authAuditContracts = {
         checkedBy: 'domain',
         doc: "comma-separated IPv4/IPv6 addresses, CIDRs or IPv4 patterns with `*` or `a-b` in any octet; at most 256 addresses; absent or blank: the caller's address",
       },
-      excludedos: {
-        required: false,
-        kind: 'presence',
-        checkedBy: 'table',
-        doc: 'present with any value: the denial-of-service checks are left out',
-      },
+      excludedos: EXCLUDE_DOS,
       notification: {
         required: false,
         kind: 'text',

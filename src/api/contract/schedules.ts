@@ -1,4 +1,4 @@
-import { PORTS } from './auth-audit.ts';
+import { AUDIT_TYPE, EXCLUDE_DOS, PORTS } from './auth-audit.ts';
 import type { Contract } from './schema.ts';
 
 /**
@@ -19,15 +19,7 @@ export const scheduleContracts = {
     summary:
       'extension: run an audit every day, week or month; checked now as saRunAudit checks a request, and again at each run',
     params: {
-      audittype: {
-        required: true,
-        kind: 'enum',
-        values: ['advanced', 'standard', 'norisk', 'desktop', 'basic'],
-        missingCode: 'missingAuditType',
-        code: 'invalidAuditType',
-        checkedBy: 'table',
-        doc: 'the audit type',
-      },
+      audittype: AUDIT_TYPE,
       every: {
         required: true,
         kind: 'enum',
@@ -52,12 +44,7 @@ export const scheduleContracts = {
         checkedBy: 'domain',
         doc: "as saRunAudit's: addresses, CIDRs or IPv4 patterns, at most 256 addresses; absent or blank: the caller's address now",
       },
-      excludedos: {
-        required: false,
-        kind: 'presence',
-        checkedBy: 'table',
-        doc: 'present with any value: the denial-of-service checks are left out',
-      },
+      excludedos: EXCLUDE_DOS,
       notification: {
         required: false,
         kind: 'text',
