@@ -4,7 +4,6 @@ import { after, before, describe, test } from 'node:test';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { type DefaultTreeAdapterMap, parse as parseHtml } from 'parse5';
-import { SMTPServer } from 'smtp-server';
 import { renderReport } from '../src/audit/render/index.ts';
 import { countsOf } from '../src/audit/render/model.ts';
 import { referenceKey } from '../src/audit/report-evidence.ts';
@@ -13,6 +12,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { assertReportShape, entriesOf, finished, runAudit } from './helpers/audits.ts';
 import { daemon, tempDir, which } from './helpers/daemons-kit.ts';
 import { bannerServer, closeAll, listenOnFirst } from './helpers/targets.ts';
+import { type SmtpSink, smtpSink } from './helpers/smtp.ts';
 import { eventually } from './helpers/wait.ts';
 
 // Issue 31, "what a reader of the report and the mail noticed", on the
@@ -53,24 +53,13 @@ describe('the report a reader gets: one count everywhere, what to do first, each
   let mail: ParsedMail;
   let apikey: string;
   let want: ReturnType<typeof expected>;
-  const mails: Buffer[] = [];
   const servers: any[] = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpSink;
   const ports: Record<string, number> = {};
   const apache = () => entriesOf(info).find((e) => e.id === 'vigil.version.apache')!;
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, cb) {
-        const parts: Buffer[] = [];
-        stream.on('data', (d: Buffer) => parts.push(d));
-        stream.on('end', () => (mails.push(Buffer.concat(parts)), cb()));
-      },
-    });
-    await new Promise<void>((res) => smtp.listen(0, '127.0.0.1', () => res()));
+    smtp = await smtpSink();
     const web = createHttp((_req, res) => res.writeHead(200, { server: 'Apache/2.4.49 (Unix)' }).end('old'));
     const ssh = bannerServer('SSH-2.0-OpenSSH_7.4');
     servers.push(web, ssh);
@@ -82,7 +71,7 @@ describe('the report a reader gets: one count everywhere, what to do first, each
       ports.redis = await daemon(TARGET, REDIS, (port) => ['--port', String(port), ...args], { port: 6379 });
     }
     t = await startTestApp({
-      smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`,
+      smtpUrl: smtp.url,
       mailFrom: 'audits@vigil.test',
     });
     const c = t.client();
@@ -95,13 +84,13 @@ describe('the report a reader gets: one count everywhere, what to do first, each
     scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'standard', notification: 'OCMP' });
     info = await finished(c, scanuid);
     want = expected(info);
-    await eventually(async () => mails.length === 1, 'the completion mail');
-    mail = await simpleParser(mails[0]!);
+    await eventually(async () => smtp.mails.length === 1, 'the completion mail');
+    mail = await simpleParser(smtp.mails[0]!.raw);
   });
   after(async () => {
     await t?.close();
     await closeAll(servers);
-    await new Promise<void>((res) => smtp.close(() => res()));
+    await smtp.close();
   });
 
   test('the API, the summary, text, HTML, CSV, the console model and the mail give the same counts', () => {

@@ -1,8 +1,8 @@
 import { SMTPServer } from 'smtp-server';
 
 export interface SmtpSink {
-  /** Every message received, in order: its envelope recipients and its raw text. */
-  mails: { to: string[]; data: string }[];
+  /** Every message received, in order: its envelope recipients, its bytes and its text. */
+  mails: { to: string[]; raw: Buffer; data: string }[];
   url: string;
   close(): Promise<void>;
 }
@@ -15,10 +15,12 @@ export async function smtpSink(): Promise<SmtpSink> {
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, session, cb) {
-      let data = '';
-      stream.on('data', (d) => (data += d));
+      // Bytes first: a multi-byte character may be split across chunks.
+      const parts: Buffer[] = [];
+      stream.on('data', (d: Buffer) => parts.push(d));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
+        const raw = Buffer.concat(parts);
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, data: raw.toString('utf8') });
         cb();
       });
     },
