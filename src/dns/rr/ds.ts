@@ -50,6 +50,9 @@ const MNEMONIC = new Map(
  * SHA-1 (RFC 4034 5.1.4), 2 SHA-256 (RFC 4509), 3 GOST R 34.11-94 (RFC
  * 5933), 4 SHA-384 (RFC 6605). RFC 8624 3.3 bars creating SHA-1 and GOST
  * digests but has validators keep SHA-1: a DS made elsewhere is taken.
+ * Types 5 (GOST R 34.11-2012, RFC 9558) and 6 (SM3, RFC 9563) are assigned
+ * but refused: Knot's kzonecheck (3.2) calls them an "invalid algorithm in
+ * DS", so a Knot secondary's checks would fail the zone (tried).
  */
 const DIGEST_BYTES: Readonly<Record<number, number>> = { 1: 20, 2: 32, 3: 32, 4: 48 };
 const MAX_DIGEST_BYTES = 48;
