@@ -53,9 +53,17 @@ export async function serialize(trx: Kysely<any>, topic: LockTopic): Promise<voi
   await sql`select pg_advisory_xact_lock(${sql.lit(VIGIL_LOCK_SPACE)}, ${sql.lit(LOCK_TOPICS[topic])})`.execute(trx);
 }
 
-/** Locks an account's row for the rest of the transaction (its credits are about to be spent). */
+/**
+ * Locks an account's row for the rest of the transaction (its credits, its
+ * queue or its schedules are about to be counted, then written). SQLite has
+ * no row locks: the database's write lock (writeFirst), for the reason
+ * `serialize` gives. Without it a count-then-insert of one process failed
+ * with SQLITE_BUSY_SNAPSHOT when another process on the file committed in
+ * between (seen: saScheduleAudit answering its system error while two serves
+ * and a worker claimed schedules, test/schedule-once.test.ts, once in a full run).
+ */
 export async function lockAccount(trx: Kysely<any>, accountId: number): Promise<void> {
-  if (!isPostgres(trx)) return;
+  if (!isPostgres(trx)) return writeFirst(trx, 'accounts');
   await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
 }
 
