@@ -8,7 +8,10 @@
  * signatures to reuse), from Vigil's log. Response rate limiting is off
  * (dnsperf-kit.ts RRL_OFF).
  *
- *   node --import tsx bench/dnsperf-dnssec.ts [--seconds 10]
+ *   node --import tsx bench/dnsperf-dnssec.ts [--seconds 10] [--rounds 3]
+ *
+ * Vigil runs as one process (its receive threads one per core, udp-fast.ts
+ * udpPlan); rounds alternate Vigil and Knot (dnsperf-kit.ts roundsTable).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,9 +19,19 @@ import { join } from 'node:path';
 import { addAccount, freePort, serve, tempDir } from '../test/helpers/server.ts';
 import { hasTool } from '../test/helpers/tools.ts';
 import { udpQuery } from '../test/helpers/dns-client.ts';
-import { bulkARecords, dnsperf, knotConfig, queryFile, RRL_NOTE, RRL_OFF, until } from './dnsperf-kit.ts';
+import {
+  bulkARecords,
+  dnsperfTarget,
+  knotConfig,
+  queryFile,
+  RRL_OFF,
+  roundsTable,
+  type Target,
+  until,
+} from './dnsperf-kit.ts';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
+const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;
 const ZONE = 'signed.perf.example';
 const N = 10_000;
 const dir = tempDir('vigil-dnsperf-dnssec-');
@@ -32,8 +45,6 @@ const vigil = await serve({
   args: [
     '--dns-port',
     String(dnsPort),
-    '--dns-workers',
-    '2',
     '--publish-interval',
     '500ms',
     '--domain-hold',
@@ -85,20 +96,27 @@ if (hasTool('knotd')) {
 } else console.log('Knot: not installed, left out');
 
 try {
-  const rows = [
-    { name: 'Vigil (2 workers), no DO', ...dnsperf(dnsPort, queries, seconds) },
-    { name: 'Vigil (2 workers), DO', ...dnsperf(dnsPort, queries, seconds, ['-D']) },
+  const targets: Target[] = [
+    dnsperfTarget('Vigil (1 process), DO', true, dnsPort, queries, seconds, ['-D']),
+    dnsperfTarget('Vigil (1 process), no DO', true, dnsPort, queries, seconds),
   ];
   if (knot)
-    rows.push(
-      { name: 'Knot (2 workers), no DO', ...dnsperf(knotPort, queries, seconds) },
-      { name: 'Knot (2 workers), DO', ...dnsperf(knotPort, queries, seconds, ['-D']) },
+    targets.push(
+      dnsperfTarget('Knot (2 workers), DO', false, knotPort, queries, seconds, ['-D']),
+      dnsperfTarget('Knot (2 workers), no DO', false, knotPort, queries, seconds),
     );
   console.log(`\nsigned ${N}-record zone (${rrsigs} RRSIGs), first signing in the cycle: ${signMs} ms`);
-  console.log(`dnsperf -c 8 -T 2 -q 1000 -l ${seconds}, 80% hits / 20% NXDOMAIN`);
-  console.log(`${RRL_NOTE}\n`);
-  console.log('| server | queries/s | lost % | avg reply bytes |\n|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.name} | ${r.qps} | ${r.lostPct} | ${r.bytes} |`);
+  // The ratio of a round: the best Vigil over the best Knot; DO answers are the slower of each, so compare those.
+  roundsTable(
+    targets.filter((t) => t.name.endsWith(', DO')),
+    rounds,
+    `dnsperf -D -c 8 -T 2 -q 1000 -l ${seconds}, signed, 80% hits / 20% NXDOMAIN (two NSEC proofs)`,
+  );
+  roundsTable(
+    targets.filter((t) => t.name.endsWith('no DO')),
+    rounds,
+    `dnsperf -c 8 -T 2 -q 1000 -l ${seconds}, the same signed zone without the DO bit`,
+  );
 } finally {
   knot?.kill('SIGTERM');
   await vigil.stop();

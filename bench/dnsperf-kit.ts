@@ -104,3 +104,75 @@ zone:
     journal-content: none
 ${signing ? '' : '    dnssec-signing: off\n'}`;
 }
+
+/** One server under test: a name and what one dnsperf run against it gives. */
+export interface Target {
+  name: string;
+  /** Vigil or a peer: the ratio is the best Vigil over the best peer of each round. */
+  vigil: boolean;
+  run(): ReturnType<typeof dnsperf>;
+  /** One short run before the rounds. */
+  warm(): void;
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/**
+ * Runs every target once a round, `rounds` times, the order turning each
+ * round (Vigil and its peers alternate), so that load from elsewhere on a
+ * shared 2-core machine falls on all of them alike; prints each target's
+ * median and range, and the median over rounds of best Vigil / best peer.
+ */
+export function roundsTable(targets: Target[], rounds: number, heading: string): void {
+  const runs = new Map<string, ReturnType<typeof dnsperf>[]>(targets.map((t) => [t.name, []]));
+  const ratios: number[] = [];
+  // Unmeasured: every server's first answers (Vigil's reply caches fill on the first question of each name).
+  for (const t of targets) t.warm();
+  for (let r = 0; r < rounds; r++) {
+    const order = targets.map((_, i) => targets[(i + r) % targets.length]!);
+    const qps = new Map<Target, number>();
+    for (const t of order) {
+      const one = t.run();
+      runs.get(t.name)!.push(one);
+      qps.set(t, one.qps);
+      console.log(`round ${r + 1}: ${t.name} ${one.qps} q/s`);
+    }
+    const best = (vigil: boolean) => Math.max(...targets.filter((t) => t.vigil === vigil).map((t) => qps.get(t)!));
+    if (targets.some((t) => !t.vigil)) ratios.push(best(true) / best(false));
+  }
+  console.log(`\n${heading}`);
+  console.log(`${RRL_NOTE}; ${rounds} rounds, each target once a round, the order turning\n`);
+  console.log('| server | queries/s (median) | range | avg reply bytes | lost % |\n|---|---|---|---|---|');
+  for (const t of targets) {
+    const xs = runs.get(t.name)!;
+    const q = xs.map((x) => x.qps);
+    console.log(
+      `| ${t.name} | ${median(q)} | ${Math.min(...q)} - ${Math.max(...q)} | ${median(xs.map((x) => x.bytes))} | ${median(xs.map((x) => x.lostPct))} |`,
+    );
+  }
+  if (ratios.length)
+    console.log(
+      `\nbest Vigil / best peer, per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`,
+    );
+}
+
+/** A server at `port` under dnsperf: `seconds` a round, 2 s to warm. */
+export function dnsperfTarget(
+  name: string,
+  vigil: boolean,
+  port: number,
+  queries: string,
+  seconds: number,
+  extra: string[] = [],
+): Target {
+  return {
+    name,
+    vigil,
+    run: () => dnsperf(port, queries, seconds, extra),
+    warm: () => void dnsperf(port, queries, 2, extra),
+  };
+}

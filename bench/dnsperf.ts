@@ -5,7 +5,10 @@
  * names, 20% NXDOMAIN. Servers that are not installed are left out.
  * Response rate limiting is off for every server (dnsperf-kit.ts RRL_OFF).
  *
- *   node --import tsx bench/dnsperf.ts [--seconds 10]
+ *   node --import tsx bench/dnsperf.ts [--seconds 10] [--rounds 3] [--only vigil,knot]
+ *
+ * Each round runs every server once, the order turning (dnsperf-kit.ts
+ * roundsTable): the machine is shared, so medians of alternating rounds.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,9 +16,19 @@ import { join } from 'node:path';
 import { addAccount, freePort, serve, tempDir } from '../test/helpers/server.ts';
 import { hasTool } from '../test/helpers/tools.ts';
 import { udpQuery } from '../test/helpers/dns-client.ts';
-import { bulkARecords, dnsperf, knotConfig, queryFile, RRL_NOTE, RRL_OFF, until } from './dnsperf-kit.ts';
+import {
+  bulkARecords,
+  dnsperfTarget,
+  knotConfig,
+  queryFile,
+  RRL_OFF,
+  roundsTable,
+  type Target,
+  until,
+} from './dnsperf-kit.ts';
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1]) || 10;
+const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;
 const ZONE = 'perf.example';
 const N = 10_000;
 const dir = tempDir('vigil-dnsperf-');
@@ -37,27 +50,29 @@ await until(
   'Vigil serves the zone',
 );
 
-// The same data directory served by name-server workers sharing the socket.
-const workersPort = await freePort();
-const vigilWorkers = await serve({
-  dataDir: vigil.dataDir,
-  args: ['--dns-port', String(workersPort), '--dns-workers', '2', '--https-port', '0', '--http-port', '0', ...RRL_OFF],
+/** The same data directory served by another serve, DNS only, with these flags and environment. */
+async function sibling(what: string, args: string[], env: Record<string, string> = {}): Promise<number> {
+  const port = await freePort();
+  const s = await serve({
+    dataDir: vigil.dataDir,
+    env,
+    args: ['--dns-port', String(port), '--https-port', '0', '--http-port', '0', ...RRL_OFF, ...args],
+  });
+  siblings.push(s);
+  await until(async () => (await udpQuery(port, `host9999.${ZONE}`, 'A')).answers?.length === 1, what);
+  return port;
+}
+const siblings: Awaited<ReturnType<typeof serve>>[] = [];
+// Two name-server worker processes sharing the port (each a receive thread: the cores shared out).
+const workersPort = await sibling('Vigil workers', ['--dns-workers', '2']);
+// Before issue 32, in the same run: one receive thread on one socket, the kernel's hash (udp-fast.ts udpPlan).
+const beforePort = await sibling('Vigil as before', [], { VIGIL_DNS_THREADS: '1', VIGIL_DNS_STEER: 'hash' });
+const beforeWorkersPort = await sibling('Vigil workers as before', ['--dns-workers', '2'], {
+  VIGIL_DNS_THREADS: '1',
+  VIGIL_DNS_STEER: 'hash',
 });
-await until(
-  async () => (await udpQuery(workersPort, `host9999.${ZONE}`, 'A')).answers?.length === 1,
-  'Vigil workers serve the zone',
-);
-// And the same two workers on node:dgram, the fallback where the native UDP I/O is not built.
-const dgramPort = await freePort();
-const vigilDgram = await serve({
-  dataDir: vigil.dataDir,
-  env: { VIGIL_DNS_IO: 'node' },
-  args: ['--dns-port', String(dgramPort), '--dns-workers', '2', '--https-port', '0', '--http-port', '0', ...RRL_OFF],
-});
-await until(
-  async () => (await udpQuery(dgramPort, `host9999.${ZONE}`, 'A')).answers?.length === 1,
-  'Vigil node:dgram workers serve the zone',
-);
+// And two workers on node:dgram, the fallback where the native UDP I/O is not built.
+const dgramPort = await sibling('Vigil node:dgram workers', ['--dns-workers', '2'], { VIGIL_DNS_IO: 'node' });
 
 const zoneFile = join(dir, `${ZONE}.zone`);
 writeFileSync(zoneFile, zoneText);
@@ -133,21 +148,22 @@ await start(
 );
 
 try {
-  const rows = [
-    { name: 'Vigil (1 process)', ...dnsperf(dnsPort, queries, seconds) },
-    { name: 'Vigil (2 workers)', ...dnsperf(workersPort, queries, seconds) },
-    { name: 'Vigil (2 workers, node:dgram)', ...dnsperf(dgramPort, queries, seconds) },
-  ];
-  for (const p of peers) rows.push({ name: p.name, ...dnsperf(p.port, queries, seconds) });
-  const vigilQps = Math.max(rows[0]!.qps, rows[1]!.qps);
-  console.log(`\ndnsperf -c 8 -T 2 -q 1000 -l ${seconds}, ${N}-record zone, 80% hits / 20% NXDOMAIN`);
-  console.log(`${RRL_NOTE}\n`);
-  console.log('| server | queries/s | avg latency ms | lost % | best Vigil / server |\n|---|---|---|---|---|');
-  for (const r of rows)
-    console.log(`| ${r.name} | ${r.qps} | ${r.latencyMs} | ${r.lostPct} | ${(vigilQps / r.qps).toFixed(2)} |`);
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : [];
+  const targets: Target[] = [
+    dnsperfTarget('Vigil (1 process)', true, dnsPort, queries, seconds),
+    dnsperfTarget('Vigil (2 workers)', true, workersPort, queries, seconds),
+    dnsperfTarget('Vigil (1 process), before: 1 thread, hash', true, beforePort, queries, seconds),
+    dnsperfTarget('Vigil (2 workers), before: hash', true, beforeWorkersPort, queries, seconds),
+    dnsperfTarget('Vigil (2 workers, node:dgram)', true, dgramPort, queries, seconds),
+    ...peers.map((p) => dnsperfTarget(p.name, false, p.port, queries, seconds)),
+  ].filter((t) => !only.length || only.some((o) => t.name.toLowerCase().includes(o.toLowerCase())));
+  roundsTable(
+    targets,
+    rounds,
+    `dnsperf -c 8 -T 2 -q 1000 -l ${seconds}, ${N}-record zone, 80% hits / 20% NXDOMAIN, unsigned`,
+  );
 } finally {
   for (const p of peers) p.proc.kill('SIGTERM');
-  await vigilWorkers.stop();
-  await vigilDgram.stop();
+  for (const s of siblings) await s.stop();
   await vigil.stop();
 }

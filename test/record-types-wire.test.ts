@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import type { VigilClient } from '../src/client/index.ts';
 import type { CycleLoop } from '../src/dns/cycle-loop.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { type Bind, daemon } from './helpers/bind.ts';
+import type { Bind } from './helpers/bind.ts';
+import { dig, startKnotPrimary } from './helpers/knot-primary.ts';
 import { addDelegation, newTypeAdds, qname } from './helpers/record-types.ts';
 import { freePort, tempDir } from './helpers/server.ts';
 import { hasTool } from './helpers/tools.ts';
@@ -22,45 +23,6 @@ const missing = (...tools: string[]) => {
 };
 /** Wire type numbers, for dig's `TYPEnn` where it has no name. */
 const CODES: Record<string, number> = { PTR: 12, DS: 43, TLSA: 52, SSHFP: 44, SVCB: 64, HTTPS: 65, NAPTR: 35 };
-
-/** Stock Knot DNS as the primary of one zone file, on loopback, transfers allowed from 127/8. */
-async function startKnotPrimary(zone: string, text: string): Promise<Bind> {
-  const dir = tempDir('vigil-knotp-');
-  const port = await freePort();
-  const file = join(dir, `${zone}.zone`);
-  writeFileSync(file, text);
-  const conf = join(dir, 'knot.conf');
-  writeFileSync(
-    conf,
-    `server:\n  rundir: "${dir}"\n  listen: 127.0.0.1@${port}\n` +
-      `database:\n  storage: "${dir}"\n` +
-      `log:\n  - target: stderr\n    any: info\n` +
-      `acl:\n  - id: xfr\n    address: 127.0.0.0/8\n    action: transfer\n` +
-      `zone:\n  - domain: ${zone}\n    file: "${file}"\n    storage: "${dir}"\n    zonefile-sync: -1\n` +
-      `    journal-content: none\n    acl: xfr\n`,
-  );
-  const knot = await daemon('knotd', ['-c', conf], /server started/, port, dir);
-  await eventually(
-    async () => / SOA /.test((await dig(port, [zone, 'SOA'])).answer.join('\n')),
-    `knotd serving ${zone}: ${knot.log()}`,
-  );
-  return knot;
-}
-
-/** One dig at a loopback server: status, header flags and the answer lines, whitespace normalized. */
-async function dig(port: number, args: string[]): Promise<{ status: string; flags: string; answer: string[] }> {
-  const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(port), '+norecurse', '+nocookie', ...args]);
-  const section = stdout.split(';; ANSWER SECTION:\n')[1]?.split('\n\n')[0] ?? '';
-  return {
-    status: /status: (\w+)/.exec(stdout)?.[1] ?? '',
-    flags: (/;; flags: ([^;]*);/.exec(stdout)?.[1] ?? '').split(' ').sort().join(' '),
-    answer: section
-      .split('\n')
-      .filter((l) => l && !l.startsWith(';'))
-      .map((l) => l.trim().split(/\s+/).join(' '))
-      .sort(),
-  };
-}
 
 /** An AXFR as sorted, whitespace-normalized lines without the SOA. */
 async function axfr(port: number, zone: string): Promise<string[]> {
@@ -120,7 +82,8 @@ describe('new record types on the wire, against Knot, and signed', () => {
       assert.ok(want.answer.length > 0, `Knot has ${q.join(' ')}: ${k.log()}`);
       for (const tcp of ['+notcp', '+tcp']) {
         const got = await dig(port, [...q, tcp]);
-        assert.deepEqual(got, want, `${q.join(' ')} ${tcp}`);
+        assert.deepEqual({ ...got, size: 0 }, { ...want, size: 0 }, `${q.join(' ')} ${tcp}`);
+        assert.ok(got.size <= want.size, `${q.join(' ')} ${tcp}: ${got.size} bytes, Knot ${want.size}`);
       }
     }
   });

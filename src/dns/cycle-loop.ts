@@ -200,5 +200,6 @@ export class CycleLoop implements DistributionSchedule {
     if (this.poller) clearInterval(this.poller);
     await this.cycling;
     await this.refreshing;
+    await this.o.signer?.close();
   }
 }

@@ -1,23 +1,10 @@
-import type { Answer } from 'dns-packet';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
-import {
-  cdsRecords,
-  DEFAULT_DNSKEY_TTL,
-  generateKey,
-  importKey,
-  openPrivateKey,
-  sealPrivateKey,
-  exportPrivateKey,
-  type SignatureCache,
-  signZone,
-  type ZoneKey,
-} from './dnssec/index.ts';
+import { generateKey, openPrivateKey, sealPrivateKey, exportPrivateKey, type ZoneKey } from './dnssec/index.ts';
 import { DEFAULT_POLICY, keyStates, nextKeyEvent, plan, type KeyPolicy, type KeyTimes } from './dnssec/keyring.ts';
-import { encodeSigned } from './dnssec/wire.ts';
-import { buildZoneIndex } from './server/zone-index.ts';
-import type { ZoneModel } from './zone.ts';
+import type { SignReply } from './sign-jobs.ts';
+import { type SignRunner, signRunner } from './sign-thread.ts';
 import { deleteKeys, insertKey, keysForUpdate, keysOf, type KeyRow, retireKey } from './zone-store/dnssec-keys.ts';
 import { type SigningCandidate, signingCandidates, stageSigned } from './zone-store/publications.ts';
 
@@ -35,8 +22,8 @@ export interface SignerOptions {
   readonly logger?: Logger;
 }
 
-/** What the signer adds to a zone; the rest of a signed version is its records as published. */
-const SIGNER_TYPES = new Set(['DNSKEY', 'RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'CDS', 'CDNSKEY']);
+type PrepareReply = Extract<SignReply, { op: 'prepare' }>;
+type SignedReply = Extract<SignReply, { op: 'sign' | 'unsigned' }>;
 
 export const keyBinding = (zone: string, row: Pick<KeyRow, 'role' | 'tag'>) => `${zone}/${row.role}/${row.tag}`;
 
@@ -63,10 +50,16 @@ export const timesOf = (rows: readonly KeyRow[]): KeyTimes[] =>
  * The previous signing's signatures are kept per zone in memory: unchanged
  * sets keep their RRSIGs (dnssec/reuse.ts), so a publish after one change
  * re-makes a handful. After a restart the first signing makes them all.
+ * Reading, signing and writing a version run on a worker thread
+ * (sign-thread.ts); this class keeps the store's half: the candidates, the
+ * keys' schedule and the staging.
  */
 export class ZoneSigner {
-  private readonly caches = new Map<string, SignatureCache>();
   private readonly policy: KeyPolicy;
+  /** The CPU-bound half, and each zone's signatures for reuse (sign-jobs.ts), on its own thread. */
+  private readonly runner: SignRunner = signRunner();
+  /** Names each version handed to the thread (passes may overlap: a timer's cycle and a test's). */
+  private tickets = 1;
 
   constructor(
     private readonly db: Db,
@@ -95,36 +88,55 @@ export class ZoneSigner {
   }
 
   private async one(c: SigningCandidate, now: number): Promise<boolean> {
-    const model = JSON.parse(c.snapshot) as ZoneModel;
-    delete model.dnssec;
-    if (c.stage === 'served') model.serial = c.serial + 1;
-    if (!c.sign) {
-      this.caches.delete(c.zone);
-      return this.db.transaction().execute((trx) => stageSigned(trx, c, model, null));
-    }
-    const records = buildZoneIndex(model, this.o.forwardAddress).all;
-    const maxTtl = 1000 * records.reduce((m, r) => Math.max(m, (r as { ttl?: number }).ttl ?? 0), 0);
-    const kek = await this.o.kek();
-    const rows = await this.applySchedule(c, now, maxTtl, kek);
-    const times = timesOf(rows);
-    const opened = new Map(
-      rows.map((r) => [r.id, importKey(r.role, r.algorithm, openPrivateKey(r.sealed, kek, keyBinding(c.zone, r)))]),
-    );
-    const uses = keyStates(times, now).map((s) => ({ key: opened.get(s.id)!, sign: s.sign }));
-    const ksks = uses.filter((u) => u.sign && u.key.role === 'ksk').map((u) => u.key);
-    const signed = signZone(c.zone, [...records, ...cdsRecords(c.zone, ksks, DEFAULT_DNSKEY_TTL)], uses, {
-      clock: this.clock,
-      previous: this.caches.get(c.zone),
-      // The whole chain is made anew from the unsigned version each time, so a switch
-      // between NSEC and NSEC3 leaves nothing of the other behind (SIGNER_TYPES above).
-      denial: c.denial,
+    // The snapshot is read, signed and written again on the signing thread (sign-thread.ts): a large
+    // zone's JSON and signatures would otherwise hold the main thread for seconds.
+    const ticket = this.tickets++;
+    const prepared = await this.runner.run<PrepareReply>({
+      op: 'prepare',
+      ticket,
+      zone: c.zone,
+      snapshot: c.snapshot,
+      bump: c.stage === 'served',
+      forwardAddress: this.o.forwardAddress,
     });
-    const added: Answer[] = signed.records.filter((r) => SIGNER_TYPES.has(r.type));
-    model.dnssec = { denial: c.denial, wire: encodeSigned(added), refreshAt: signed.refreshAt };
-    const resignAt = Math.min(signed.refreshAt, nextKeyEvent(times, now, this.policy, this.o.intervalMs));
-    const landed = await this.db.transaction().execute((trx) => stageSigned(trx, c, model, resignAt));
-    if (landed) this.caches.set(c.zone, signed.signatures);
+    if (!c.sign) {
+      const out = await this.runner.run<SignedReply>({ op: 'unsigned', ticket });
+      return this.db.transaction().execute((trx) => stageSigned(trx, c, out.serial, out.snapshot, null));
+    }
+    try {
+      return await this.signPrepared(c, now, ticket, prepared.maxTtlMs);
+    } finally {
+      // What the thread holds for this ticket goes either way (a failed schedule, a lost race for the store).
+      await this.runner.run({ op: 'drop', ticket });
+    }
+  }
+
+  private async signPrepared(c: SigningCandidate, now: number, ticket: number, maxTtlMs: number): Promise<boolean> {
+    const kek = await this.o.kek();
+    const rows = await this.applySchedule(c, now, maxTtlMs, kek);
+    const times = timesOf(rows);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const keys = keyStates(times, now).map((st) => {
+      const r = byId.get(st.id)!;
+      return {
+        role: r.role,
+        algorithm: r.algorithm,
+        pkcs8: openPrivateKey(r.sealed, kek, keyBinding(c.zone, r)),
+        sign: st.sign,
+      };
+    });
+    const out = await this.runner.run<SignedReply>({ op: 'sign', ticket, keys, denial: c.denial, now });
+    const resignAt = Math.min(out.refreshAt, nextKeyEvent(times, now, this.policy, this.o.intervalMs));
+    const landed = await this.db
+      .transaction()
+      .execute((trx) => stageSigned(trx, c, out.serial, out.snapshot, resignAt));
+    await this.runner.run({ op: 'landed', ticket, landed });
     return landed;
+  }
+
+  /** Stops the signing thread (the app's close). */
+  close(): Promise<void> {
+    return this.runner.close();
   }
 
   /** The keys after what the schedule says is due now (the first keys of a zone, a ZSK roll's steps). */

@@ -20,7 +20,9 @@ export type DnssecCode =
   /** No active KSK or no active ZSK among the keys given. */
   | 'noActiveKey'
   /** A name with a label over 63 octets or a whole over 255 (RFC 1035 2.3.4). */
-  | 'badName';
+  | 'badName'
+  /** The signing thread (src/dns/sign-thread.ts) stopped, or was asked to sign a version it had not read. */
+  | 'signerLost';
 
 export class DnssecError extends Error {
   constructor(readonly code: DnssecCode) {

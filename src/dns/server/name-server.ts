@@ -10,7 +10,7 @@ import { DnsCounters } from './counters.ts';
 import { RRL_SLIP, ResponseRateLimiter, responseKeyOf, slipReply } from './rrl.ts';
 import { type AnswerFacts, answerMessage, headerOnly, MAX_CACHED } from './server.ts';
 import { serveDnsTcp, TCP_IDLE_MS, type TcpLimits } from './tcp.ts';
-import { type FastUdp, fastUdpAvailable, openFastUdp } from './udp-fast.ts';
+import { type FastUdp, type FastUdpOptions, fastUdpAvailable, openFastUdp, udpPlan } from './udp-fast.ts';
 
 export type { TcpLimits } from './tcp.ts';
 
@@ -20,6 +20,10 @@ export interface UdpLimits {
   dnsRrlRate?: number;
   /** `--secondaries` (ADDR[:PORT]): exempt from rate limiting, as they poll every zone. */
   secondaries?: readonly string[];
+  /** `--dns-workers`: name-server processes binding the port together (udpPlan shares the cores out). */
+  dnsWorkers?: number;
+  /** Which of them this is, from 0: they bind in this order (workers.ts). */
+  dnsWorker?: number;
 }
 
 /** A UDP reply and the key it is rate limited under. */
@@ -51,6 +55,7 @@ export class NameServer {
   private readonly rrlExempt: string[];
   /** node:dgram's rate limiter; the native I/O keeps its own (native/rrl.c). */
   private readonly rrl: ResponseRateLimiter | null;
+  private readonly udpOptions: FastUdpOptions;
   /** Replies and transfers, for the metrics (plain numbers: this is the hot path). */
   readonly counters: DnsCounters;
 
@@ -69,6 +74,7 @@ export class NameServer {
       dnsTcpIdleMs: limits.dnsTcpIdleMs ?? TCP_IDLE_MS,
     };
     this.rrlRate = limits.dnsRrlRate ?? DEFAULTS.dnsRrlRate;
+    this.udpOptions = udpPlan(limits.dnsWorkers ?? 1, limits.dnsWorker ?? 0);
     this.rrlExempt = (limits.secondaries ?? []).flatMap((s) => parsePeer(s)?.address ?? []);
     this.rrl = this.rrlRate > 0 ? new ResponseRateLimiter(this.rrlRate, this.rrlExempt, clock) : null;
     // The native cache answers without asking JavaScript: it must forget a replaced serving set at once.
@@ -124,7 +130,7 @@ export class NameServer {
     const bound = (tcp.address() as { port: number }).port;
     this.tcp = tcp;
     if (fastUdpAvailable()) {
-      const fast = openFastUdp(host, bound, 1, (msg, address, port) => {
+      const fast = openFastUdp(host, bound, this.udpOptions, (msg, address, port) => {
         fast.tick(this.clock.now());
         const reply = this.answerUdp(msg, address);
         if (!reply) return;

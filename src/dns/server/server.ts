@@ -3,6 +3,7 @@ import { resolve, type ZoneFinder } from './resolve.ts';
 import { withDnssec } from './dnssec-answer.ts';
 import { transferMessages } from './transfer.ts';
 import { responseKey } from './rrl.ts';
+import { compressMessage } from './compress.ts';
 
 const OPCODE_NOTIFY = 4;
 const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
@@ -122,18 +123,29 @@ export interface AnswerFacts {
 }
 
 /**
- * Encodes a reply within what the transport allows; too big for UDP: TC and empty sections, so the client
- * retries over TCP.
+ * Encodes a reply within what the transport allows, its names compressed
+ * (compress.ts) before the size is judged, as every C server does: more
+ * answers fit 512 bytes. Too big for UDP: an authoritative answer first
+ * sheds its additional section, which is optional (RFC 2181 9: TC is not
+ * set "merely because some extra information could have been included");
+ * a referral keeps its glue and still too big, TC and empty sections, so the
+ * client retries over TCP.
  */
 function encodeWithin(packet: Packet, transport: 'udp' | 'tcp', opt: { udpPayloadSize?: number } | undefined): Buffer {
   const limit = transport === 'tcp' ? 65535 : opt ? Math.max(512, Math.min(opt.udpPayloadSize ?? 512, 4096)) : 512;
-  const out = dnsPacket.encode(packet);
+  const out = compressMessage(dnsPacket.encode(packet));
   if (out.length <= limit) return out;
+  const optOnly = packet.additionals!.filter((a) => a.type === 'OPT');
+  const authoritative = ((packet.flags ?? 0) & dnsPacket.AUTHORITATIVE_ANSWER) !== 0;
+  if (authoritative && optOnly.length < packet.additionals!.length) {
+    const lean = compressMessage(dnsPacket.encode({ ...packet, additionals: optOnly }));
+    if (lean.length <= limit) return lean;
+  }
   return dnsPacket.encode({
     ...packet,
     flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE,
     answers: [],
     authorities: [],
-    additionals: packet.additionals!.filter((a) => a.type === 'OPT'),
+    additionals: optOnly,
   });
 }

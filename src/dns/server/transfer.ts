@@ -3,6 +3,7 @@ import { parsePattern, patternContains } from '../../audit/patterns.ts';
 import type { ZoneIndex } from './zone-index.ts';
 import type { Peer } from '../peers.ts';
 import { WIRE } from '../rr/wire-names.ts';
+import { compressMessage } from './compress.ts';
 
 export { parsePeer, type Peer } from '../peers.ts';
 
@@ -61,14 +62,17 @@ export function transferMessages(zone: ZoneIndex, query: Packet, flags: number):
   let batch: Answer[] = [];
   let size = 0;
   const flush = () => {
+    // Compressed (compress.ts): a transfer is mostly names under the apex, as Knot and BIND send it.
     messages.push(
-      dnsPacket.encode({
-        id: query.id,
-        type: 'response',
-        flags: flags | dnsPacket.AUTHORITATIVE_ANSWER,
-        questions: messages.length === 0 ? query.questions : [],
-        answers: batch,
-      }),
+      compressMessage(
+        dnsPacket.encode({
+          id: query.id,
+          type: 'response',
+          flags: flags | dnsPacket.AUTHORITATIVE_ANSWER,
+          questions: messages.length === 0 ? query.questions : [],
+          answers: batch,
+        }),
+      ),
     );
     batch = [];
     size = 0;

@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 /**
- * The native batched UDP I/O (native/udp-fast.c, built by `npm ci`): a
- * socket read and written with recvmmsg/sendmmsg by receive threads that
+ * The native batched UDP I/O (native/udp-fast.c, built by `npm ci`):
+ * sockets read and written with recvmmsg/sendmmsg by receive threads that
  * answer repeated questions from a reply cache. What the cache does not
  * hold comes to `onMiss` as the raw message; the name server answers it
  * with `send` and offers the reply to the cache with `store`.
@@ -46,6 +47,9 @@ interface Addon {
     threads: number,
     onMiss: (msg: Buffer, address: string, port: number) => void,
     recvBuffer: number,
+    steer: number,
+    group: number,
+    first: number,
   ): unknown;
   port(h: unknown): number;
   send(h: unknown, reply: Buffer, address: string, port: number, rrlKey: string): number;
@@ -74,16 +78,40 @@ export function fastUdpAvailable(): boolean {
   return addon !== null;
 }
 
-/** Binds `host:port` (SO_REUSEPORT, so name-server workers each bind their own). Throws like bind(2) (EADDRINUSE …). */
+/**
+ * How the kernel spreads datagrams over the sockets of the SO_REUSEPORT group (native/udp-socket.c):
+ * its 4-tuple hash, the receiving CPU, or at random.
+ */
+export const STEERING = { hash: 0, cpu: 1, random: 2 } as const;
+export type Steering = keyof typeof STEERING;
+
+export interface FastUdpOptions {
+  /** Receive threads, each with its own socket of the group. */
+  threads: number;
+  /** Sockets all processes bind to the port together (threads × worker processes). */
+  group: number;
+  steer: Steering;
+  /**
+   * This process's first socket's index in the group (processes bind in turn), -1 unknown: under CPU
+   * steering, thread i then runs on CPU first + i, where its socket's datagrams arrive.
+   */
+  first: number;
+}
+
+/**
+ * Binds `host:port` with one SO_REUSEPORT socket per receive thread (name-server workers bind theirs too).
+ * Throws like bind(2) (EADDRINUSE …).
+ */
 export function openFastUdp(
   host: string,
   port: number,
-  threads: number,
+  options: FastUdpOptions,
   onMiss: (msg: Buffer, address: string, port: number) => void,
 ): FastUdp {
   if (!fastUdpAvailable()) throw new Error('native UDP I/O is not available');
   const a = addon!;
-  const h = a.open(host, port, threads, onMiss, 4 * 1024 * 1024);
+  const { threads, group, steer, first } = options;
+  const h = a.open(host, port, threads, onMiss, 4 * 1024 * 1024, STEERING[steer], group, first);
   let open = true;
   return {
     port: a.port(h),
@@ -96,5 +124,31 @@ export function openFastUdp(
     close: () => {
       if (open) (open = false), a.close(h);
     },
+  };
+}
+
+/**
+ * Receive threads and steering for a process that is one of `workers`
+ * name-server processes (the `worker`th, from 0): the cores shared out, at
+ * least one thread each.
+ * VIGIL_DNS_THREADS and VIGIL_DNS_STEER override them (the benches compare).
+ */
+export function udpPlan(workers = 1, worker = 0, cores = availableParallelism()): FastUdpOptions {
+  const env = Number(process.env.VIGIL_DNS_THREADS);
+  const threads =
+    Number.isInteger(env) && env >= 1 && env <= 16 ? env : Math.min(16, Math.max(1, Math.floor(cores / workers)));
+  const steer = process.env.VIGIL_DNS_STEER;
+  return {
+    threads,
+    group: threads * workers,
+    first: worker * threads,
+    // One socket per core: each core's datagrams to its own socket and thread (udp-socket.c); more sockets than
+    // cores: CPU steering would leave some without work, so an even random spread.
+    steer:
+      steer === 'hash' || steer === 'cpu' || steer === 'random'
+        ? steer
+        : threads * workers === cores
+          ? 'cpu'
+          : 'random',
   };
 }

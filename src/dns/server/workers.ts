@@ -9,12 +9,17 @@ import { parsePeer } from '../peers.ts';
 import { DnsCounters, type DnsCountsSnapshot } from './counters.ts';
 
 /** Messages between the main process and its name-server workers. */
-type ToWorker = { reload: true } | { slaves: [string, string[]][] };
-type FromWorker = { ready: number } | { notify: { zone: string; address: string } } | { counts: DnsCountsSnapshot };
+type ToWorker = { reload: true } | { slaves: [string, string[]][] } | { bind: true };
+type FromWorker =
+  | { loaded: true }
+  | { ready: number }
+  | { notify: { zone: string; address: string } }
+  | { counts: DnsCountsSnapshot };
 /** How often a worker reports its counters to the main process (the metrics are this fresh). */
 const COUNTS_EVERY_MS = 1000;
 
 const CONFIG_ENV = 'VIGIL_DNS_WORKER_CONFIG';
+const INDEX_ENV = 'VIGIL_DNS_WORKER_INDEX';
 const BIN = resolve(import.meta.dirname, '../../../bin/vigil');
 
 export interface DnsWorkers {
@@ -40,24 +45,36 @@ export async function startDnsWorkers(
 ): Promise<DnsWorkers> {
   cluster.setupPrimary({ exec: BIN, args: ['dns-worker'], silent: false });
   const workers: Worker[] = [];
+  const loaded: Promise<void>[] = [];
   const ports: Promise<number>[] = [];
   for (let i = 0; i < count; i++) {
-    const worker = cluster.fork({ [CONFIG_ENV]: JSON.stringify(config) });
+    const worker = cluster.fork({ [CONFIG_ENV]: JSON.stringify(config), [INDEX_ENV]: String(i) });
     workers.push(worker);
-    ports.push(
-      new Promise((res, rej) => {
-        worker.once('exit', (code) => rej(new Error(`dns worker exited with ${code}`)));
-        worker.on('message', (m: FromWorker) => {
-          if ('ready' in m) res(m.ready);
-          else if ('notify' in m) onNotify(m.notify.zone, m.notify.address);
-          else if ('counts' in m && worker.process.pid) counters?.workers.set(worker.process.pid, m.counts);
-        });
-      }),
+    const exited = new Promise<never>((_, rej) =>
+      worker.once('exit', (code) => rej(new Error(`dns worker exited with ${code}`))),
     );
+    exited.catch(() => undefined);
+    let isLoaded: () => void;
+    let isReady: (port: number) => void;
+    loaded.push(Promise.race([new Promise<void>((res) => (isLoaded = res)), exited]));
+    ports.push(Promise.race([new Promise<number>((res) => (isReady = res)), exited]));
+    worker.on('message', (m: FromWorker) => {
+      if ('loaded' in m) isLoaded();
+      else if ('ready' in m) isReady(m.ready);
+      else if ('notify' in m) onNotify(m.notify.zone, m.notify.address);
+      else if ('counts' in m && worker.process.pid) counters?.workers.set(worker.process.pid, m.counts);
+    });
   }
   let closing = false;
   for (const w of workers)
     w.on('exit', (code) => closing || logger.error({ code, pid: w.process.pid }, 'dns worker exited'));
+  // Loaded side by side; bound one after another, so worker i's sockets are the group's i-th (udp-fast.ts
+  // udpPlan: under CPU steering each thread then runs on the CPU whose datagrams its socket gets).
+  for (let i = 0; i < count; i++) {
+    await loaded[i];
+    workers[i]!.send({ bind: true } satisfies ToWorker);
+    await ports[i];
+  }
   const [port] = await Promise.all(ports);
   const send = (m: ToWorker) => workers.forEach((w) => w.isConnected() && w.send(m));
   return {
@@ -92,9 +109,18 @@ export async function runDnsWorker(logger: Logger): Promise<void> {
     return ok;
   };
   await serving.load(db);
+  // Loaded: bind when the main process says (the workers bind in turn, startDnsWorkers).
+  const bind = new Promise<void>((res) => process.on('message', (m: ToWorker) => 'bind' in m && res()));
+  process.send?.({ loaded: true } satisfies FromWorker);
+  await bind;
   // The TCP limits travel in the config: each worker process caps its own connections.
   const counters = new DnsCounters();
-  const server = new NameServer(serving, logger, config, counters);
+  const server = new NameServer(
+    serving,
+    logger,
+    { ...config, dnsWorker: Number(process.env[INDEX_ENV] ?? 0) },
+    counters,
+  );
   const port = await server.listen(config.listen, config.dnsPort);
   // Plain numbers over IPC, once a second: the main process's metrics add them up.
   setInterval(() => process.send?.({ counts: counters.snapshot() } satisfies FromWorker), COUNTS_EVERY_MS).unref();

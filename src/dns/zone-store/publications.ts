@@ -149,12 +149,39 @@ export async function servedGeneration(db: Executor): Promise<string> {
 
 /** Every served version (what the name servers answer). */
 export async function servedModels(db: Executor): Promise<ZoneModel[]> {
+  return servedModelsOf(
+    db,
+    (await servedSerials(db)).map(([zone]) => zone),
+  );
+}
+
+/**
+ * Each served zone with its serial: the thin read a name server's reload
+ * starts with (two columns, no snapshot), so that it reads and rebuilds
+ * only the zones whose serial moved (src/dns/server/serving-set.ts).
+ */
+export async function servedSerials(db: Executor): Promise<[string, number][]> {
   const rows = await db
     .selectFrom('zone_publications')
-    .select('served_snapshot')
+    .select(['zone', 'served_serial'])
     .where('served_snapshot', 'is not', null)
     .execute();
-  return rows.map((r) => JSON.parse(r.served_snapshot!) as ZoneModel);
+  return rows.map((r) => [r.zone, Number(r.served_serial)]);
+}
+
+/** The served versions of these zones, read in batches (a bound on SQL parameters). */
+export async function servedModelsOf(db: Executor, zones: readonly string[]): Promise<ZoneModel[]> {
+  const out: ZoneModel[] = [];
+  for (let i = 0; i < zones.length; i += 500) {
+    const rows = await db
+      .selectFrom('zone_publications')
+      .select('served_snapshot')
+      .where('served_snapshot', 'is not', null)
+      .where('zone', 'in', zones.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.push(JSON.parse(r.served_snapshot!) as ZoneModel);
+  }
+  return out;
 }
 
 /** A zone the signer must look at (src/dns/sign-pass.ts). */
@@ -239,13 +266,13 @@ export async function signingCandidates(db: Executor, horizon: number): Promise<
 export async function stageSigned(
   trx: Executor,
   c: SigningCandidate,
-  model: ZoneModel,
+  serial: number,
+  snapshot: string,
   resignAt: number | null,
 ): Promise<boolean> {
-  const snapshot = JSON.stringify(model);
   let q = trx
     .updateTable('zone_publications')
-    .set({ pending_serial: model.serial, pending_snapshot: snapshot, pending_resign_at: resignAt })
+    .set({ pending_serial: serial, pending_snapshot: snapshot, pending_resign_at: resignAt })
     .where('zone', '=', c.zone)
     .where('removing', '=', 0);
   q =
@@ -256,9 +283,9 @@ export async function stageSigned(
   if (landed && c.stage === 'served')
     await trx
       .updateTable('domains')
-      .set({ serial: model.serial })
+      .set({ serial })
       .where('id', '=', c.domainId)
-      .where('serial', '<', model.serial)
+      .where('serial', '<', serial)
       .execute();
   return landed;
 }

@@ -1,0 +1,189 @@
+/**
+ * Does signing stall the main thread? (issue 32.) The p99 latency of a
+ * cheap authenticated call (dnsGetDomainList.php, c=4) and of name-server
+ * answers that need JavaScript (random names, so no reply cache helps)
+ * while the distribution cycle signs a 100,000-record zone, next to the
+ * same with nothing to sign. Two serves in one run: signing on the main
+ * thread as before (VIGIL_SIGN_INLINE=1) and on the signing thread
+ * (src/dns/sign-thread.ts, the default); each round signs the zone anew on
+ * each (round 1 from cold; later rounds switch NSEC and NSEC3, so the
+ * whole chain is new), the order turning.
+ *
+ *   node --import tsx bench/sign-stall.ts [--records 100000] [--rounds 2]
+ */
+import { createSocket } from 'node:dgram';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { encodeForm } from '../src/client/index.ts';
+import { queryPacket, udpQuery } from '../test/helpers/dns-client.ts';
+import { addAccount, freePort, type Served, serve, tempDir } from '../test/helpers/server.ts';
+import { bulkARecords, median, until } from './dnsperf-kit.ts';
+
+const arg = (name: string, fallback: number) =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
+const N = arg('--records', 100_000);
+const rounds = arg('--rounds', 2);
+const ZONE = 'stall.example';
+const PASSWORD = 'stall password';
+
+interface Side {
+  name: string;
+  s: Served;
+  dnsPort: number;
+  body: string;
+  expect: string;
+  call: (script: string, fields: Record<string, string>) => Promise<Record<string, unknown>>;
+}
+
+async function side(name: string, env: Record<string, string>): Promise<Side> {
+  const dnsPort = await freePort();
+  const s = await serve({
+    env,
+    logFile: join(tempDir('vigil-stall-'), 'vigil.log'),
+    args: [
+      ...['--dns-port', String(dnsPort), '--publish-interval', '1s', '--domain-hold', 'none', '--dns-rrl-rate', '0'],
+      // A provider's large zone: above the default caps (20,000 records, 4 MiB of text).
+      ...['--max-zone-records', String(N + 100), '--max-zone-bytes', String(64 * 1024 * 1024)],
+    ],
+  });
+  const key = await addAccount(s.dataDir, 'stall', PASSWORD, '--dns-credits', '2');
+  const c = s.client();
+  const token = await c.login(key, 'stall', PASSWORD);
+  const call = (script: string, fields: Record<string, string>) => c.call(script, fields);
+  await call('dnsAddDomain.php', { domain: ZONE, domaintype: 'master', aup: 'YES' });
+  bulkARecords(s.dataDir, ZONE, N);
+  const pub = await call('dnsPublish.php', { domain: ZONE });
+  if (pub.errors) throw new Error(String(pub.errors));
+  await until(async () => (await udpQuery(dnsPort, `host1.${ZONE}`, 'A')).answers?.length === 1, `${name} serves`);
+  const sample = await c.post('dnsGetDomainList.php', { apikey: key, sessionToken: token });
+  return {
+    name,
+    s,
+    dnsPort,
+    body: encodeForm({ apikey: key, sessionToken: token }),
+    expect: JSON.stringify(sample.body),
+    call,
+  };
+}
+
+const serial = async (port: number) =>
+  ((await udpQuery(port, ZONE, 'SOA')).answers?.[0] as { data: { serial: number } } | undefined)?.data.serial ?? 0;
+
+/** DNS questions that miss every cache (random names: NXDOMAIN made in JavaScript), one each 20 ms; ms each. */
+function dnsProbe(port: number): { stop(): Promise<number[]> } {
+  const socket = createSocket('udp4');
+  const sent = new Map<number, number>();
+  const took: number[] = [];
+  socket.on('message', (m) => {
+    const at = sent.get(m.readUInt16BE(0));
+    if (at !== undefined) took.push(performance.now() - at);
+  });
+  const timer = setInterval(() => {
+    const q = queryPacket(`r${Math.random().toString(36).slice(2)}.${ZONE}`, 'A');
+    sent.set(q.readUInt16BE(0), performance.now());
+    socket.send(q, port, '127.0.0.1');
+  }, 20);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await new Promise((r) => setTimeout(r, 500));
+      socket.close();
+      return took;
+    },
+  };
+}
+
+const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? Number.NaN;
+
+/** Load on the cheap call and the DNS probe until `done` resolves; their latencies. */
+async function measure(x: Side, done: Promise<unknown>) {
+  const probe = dnsProbe(x.dnsPort);
+  let finished: (r: autocannon.Result) => void = () => {};
+  const result = new Promise<autocannon.Result>((res) => (finished = res));
+  const load = autocannon(
+    {
+      url: `${x.s.httpsUrl}/api/dnsGetDomainList.php`,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: x.body,
+      connections: 4,
+      duration: 3600,
+      expectBody: x.expect,
+    },
+    (_err, r) => finished(r),
+  );
+  const started = performance.now();
+  await done;
+  const ms = performance.now() - started;
+  load.stop();
+  const { latency, requests, timeouts } = await result;
+  const dns = await probe.stop();
+  // A call that waited past autocannon's 10 s timeout is not in its latencies: counted apart.
+  return {
+    ms,
+    api: latency.p99,
+    apiMax: latency.max,
+    timeouts,
+    calls: requests.total,
+    dns: p99(dns),
+    dnsMax: Math.max(...dns),
+  };
+}
+
+const sides = [await side('inline (before)', { VIGIL_SIGN_INLINE: '1' }), await side('thread (after)', {})];
+interface Row {
+  quiet: number[];
+  signing: number[];
+  max: number[];
+  timeouts: number[];
+  dns: number[];
+  dnsMax: number[];
+  dnsQuiet: number[];
+  ms: number[];
+}
+const rows = new Map<string, Row>(
+  sides.map((x) => [
+    x.name,
+    { quiet: [], signing: [], max: [], timeouts: [], dns: [], dnsMax: [], dnsQuiet: [], ms: [] },
+  ]),
+);
+try {
+  for (let r = 0; r < rounds; r++) {
+    for (const x of r % 2 ? [...sides].reverse() : sides) {
+      const row = rows.get(x.name)!;
+      const quiet = await measure(x, new Promise((res) => setTimeout(res, 5000)));
+      row.quiet.push(quiet.api);
+      row.dnsQuiet.push(quiet.dns);
+      const before = await serial(x.dnsPort);
+      // Round 1 turns signing on (a cold signing); later rounds switch the denial, so every proof is new.
+      await x.call('dnsSetDNSSEC.php', { domain: ZONE, enable: 'YES', ...(r ? { nsec3: r % 2 ? 'YES' : 'NO' } : {}) });
+      await x.call('dnsPublish.php', { domain: ZONE });
+      const busy = await measure(
+        x,
+        until(async () => (await serial(x.dnsPort)) > before, `${x.name} signed`, 6000),
+      );
+      row.signing.push(busy.api);
+      row.max.push(busy.apiMax);
+      row.timeouts.push(busy.timeouts);
+      row.dns.push(busy.dns);
+      row.dnsMax.push(busy.dnsMax);
+      row.ms.push(busy.ms);
+      console.log(
+        `round ${r + 1} ${x.name}: signed in ${Math.round(busy.ms)} ms; cheap call p99 ${busy.api} ms (quiet ${quiet.api}), max ${busy.apiMax}, timed out ${busy.timeouts}; DNS miss p99 ${busy.dns.toFixed(1)} ms (quiet ${quiet.dns.toFixed(1)})`,
+      );
+    }
+  }
+  console.log(
+    `\n${N}-record zone signed by the distribution cycle; dnsGetDomainList.php at c=4; medians of ${rounds} rounds\n`,
+  );
+  console.log(
+    '| signing on | signing took s | cheap call p99 ms, quiet | while signing: p99 | max | timed out (10 s) | DNS miss p99 ms, quiet | while signing: p99 | max |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [name, v] of rows)
+    console.log(
+      `| ${name} | ${(median(v.ms) / 1000).toFixed(1)} | ${median(v.quiet)} | ${median(v.signing)} | ${median(v.max)} | ${median(v.timeouts)} | ${median(v.dnsQuiet).toFixed(1)} | ${median(v.dns).toFixed(1)} | ${median(v.dnsMax).toFixed(0)} |`,
+    );
+} finally {
+  for (const x of sides) await x.s.stop();
+}
