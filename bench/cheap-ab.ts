@@ -8,6 +8,10 @@
  *
  *   git worktree add /tmp/base <rev> && ln -s $PWD/node_modules /tmp/base/ && (cd /tmp/base && node scripts/build.mjs)
  *   node --import tsx bench/cheap-ab.ts /tmp/base [--seconds 5] [--rounds 6]
+ *
+ * `--db postgres://…` (a role that may CREATE DATABASE, e.g. .ci/pg-cluster's)
+ * adds each tree on PostgreSQL, on a fresh database of its own, beside its
+ * SQLite row (issue 32). Without a base, this tree alone beside bare Fastify.
  */
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -15,16 +19,17 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { encodeForm, VigilClient } from '../src/client/index.ts';
 import { VIGIL } from '../test/helpers/server.ts';
-import { cpuOf, startBareFastify, startVigil, type Vigil } from './reads-peers.ts';
+import { cpuOf, freshPgDatabase, startBareFastify, startVigil, type Vigil } from './reads-peers.ts';
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const base = process.argv[2] && !process.argv[2].startsWith('--') ? resolve(process.argv[2]) : null;
 const seconds = Number(arg('--seconds')) || 5;
 const rounds = Number(arg('--rounds')) || 6;
+const pgServer = arg('--db') ?? null;
 const PASSWORD = 'benchmark password';
 
 /** An account without domains, logged in: the body of the cheap call and its reply. */
-async function cheapCall(v: Vigil, bin: string): Promise<{ body: string; reply: string }> {
+async function cheapCall(v: Vigil, bin: string, db: string | null): Promise<{ body: string; reply: string }> {
   const { stdout } = await promisify(execFile)(bin, [
     'admin',
     'account',
@@ -37,6 +42,7 @@ async function cheapCall(v: Vigil, bin: string): Promise<{ body: string; reply: 
     '10',
     '--data',
     v.dataDir,
+    ...(db ? ['--db', db] : []),
     '--json',
   ]);
   const apikey = JSON.parse(stdout).apikey as string;
@@ -60,11 +66,20 @@ const stops: (() => Promise<void>)[] = [];
 try {
   let ceiling: { cert: string; key: string; body: string; reply: string } | null = null;
   for (const t of trees) {
-    const v = await startVigil({ db: null, logFile: '/dev/null', bin: t.bin });
-    stops.push(v.stop);
-    const call = await cheapCall(v, t.bin);
-    targets.push({ label: `Vigil ${t.label}`, url: v.url, pid: v.proc.pid!, body: call.body });
-    ceiling = { cert: v.cert, key: v.key, ...call };
+    for (const engine of pgServer ? ['SQLite', 'PostgreSQL'] : ['SQLite']) {
+      let db: string | null = null;
+      if (engine === 'PostgreSQL') {
+        const fresh = await freshPgDatabase(pgServer!);
+        stops.push(fresh.drop);
+        db = fresh.url;
+      }
+      const v = await startVigil({ db, logFile: '/dev/null', bin: t.bin });
+      stops.push(v.stop);
+      const call = await cheapCall(v, t.bin, db);
+      const label = pgServer ? `${t.label}, ${engine}` : t.label;
+      targets.push({ label: `Vigil ${label}`, url: v.url, pid: v.proc.pid!, body: call.body });
+      ceiling = { cert: v.cert, key: v.key, ...call };
+    }
   }
   const bare = await startBareFastify(ceiling!.cert, ceiling!.key, ceiling!.reply);
   stops.push(bare.stop);
@@ -75,6 +90,7 @@ try {
   );
   console.log('| round | ' + targets.map((t) => `${t.label}: req/s, CPU µs/req`).join(' | ') + ' |');
   console.log('|---|' + targets.map(() => '---|').join(''));
+  const rates = targets.map(() => [] as number[]);
   for (let round = 1; round <= rounds; round++) {
     const cells: string[] = [];
     for (const t of targets) {
@@ -88,12 +104,21 @@ try {
         duration: seconds,
       });
       const cpu1 = cpuOf(t.pid);
+      rates[targets.indexOf(t)]!.push(r.requests.average);
       const errors = r.errors + r.non2xx;
       cells.push(
         `${Math.round(r.requests.average)}, ${cpu0 !== null && cpu1 !== null ? Math.round((cpu1 - cpu0) / r.requests.total) : '?'}${errors ? ` (${errors} errors)` : ''}`,
       );
     }
     console.log(`| ${round} | ${cells.join(' | ')} |`);
+  }
+  // Each round's rate over the bare handler's in the same round, then the median of those ratios.
+  const bareRates = rates[rates.length - 1]!;
+  console.log('\nof bare Fastify, per round (median):');
+  for (const [i, t] of targets.slice(0, -1).entries()) {
+    const ratios = rates[i]!.map((r, k) => r / bareRates[k]!).sort((a, b) => a - b);
+    const median = ratios[Math.floor(ratios.length / 2)]!;
+    console.log(`  ${t.label}: ${ratios.map((r) => r.toFixed(2)).join(' ')} (${median.toFixed(2)})`);
   }
 } finally {
   for (const stop of stops.reverse()) await stop();

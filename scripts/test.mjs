@@ -1,20 +1,15 @@
 // Runs every test file (unit tests beside the code, integration tests in
 // test/) with node's own runner and tsx, so that no build step is needed.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-
-function find(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : find(p);
-    return e.name.endsWith('.test.ts') ? [p] : [];
-  });
-}
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DURATIONS, findTests, longestFirst, storeDependence } from './test-files.mjs';
 
 const only = process.argv.slice(2);
-// Types first: tsx runs the tests without checking them.
-if (!only.length) {
+// Types first: tsx runs the tests without checking them. VIGIL_TEST_CHECKS=0 leaves them out: .ci/run's
+// PostgreSQL pass, which runs on the tree the SQLite pass has just checked.
+if (!only.length && process.env.VIGIL_TEST_CHECKS !== '0') {
   // Format and lint (Biome, biome.json; docs/development.md says why Biome). Warnings do not fail the
   // run; the count of production `any` is printed so that it is seen to go down (98 when Biome came in).
   const biome = spawnSync(
@@ -43,20 +38,46 @@ if (!only.length) {
     }
   }
 }
-let files = only.length ? only : [...find('src'), ...find('test')].sort();
-// The scan engine's tests (src/audit/engine) talk to real daemons through a
-// Fence and never open a store: on the PostgreSQL run of .ci/run they would
-// only repeat the SQLite run's minutes. Audits end to end (test/audit*.ts)
-// still run on both engines. VIGIL_TEST_ALL=1 runs them anyway.
+let files = only.length ? only : longestFirst([...findTests('src'), ...findTests('test')]);
+// Store-independent files (scripts/test-files.mjs: no import reaches a store, no process started by path)
+// run once: on the PostgreSQL pass of .ci/run (VIGIL_TEST_DB) they would only repeat the SQLite pass's
+// minutes. `npm test` without VIGIL_TEST_DB runs every file; VIGIL_TEST_ALL=1 runs them on PostgreSQL too.
 if (!only.length && process.env.VIGIL_TEST_DB && !process.env.VIGIL_TEST_ALL) {
-  const engine = join('src', 'audit', 'engine') + '/';
-  const skipped = files.filter((f) => f.startsWith(engine));
-  files = files.filter((f) => !f.startsWith(engine));
-  console.log(`# store-independent scan engine tests left to the SQLite run: ${skipped.length} files`);
+  const dependsOnStore = storeDependence();
+  const skipped = files.filter((f) => !dependsOnStore(f));
+  files = files.filter(dependsOnStore);
+  console.log(`# store-independent tests left to the SQLite run: ${skipped.length} files`);
 }
 // Three files at once on two cores: the integration tests spend most of their time waiting on daemons and
 // sockets (a run at two used ~55% of the cores). VIGIL_TEST_CONCURRENCY overrides it.
 const concurrency = process.env.VIGIL_TEST_CONCURRENCY ?? '3';
-const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', ...files];
+// Beside the usual report, each file's time (scripts/test-durations.mjs), kept for the next run's order.
+const timings = join(tmpdir(), `vigil-test-durations-${process.pid}.json`);
+const reporters = [
+  `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${join(import.meta.dirname, 'test-durations.mjs')}`,
+  `--test-reporter-destination=${timings}`,
+];
+const args = [
+  '--import',
+  'tsx',
+  '--test',
+  `--test-concurrency=${concurrency}`,
+  '--test-timeout=300000',
+  ...reporters,
+  ...files,
+];
 const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
+try {
+  let kept = {};
+  try {
+    kept = JSON.parse(readFileSync(DURATIONS, 'utf8'));
+  } catch {}
+  mkdirSync(dirname(DURATIONS), { recursive: true });
+  writeFileSync(DURATIONS, JSON.stringify({ ...kept, ...JSON.parse(readFileSync(timings, 'utf8')) }, null, 1));
+} catch {
+  // No figures (the run was cut short): the next run orders as before.
+}
+rmSync(timings, { force: true });
 process.exit(run.status ?? 1);

@@ -8,6 +8,7 @@ import { dataDirWithStore } from './helpers/store.ts';
 import { auditList, finished, runAudit } from './helpers/audits.ts';
 import { closeAll, listenOnFirst, tarpit } from './helpers/targets.ts';
 import { eventually } from './helpers/wait.ts';
+import { QUICK_PROBES } from './helpers/workers.ts';
 
 const PASSWORD = 'correct horse 7';
 const TARGET = '127.0.0.8';
@@ -31,7 +32,7 @@ test('an audit cut off by a kill -9 is resumed after the restart and finishes', 
       'running',
     );
     await s.stop('SIGKILL');
-    s = await serve({ dataDir, env });
+    s = await serve({ dataDir, env: { ...env, ...QUICK_PROBES } });
     c = s.client();
     await c.login(key, 'restart', PASSWORD);
     const info = await finished(c, scanuid);

@@ -137,58 +137,51 @@ describe('event logs: audits, admin actions, start and shutdown (issue 18)', () 
 });
 
 describe('log format', () => {
+  // One pretty `serve` for the tests below: the first two read its log, the third only needs a store to run
+  // `admin` on (a start of bin/vigil costs 1-2 s of CPU; issue 32).
+  let s: Served;
+  before(async () => {
+    s = await serve({ env: { VIGIL_LOG_LEVEL: 'info', VIGIL_LOG_FORMAT: 'pretty' } });
+  });
+  after(() => s.stop());
+
   test('VIGIL_LOG_FORMAT=pretty: readable lines, not JSON; json forces JSON; a bad value is refused', async () => {
-    const s = await serve({ env: { VIGIL_LOG_LEVEL: 'info', VIGIL_LOG_FORMAT: 'pretty' } });
-    try {
-      await eventually(async () => s.stderr().includes('serve started'), 'the pretty start line');
-      assert.equal(lines(s.stderr()).length, 0, s.stderr());
-      const { stderr } = await run(
-        VIGIL,
-        ['admin', 'throttle', 'clear', '--all', '--data', s.dataDir, ...(await dbArgs(s.dataDir))],
-        {
-          env: { ...process.env, VIGIL_LOG_FORMAT: 'pretty', VIGIL_DATA: '' },
-        },
-      );
-      assert.match(stderr, /INFO.*admin: throttle cleared/);
-      assert.ok(!stderr.trimStart().startsWith('{'), stderr);
-    } finally {
-      await s.stop();
-    }
+    await eventually(async () => s.stderr().includes('serve started'), 'the pretty start line');
+    assert.equal(lines(s.stderr()).length, 0, s.stderr());
+    const { stderr } = await run(
+      VIGIL,
+      ['admin', 'throttle', 'clear', '--all', '--data', s.dataDir, ...(await dbArgs(s.dataDir))],
+      {
+        env: { ...process.env, VIGIL_LOG_FORMAT: 'pretty', VIGIL_DATA: '' },
+      },
+    );
+    assert.match(stderr, /INFO.*admin: throttle cleared/);
+    assert.ok(!stderr.trimStart().startsWith('{'), stderr);
     await assert.rejects(serve({ env: { VIGIL_LOG_FORMAT: 'xml' } }), /log-format|json, pretty or auto/);
   });
 
   test('pretty: one line per event, its facts on the same line', async () => {
-    const s = await serve({ env: { VIGIL_LOG_LEVEL: 'info', VIGIL_LOG_FORMAT: 'pretty' } });
-    try {
-      await eventually(async () => s.stderr().includes('serve started'), 'the pretty start line');
-      const line = s
-        .stderr()
-        .split('\n')
-        .find((l) => l.includes('serve started'));
-      assert.match(line ?? '', /serve started.*"listeners":\{.*"store":"(sqlite|postgresql)"/, s.stderr());
-    } finally {
-      await s.stop();
-    }
+    await eventually(async () => s.stderr().includes('serve started'), 'the pretty start line');
+    const line = s
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('serve started'));
+    assert.match(line ?? '', /serve started.*"listeners":\{.*"store":"(sqlite|postgresql)"/, s.stderr());
   });
 
   test('an admin command on a terminal prints its result and no log line (issue 29)', async (t) => {
     if (!existsSync('/usr/bin/script'))
       return t.skip('script(1) (util-linux) is not installed: no terminal to test with');
-    const s = await serve();
-    try {
-      const argv = [VIGIL, 'admin', 'throttle', 'clear', '--all', '--data', s.dataDir, ...(await dbArgs(s.dataDir))];
-      const command = argv.map((a) => `'${a}'`).join(' ');
-      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VIGIL_')));
-      // script(1) runs the command on a pseudo-terminal: stdout and stderr are both the TTY.
-      const onTerminal = async (extra: Record<string, string>) =>
-        (await run('script', ['-qec', command, '/dev/null'], { env: { ...env, VIGIL_LOG_LEVEL: 'info', ...extra } }))
-          .stdout;
-      assert.equal((await onTerminal({})).replace(/\r/g, ''), 'cleared 0 entries\n');
-      // Asked for by name, the line comes, as it does on a pipe (the tests above).
-      assert.match(await onTerminal({ VIGIL_LOG_FORMAT: 'json' }), /"msg":"admin: throttle cleared"/);
-    } finally {
-      await s.stop();
-    }
+    const argv = [VIGIL, 'admin', 'throttle', 'clear', '--all', '--data', s.dataDir, ...(await dbArgs(s.dataDir))];
+    const command = argv.map((a) => `'${a}'`).join(' ');
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VIGIL_')));
+    // script(1) runs the command on a pseudo-terminal: stdout and stderr are both the TTY.
+    const onTerminal = async (extra: Record<string, string>) =>
+      (await run('script', ['-qec', command, '/dev/null'], { env: { ...env, VIGIL_LOG_LEVEL: 'info', ...extra } }))
+        .stdout;
+    assert.equal((await onTerminal({})).replace(/\r/g, ''), 'cleared 0 entries\n');
+    // Asked for by name, the line comes, as it does on a pipe (the tests above).
+    assert.match(await onTerminal({ VIGIL_LOG_FORMAT: 'json' }), /"msg":"admin: throttle cleared"/);
   });
 
   test('admin log lines: on a pipe always, on a terminal only when VIGIL_LOG_FORMAT names a format', () => {

@@ -25,20 +25,25 @@ function assertRawError(r: HttpReply | undefined, code: string, http: number) {
   assert.deepEqual(JSON.parse(r.body), { status: '-1', error: code });
 }
 
+// One `serve` for both groups below: the raw-socket edges need no account, and nothing here changes what
+// the other group sees (a start of bin/vigil costs 1-2 s of CPU; issue 32).
+let s: Served;
+before(async () => {
+  s = await serve();
+});
+after(async () => {
+  assert.equal(await s.stop(), 0);
+});
+
 describe('transport rules', () => {
-  let s: Served;
   let key: string;
   let c: VigilClient;
   let token: string;
 
   before(async () => {
-    s = await serve();
     key = await addAccount(s.dataDir, 'tina', PASSWORD, '--dns-credits', '3');
     c = s.client();
     token = await c.login(key, 'tina', PASSWORD);
-  });
-  after(async () => {
-    assert.equal(await s.stop(), 0);
   });
 
   test('the table routes the spec scripts that have landed', () => {
@@ -154,17 +159,12 @@ describe('transport rules', () => {
 });
 
 describe('transport edges on a raw socket: every reply in the JSON error shape', () => {
-  let s: Served;
   let tls: { port: number; ca: string };
   let plain: { port: number };
 
-  before(async () => {
-    s = await serve();
+  before(() => {
     tls = { port: Number(new URL(s.httpsUrl).port), ca: s.ca };
     plain = { port: Number(new URL(s.httpUrl).port) };
-  });
-  after(async () => {
-    assert.equal(await s.stop(), 0);
   });
 
   test('a Content-Length shorter than the body: the request is answered, the rest is a malformed request', async () => {

@@ -10,7 +10,7 @@ import { dataDirWithStore } from './helpers/store.ts';
 import { auditList, finished, runAudit } from './helpers/audits.ts';
 import { closeAll, listenOnFirst, tarpit } from './helpers/targets.ts';
 import { eventually } from './helpers/wait.ts';
-import { startWorker, type Worker } from './helpers/workers.ts';
+import { QUICK_PROBES, startWorker, type Worker } from './helpers/workers.ts';
 
 // Both engines. On PostgreSQL the killed worker's audit comes back when its
 // lease runs out (3 s here, VIGIL_AUDIT_LEASE); on SQLite the sweep also sees
@@ -78,7 +78,7 @@ test('a worker SIGKILLed mid-audit leaves nothing stuck: another worker takes th
     const [held] = await rowsOf(dataDir);
     assert.match(held!.lease_owner ?? '', new RegExp(`/${doomed.proc.pid}/`), 'the first worker holds it');
     await doomed.stop('SIGKILL');
-    standby = await startWorker(dataDir, ['--audit-workers', '1'], LEASE);
+    standby = await startWorker(dataDir, ['--audit-workers', '1'], { ...LEASE, ...QUICK_PROBES });
     const info = await finished(c, scanuid);
     assert.equal(info.basic.reporttype, 'complete');
     assert.ok(
@@ -109,7 +109,7 @@ test('the per-account limit holds across two worker processes racing for one acc
   const dataDir = await dataDirWithStore();
   const key = await addAccount(dataDir, 'wl2', PASSWORD, '--audit-types', 'desktop', '--allow-ip', TARGET);
   const s = await serve({ dataDir, args: ['--audit-workers', '0'] });
-  const env = { VIGIL_AUDIT_ACCOUNT_LIMIT: '1' };
+  const env = { VIGIL_AUDIT_ACCOUNT_LIMIT: '1', ...QUICK_PROBES };
   const workers: Worker[] = [];
   try {
     const c = s.client();
@@ -169,7 +169,7 @@ test('a worker paused past its lease loses the audit: another takes it over, and
     );
     // SIGSTOP: alive (its pid exists) but silent, as in a long GC pause or a frozen VM.
     await pauseOutsideWrite(paused, dataDir);
-    other = await startWorker(dataDir, ['--audit-workers', '1'], LEASE);
+    other = await startWorker(dataDir, ['--audit-workers', '1'], { ...LEASE, ...QUICK_PROBES });
     await eventually(
       async () => new RegExp(`/${other!.proc.pid}/`).test((await rowsOf(dataDir))[0]!.lease_owner ?? ''),
       'taken over by the other worker',

@@ -8,7 +8,7 @@ import { dataDirWithStore } from './helpers/store.ts';
 import { auditList, finished, runAudit } from './helpers/audits.ts';
 import { closeAll, listenOnFirst, tarpit } from './helpers/targets.ts';
 import { eventually } from './helpers/wait.ts';
-import { startWorker } from './helpers/workers.ts';
+import { QUICK_PROBES, startWorker } from './helpers/workers.ts';
 
 // Both engines: PostgreSQL (VIGIL_TEST_DB) through pg-boss, SQLite through the table, several processes on one file.
 const PASSWORD = 'correct horse 7';
@@ -41,7 +41,7 @@ test('serve --audit-workers 0 runs no audit; a `vigil worker` runs it to done an
     // Three polls of the serve's own queue (2 s each) go by: nothing takes it.
     await new Promise((r) => setTimeout(r, 5000));
     assert.equal((await auditList(c)).find((a) => a.scanuid === scanuid)?.folder, 'queued');
-    w = await startWorker(dataDir, ['--audit-workers', '1']);
+    w = await startWorker(dataDir, ['--audit-workers', '1'], QUICK_PROBES);
     assert.match(w.readyLine, /^vigil worker ready store=(postgresql|sqlite) audit-workers=1 /);
     const info = await finished(c, scanuid);
     assert.equal(info.basic.reporttype, 'complete');
@@ -80,7 +80,7 @@ test('SIGTERM: the worker hands its running audit back at once (attempt not coun
     assert.match(first.stderr(), /"msg":"audit interrupted"/);
     assert.match(first.stderr(), /"msg":"worker stopped"/);
     assert.deepEqual(await auditRow(dataDir, scanuid), { state: 'queued', attempts: 0, lease_owner: null });
-    second = await startWorker(dataDir);
+    second = await startWorker(dataDir, [], QUICK_PROBES);
     const info = await finished(c, scanuid);
     assert.equal(info.basic.reporttype, 'complete');
     assert.equal((await auditRow(dataDir, scanuid)).attempts, 1);

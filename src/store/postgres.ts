@@ -1,7 +1,9 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
+import { type Driver, Kysely, PostgresDialect, type PostgresDialectConfig } from 'kysely';
 import type { Database } from './schema.ts';
 import { type Db, migrate } from './db.ts';
+import { PgChanges, installChangeTriggers } from './pg-changes.ts';
+import { registerProbe } from './read-cache.ts';
 
 /** Why a store could not be opened (the CLI prints the code and the detail). */
 export type StoreErrorCode = 'unsupportedDbUrl' | 'dbUnreachable';
@@ -51,7 +53,11 @@ export async function openPostgres(url: string, options: { migrate?: boolean } =
   // test/scale-db-restart.test.ts under load; node-postgres issue #2386).
   // The query's own rejection reports the failure; the pool drops the dead
   // client when it is released.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const changes = new PgChanges(url);
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    changes.watch(client);
+  });
   try {
     const client = await pool.connect();
     client.release();
@@ -59,13 +65,36 @@ export async function openPostgres(url: string, options: { migrate?: boolean } =
     await pool.end().catch(() => {});
     throw new StoreError('dbUnreachable', (err as Error).message);
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new ListeningDialect({ pool }, changes) });
+  // Without the triggers (a store copied as it is) nothing is cached: no probe.
   if (options.migrate === false) return db;
   try {
     await migrate(db);
+    await installChangeTriggers(db);
   } catch (err) {
     await db.destroy().catch(() => {});
     throw err;
   }
+  registerProbe(db, changes);
   return db;
+}
+
+/** Kysely's PostgreSQL dialect whose `destroy` also closes the change listener (src/store/pg-changes.ts). */
+class ListeningDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly changes: PgChanges,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const destroy = driver.destroy.bind(driver);
+    driver.destroy = async () => {
+      await this.changes.close();
+      await destroy();
+    };
+    return driver;
+  }
 }

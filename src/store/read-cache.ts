@@ -2,8 +2,8 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 
 /**
- * Results of hot reads kept while the store has not changed, on SQLite
- * (issue 13, the cheap call). A CPU profile of `serve` under 32 clients put
+ * Results of hot reads kept while the store has not changed (issue 13, the
+ * cheap call, on SQLite; issue 32 on PostgreSQL). A CPU profile of `serve` under 32 clients put
  * 107 µs of the authenticated domain list's ~300 µs in better-sqlite3 for
  * its two queries (the session's account, the domain summaries): each
  * statement that reads the file takes and drops WAL locks (fcntl system
@@ -26,7 +26,8 @@ import type { Kysely } from 'kysely';
  * The version is read before the load, and a result is kept only if no
  * other call saw a newer version meanwhile, so a value read before a write
  * is never kept under a version from after it. PostgreSQL has no such
- * cheap counter: there every get loads.
+ * counter: there the version counts the change notifications its triggers
+ * send (src/store/pg-changes.ts), with a bound of its own (50 ms).
  */
 /**
  * The bound on seeing another process's commit. It was 1 ms: at ~5k calls/s
@@ -37,28 +38,52 @@ import type { Kysely } from 'kysely';
  */
 export const OTHERS_SEEN_WITHIN_MS = 5;
 
-interface Probe {
-  readonly total: SqliteDatabase.Statement;
-  readonly data: SqliteDatabase.Statement;
-  dataVersion: number;
-  readAt: number;
+/**
+ * How a store tells whether it changed: SQLite's counters here, PostgreSQL's
+ * notifications in src/store/pg-changes.ts. `version` returns the store's
+ * version now, a promise where finding out takes a round trip, or null where
+ * nothing may be cached (a transaction, a PostgreSQL listener that is down).
+ */
+export interface VersionProbe {
+  version(): string | null | Promise<string | null>;
+  /** How old the reading of other processes' commits may be (ms). */
   maxStalenessMs: number;
   now: () => number;
 }
-const probes = new WeakMap<object, Probe>();
+
+class SqliteProbe implements VersionProbe {
+  private readonly total: SqliteDatabase.Statement;
+  private readonly data: SqliteDatabase.Statement;
+  private dataVersion = -1;
+  private readAt = -Infinity;
+  maxStalenessMs = OTHERS_SEEN_WITHIN_MS;
+  now = () => performance.now();
+
+  constructor(database: SqliteDatabase.Database) {
+    this.total = database.prepare('select total_changes()').pluck();
+    this.data = database.prepare('pragma data_version').pluck();
+  }
+
+  version(): string {
+    const now = this.now();
+    if (now - this.readAt >= this.maxStalenessMs) {
+      this.dataVersion = this.data.get() as number;
+      this.readAt = now;
+    }
+    return `${this.total.get() as number}:${this.dataVersion}`;
+  }
+}
+
+const probes = new WeakMap<object, VersionProbe>();
 
 /** Registers the SQLite connection behind a store (src/store/db.ts, openSqlite). */
 export function registerSqlite(db: Kysely<any>, database: SqliteDatabase.Database): void {
-  const total = database.prepare('select total_changes()').pluck();
-  const data = database.prepare('pragma data_version').pluck();
-  probes.set(db, {
-    total,
-    data,
-    dataVersion: -1,
-    readAt: -Infinity,
-    maxStalenessMs: OTHERS_SEEN_WITHIN_MS,
-    now: () => performance.now(),
-  });
+  probes.set(db, new SqliteProbe(database));
+}
+
+/** Registers another engine's probe (src/store/postgres.ts). */
+export function registerProbe(db: object, probe: VersionProbe): void {
+  probes.set(db, probe);
 }
 
 /** How old the reading of other connections' commits may be (ms), and the clock it is measured on; for tests. */
@@ -67,16 +92,9 @@ export function configureProbe(db: Kysely<any>, options: { maxStalenessMs?: numb
   if (probe) Object.assign(probe, options);
 }
 
-/** The store's version now, or null where it cannot be read cheaply (PostgreSQL, a transaction). */
-export function storeVersion(db: Kysely<any>): string | null {
-  const probe = probes.get(db);
-  if (!probe) return null;
-  const now = probe.now();
-  if (now - probe.readAt >= probe.maxStalenessMs) {
-    probe.dataVersion = probe.data.get() as number;
-    probe.readAt = now;
-  }
-  return `${probe.total.get() as number}:${probe.dataVersion}`;
+/** The store's version now (a promise where that takes a round trip), or null where nothing may be cached. */
+export function storeVersion(db: Kysely<any>): string | null | Promise<string | null> {
+  return probes.get(db)?.version() ?? null;
 }
 
 export class ReadCache<K, V> {
@@ -86,7 +104,9 @@ export class ReadCache<K, V> {
   constructor(private readonly max = 10_000) {}
 
   async get(db: Kysely<any>, key: K, load: () => Promise<V>): Promise<V> {
-    const seen = storeVersion(db);
+    let seen = storeVersion(db);
+    // Awaited only where it is a promise: a hit on SQLite stays one synchronous step.
+    if (typeof seen === 'object' && seen !== null) seen = await seen;
     if (seen === null) return load();
     if (seen !== this.version) {
       this.entries.clear();
