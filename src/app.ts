@@ -35,6 +35,7 @@ import type { Engine } from './audit/runner.ts';
 import { join } from 'node:path';
 import { ZoneSigner } from './dns/sign-pass.ts';
 import { DnssecSettings } from './dns/dnssec-settings.ts';
+import { ZoneHealth } from './dns/health/service.ts';
 import { KeyEncryptionKey } from './dns/dnssec-kek.ts';
 import { privateDataDir } from './data-dir.ts';
 
@@ -124,6 +125,13 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     onCycle: (facts) => metrics?.cycle(facts),
   });
   const dnssec = new DnssecSettings(domains, kek);
+  const health = new ZoneHealth(domains, {
+    resolvers: config.resolvers,
+    scanAllow: config.scanAllow,
+    forwardAddress: config.forwardPort !== 0 ? config.forwardAddress : null,
+  });
+  health.onFailure = (id, err) => logger.error({ err, check: id }, 'zone health: a check failed');
+  if (metrics) health.onFindings = (f) => metrics.zoneHealth(f);
   const audits = new Audits(
     db,
     clock,
@@ -143,6 +151,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       publisher: new Publisher(domains, egress),
       dnssec,
       schedule: cycles,
+      health,
     },
     audits,
     schedules: new Schedules(db, clock, audits, config.scheduleLimit),

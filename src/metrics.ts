@@ -88,6 +88,17 @@ export class Metrics {
     labelNames: ['change'],
     registers: [this.registry],
   });
+  private readonly healthFindings = new Counter({
+    name: 'vigil_zone_health_findings_total',
+    help: 'findings of zone-health checks (dnsCheckDomain.php) by level',
+    labelNames: ['level'],
+    registers: [this.registry],
+  });
+  private readonly healthChecks = new Counter({
+    name: 'vigil_zone_health_checks_total',
+    help: 'zone-health checks run (dnsCheckDomain.php)',
+    registers: [this.registry],
+  });
 
   private readonly audits = new AuditMetrics(this.registry);
 
@@ -116,6 +127,13 @@ export class Metrics {
     this.cycleSeconds.observe(facts.ms / 1000);
     this.zones.inc({ change: 'distributed' }, facts.distributed.length);
     this.zones.inc({ change: 'removed' }, facts.removed.length);
+  }
+
+  /** One zone-health check and its findings; every level is a series from the start (0 until seen). */
+  zoneHealth(findings: readonly { level: string }[]): void {
+    this.healthChecks.inc();
+    for (const level of ['ERROR', 'WARNING', 'NOTICE', 'INFO'])
+      this.healthFindings.inc({ level }, findings.filter((f) => f.level === level).length);
   }
 
   audit(e: AuditEnded): void {

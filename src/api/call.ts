@@ -13,6 +13,7 @@ import type { Audits } from '../audit/service.ts';
 import type { Schedules } from '../audit/schedules.ts';
 import type { Logger } from 'pino';
 import type { DistributionSchedule } from '../dns/cycle-loop.ts';
+import type { ZoneHealth } from '../dns/health/service.ts';
 
 /** The domain services a script may call; built once by app.ts. */
 export interface Services {
@@ -36,6 +37,8 @@ export interface DnsServices {
   readonly dnssec: DnssecSettings;
   /** When this server distributes next: what "when is my change live?" answers. */
   readonly schedule: DistributionSchedule;
+  /** Zone health (dnsCheckDomain.php, the publish hint; issue 30). */
+  readonly health: ZoneHealth;
 }
 
 /** One script call, after transport rules; no HTTP in here. */

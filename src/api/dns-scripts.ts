@@ -40,6 +40,14 @@ const setOptions = dnsCall('dnsSetOptions.php', ({ account, services }, f) =>
 );
 const publish = dnsCall('dnsPublish.php', async ({ account, services }, f) => {
   const out = await services.dns.publisher.publish(account, f.domain);
+  // Issue 30: the ERRORs the published zone shows join the warnings, a hint that never refuses (docs/dns.md).
+  if (out.serial !== null) {
+    const hint = await services.dns.health.publishHint(account, f.domain, out.index).catch((err: unknown) => {
+      services.logger.error({ err, domain: out.domain }, 'zone health: publish hint failed');
+      return [];
+    });
+    if (hint.length) out.reply.warnings = [...(out.reply.warnings ?? []), ...hint];
+  }
   const errors = out.reply.errors?.length ?? 0;
   services.logger.info(
     {

@@ -6,6 +6,7 @@ import { dnsZoneScripts } from './dns-zone-scripts.ts';
 import { auditScripts } from './audit-scripts.ts';
 import { accountScripts } from './account-scripts.ts';
 import { dnssecScripts } from './dnssec-scripts.ts';
+import { dnsHealthScripts } from './dns-health-scripts.ts';
 import { scheduleScripts } from './schedule-scripts.ts';
 
 /**
@@ -19,6 +20,7 @@ export const SCRIPTS: Readonly<Record<string, Script>> = Object.freeze({
   ...dnsScripts,
   ...dnsZoneScripts,
   ...dnssecScripts,
+  ...dnsHealthScripts,
   ...scheduleScripts,
   ...accountScripts,
 });

@@ -4,6 +4,7 @@ import { DomainState } from './states.ts';
 import { validateZone } from './validate.ts';
 import { buildZone } from './zone.ts';
 import { testLoad } from './server/test-load.ts';
+import type { ZoneIndex } from './server/zone-index.ts';
 import { type DnsEgress, peerText } from './egress.ts';
 import { capErrors, oversizedSets } from './limits.ts';
 import { notifyTargets } from './server/notify.ts';
@@ -25,6 +26,8 @@ export interface PublishOutcome {
   domain: string;
   /** The new serial waiting for distribution; null when nothing waits (errors, slave). */
   serial: number | null;
+  /** The version as the test load indexed it, when it waits (zone health's publish hint reads it: no second build). */
+  index?: ZoneIndex;
 }
 
 export const SLAVE_WARNING = 'a slave domain is published by its masters: Vigil transfers each new version from them';
@@ -63,6 +66,7 @@ export class Publisher {
       const model = await this.domains.model(domain, trx);
       const warnings: string[] = [];
       const errors: string[] = [];
+      let tested: ZoneIndex | null = null;
       if (domain.type === 'slave') {
         // A slave zone is its masters' copy: they publish it, Vigil follows.
         warnings.push(SLAVE_WARNING);
@@ -80,6 +84,7 @@ export class Publisher {
         errors.push(...checked.errors);
         warnings.push(...checked.warnings);
         const load = testLoad(model);
+        tested = load.index;
         errors.push(...load.errors);
         errors.push(...capErrors(this.domains.settings, model, buildZone(model)));
         if (load.index) {
@@ -98,7 +103,7 @@ export class Publisher {
       if (domain.type === 'slave') return { reply: result, domain: domain.name, serial: null };
       // The domain waits (2) for the next cycle to serve this version.
       await writePublication(trx, domain, model, 'pending', this.domains.clock.now());
-      return { reply: result, domain: domain.name, serial: model.serial };
+      return { reply: result, domain: domain.name, serial: model.serial, index: tested ?? undefined };
     });
   }
 

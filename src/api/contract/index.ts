@@ -4,6 +4,7 @@ import { dnsDomainContracts } from './dns-domains.ts';
 import { dnsRecordContracts } from './dns-records.ts';
 import { dnsZoneContracts } from '../dns-zone-contract.ts';
 import { dnssecContracts } from './dnssec.ts';
+import { dnsHealthContracts } from './dns-health.ts';
 import { scheduleContracts } from './schedules.ts';
 import type { Contract } from './schema.ts';
 import { SHARED_NAMES } from './shared.ts';
@@ -22,6 +23,7 @@ export const CONTRACTS = {
   ...dnsRecordContracts,
   ...dnsZoneContracts,
   ...dnssecContracts,
+  ...dnsHealthContracts,
   ...scheduleContracts,
   ...accountContracts,
 } as const satisfies Record<string, Contract>;

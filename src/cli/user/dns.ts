@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
 import { act, userCommand } from './command.ts';
 import { addCall, addTypeOf, ADD_TYPES } from './dns-add.ts';
+import { dnsCheckCommand } from './dns-check.ts';
 import { CliError, EXIT, usage } from './exit.ts';
 import { note, printJson, printText, table } from './output.ts';
 import { withSession } from './session.ts';
@@ -219,6 +220,8 @@ export function dnsCommand(): Command {
         }),
       ),
   );
+
+  dns.addCommand(dnsCheckCommand());
 
   return dns;
 }
