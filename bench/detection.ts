@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { Fence } from '../src/audit/engine/fence.ts';
 import { runAudit } from '../src/audit/engine/run.ts';
-import { CHECKS } from '../src/audit/engine/checks/catalogue.ts';
+import { CHECKS } from '../src/audit/checks/catalogue.ts';
 import type { AuditType } from '../src/audit/types.ts';
 import { wildcardListeners } from '../test/helpers/targets.ts';
 import { killNmap, nmapAvailable, runNmapPerHost } from './detection/nmap.ts';

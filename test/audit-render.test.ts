@@ -276,16 +276,16 @@ describe('baseline state in the formats', () => {
     id,
     shortid: id,
     title: `title of ${id}`,
-    category: 'FTP',
+    family: 'FTP',
+    categories: ['safe'],
     risk: 'medium',
     cves: [],
     type: 'HOLE',
     description: `description of ${id}`,
     solution: '',
-    active: true,
-    intrusive: false,
-    dos: false,
-    run: async () => [],
+    references: [],
+    ports: { services: ['ftp'] },
+    runOn: async () => [],
   });
   const [anon, banner] = [check('vigil.ftp.anonymous'), check('vigil.version.vsftpd')];
   const result: AuditResult = {

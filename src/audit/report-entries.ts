@@ -34,7 +34,7 @@ export function findingDraft(address: string, check: Check, finding: Finding): D
     shortid: check.shortid,
     ip: address,
     port: String(finding.port),
-    cat: check.category,
+    cat: check.family,
     cve: facts.cves.join(','),
     risk: facts.risk,
     type: finding.type ?? check.type,

@@ -148,16 +148,16 @@ describe('as buildReport writes them: counts, references, evidence', () => {
     id: 'vigil.version.apache',
     shortid: 'APACHE',
     title: 'Apache httpd is outdated',
-    category: 'Web Servers',
+    family: 'Web Servers',
+    categories: ['safe', 'passive'],
     risk: 'high',
     cves: [],
     type: 'HOLE',
     description: 'The version is in the affected range.',
     solution: 'Upgrade Apache httpd.',
-    active: false,
-    intrusive: false,
-    dos: false,
-    run: async () => [],
+    references: [],
+    ports: { services: ['http'] },
+    runOn: async () => [],
   };
   const service = (port: number, name: string, product: string, version: string, banner: string | null = null) =>
     ({ port, protocol: 'tcp', name, product, version, banner, tls: null, http: null, extra: {} }) as Service;

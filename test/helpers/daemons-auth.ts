@@ -118,12 +118,17 @@ export function pgBin(): string | null {
 }
 
 /** A PostgreSQL cluster of its own; pg_hba "host all all 0.0.0.0/0 trust" or "scram-sha-256". */
-export async function postgres(addr: string, trust: boolean, port?: number): Promise<number> {
+export async function postgres(
+  addr: string,
+  trust: boolean,
+  port?: number,
+  password = 'a-long-postgres-secret',
+): Promise<number> {
   const bin = pgBin()!;
   const dir = tempDir('pg');
   const { uid, gid } = pgUser();
   chownSync(dir, uid, gid);
-  writeFileSync(join(dir, 'pw'), 'a-long-postgres-secret\n');
+  writeFileSync(join(dir, 'pw'), `${password}\n`);
   chownSync(join(dir, 'pw'), uid, gid);
   const as = { uid, gid, stdio: 'pipe' as const };
   execFileSync(
@@ -159,7 +164,13 @@ function pgUser(): { uid: number; gid: number } {
 }
 
 /** MariaDB with a network root account: empty password (weak) or a long one. */
-export async function mariadb(addr: string, emptyRoot: boolean, fixedPort?: number): Promise<number> {
+export async function mariadb(
+  addr: string,
+  emptyRoot: boolean,
+  fixedPort?: number,
+  password = 'a-long-mariadb-secret',
+  extra: string[] = [],
+): Promise<number> {
   const dir = tempDir('mariadb');
   chmodSync(dir, 0o755);
   const data = join(dir, 'data');
@@ -177,7 +188,7 @@ export async function mariadb(addr: string, emptyRoot: boolean, fixedPort?: numb
     ],
     { stdio: 'pipe' },
   );
-  const pw = emptyRoot ? '' : 'a-long-mariadb-secret';
+  const pw = emptyRoot ? '' : password;
   // mariadb-install-db also makes root@127.0.0.1, root@::1 and root@<hostname> without a password; a
   // connection to 127.0.41.x comes from 127.0.0.1, so the hardened twin keeps root@localhost (socket) only.
   const drop = emptyRoot
@@ -204,6 +215,7 @@ export async function mariadb(addr: string, emptyRoot: boolean, fixedPort?: numb
       '--skip-name-resolve',
       '--innodb-buffer-pool-size=8M',
       `--log-error=${dir}/err.log`,
+      ...extra,
     ],
     { port },
   );

@@ -6,7 +6,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { snmpMessage } from '../../src/audit/engine/checks/snmp-ber.ts';
+import { snmpMessage } from '../../src/audit/proto/snmp.ts';
 import { daemon, onCleanup, stop, tempDir } from './daemons-kit.ts';
 
 /** Puts addr/32 on lo for daemons that bind only interface addresses (Samba's "interfaces"); removed at the end. */
@@ -200,7 +200,7 @@ export async function postfix(addr: string, vrfy: boolean): Promise<number> {
 export function namedAuthoritative(
   addr: string,
   transfers: boolean,
-  opts: { recursion?: boolean } = {},
+  opts: { recursion?: boolean; update?: boolean } = {},
 ): Promise<number> {
   loAlias(addr); // named listens only on interface addresses
   const dir = tempDir('named');
@@ -228,7 +228,7 @@ options { directory "${dir}"; pid-file "${dir}/named.pid"; session-keyfile "${di
   }
   allow-transfer { ${transfers ? 'any' : 'none'}; }; };
 controls { };
-zone "example.test" { type primary; file "${dir}/example.test.zone"; };
+zone "example.test" { type primary; file "${dir}/example.test.zone"; ${opts.update ? 'allow-update { any; };' : ''} };
 zone "${rev}" { type primary; file "${dir}/rev.zone"; };
 `,
     );

@@ -3,9 +3,10 @@
  * each address has its own policy. Weak: AXFR to anyone (the zone named by
  * the address's own PTR record, where a scanner can learn it); open
  * recursion (forwarded only to a dead loopback port, so nothing leaves
- * loopback: it answers SERVFAIL with RA set); a zone whose ANY answer is large, with minimal-any off and no
+ * loopback: it answers SERVFAIL with RA set); dynamic update from anyone
+ * (allow-update { any; }, RFC 2136); a zone whose ANY answer is large, with minimal-any off and no
  * response-rate limit (reflection amplification). Twin: authoritative
- * only, transfers to none, minimal-any, rate limit, version hidden.
+ * only, transfers to none, no dynamic update (BIND's default), minimal-any, rate limit, version hidden.
  */
 import { join } from 'node:path';
 import { addr, script, type Ctx, type Daemon } from './kit.ts';
@@ -49,7 +50,7 @@ export const BIND: Daemon = {
   kind: 'bind9',
   binaries: ['named'],
   ports: { tcp: [53], udp: [53] },
-  onLo: [1, 2, 3, 100].map(A), // named listens on interface addresses only
+  onLo: [1, 2, 3, 4, 100].map(A), // named listens on interface addresses only
   weaknesses: [
     {
       id: 'dns-axfr',
@@ -84,6 +85,17 @@ export const BIND: Daemon = {
       vigil: { text: /amplif|\bany\b/i },
       nmap: () => null,
     },
+    {
+      id: 'dns-update-any',
+      family: 'dns-mail',
+      label: 'dynamic update (RFC 2136) from anyone: allow-update { any; }',
+      daemon: 'bind9',
+      address: A(4),
+      port: 53,
+      proto: 'tcp',
+      vigil: { id: /^vigil\.dns\.dynamic-update$/ },
+      nmap: () => null,
+    },
   ],
   twins: [
     {
@@ -104,7 +116,7 @@ export const BIND: Daemon = {
   directory "${dir}";
   pid-file "${dir}/named.pid";
   session-keyfile "${dir}/session.key";
-  listen-on port 53 { ${[1, 2, 3, 100].map(A).join('; ')}; };
+  listen-on port 53 { ${[1, 2, 3, 4, 100].map(A).join('; ')}; };
   listen-on-v6 { none; };
   version none; hostname none; server-id none;
   dnssec-validation no;
@@ -120,6 +132,12 @@ ${view('amp', 3, 'recursion no; minimal-any no;', [
   ['shop-amp.example', zone(ctx, dir, 'shop-amp.example', BIG_ANY)],
   ['6.14.127.in-addr.arpa', reverse(ctx, dir, 'amp', 3, 'shop-amp.example')],
 ])}
+view "update" {
+  match-destinations { ${A(4)}; };
+  recursion no;
+  zone "shop-update.example" { type primary; file "${zone(ctx, dir, 'shop-update.example', HOSTS)}"; allow-update { any; }; };
+  zone "6.14.127.in-addr.arpa" { type primary; file "${reverse(ctx, dir, 'update', 4, 'shop-update.example')}"; };
+};
 ${view(
   'hardened',
   100,
@@ -133,6 +151,6 @@ ${view(
     );
     ctx.run('named-checkconf', [conf]);
     const child = ctx.spawn('named', 'named', ['-g', '-c', conf]);
-    for (const n of [1, 2, 3, 100]) await ctx.waitTcp(A(n), 53, child);
+    for (const n of [1, 2, 3, 4, 100]) await ctx.waitTcp(A(n), 53, child);
   },
 };

@@ -3,7 +3,10 @@
  * PostgreSQL: `trust` for every host (no password asked) vs scram-sha-256
  * over TLS only; a third cluster asks for passwords but offers an expired
  * certificate on its SSLRequest upgrade (a TLS weakness on a STARTTLS-style
- * service). MariaDB: root@'%' with an empty password vs a long one.
+ * service); a fourth asks for passwords and postgres's is "postgres"
+ * (found in advanced: guessing is intrusive). MariaDB: root@'%' with an empty password, and with the
+ * default-list password "root" (advanced: guessing is intrusive), and TLS
+ * with a self-signed certificate (SSLRequest upgrade), vs a long password.
  */
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
@@ -47,12 +50,24 @@ export const POSTGRES: Daemon = {
       vigil: { text: /expired/i },
       nmap: any(script('ssl-cert', /Not valid after:\s*20(1|2[0-5])/)),
     },
+    {
+      id: 'pg-default-password',
+      family: 'auth',
+      label: 'PostgreSQL superuser postgres with the password "postgres" (SCRAM-SHA-256)',
+      daemon: 'postgresql',
+      address: addr(PK, 3),
+      port: 5432,
+      proto: 'tcp',
+      vigil: { id: /^vigil\.db\.default-credentials$/ },
+      nmap: script('pgsql-brute', /postgres:postgres/),
+    },
   ],
   twins: [{ address: addr(PK, 100), note: 'scram-sha-256, TLS required (hostssl only), good certificate' }],
   async start(ctx) {
     const pg = userIds('postgres');
     await cluster(ctx, pg, addr(PK, 1), 'host all all 0.0.0.0/0 trust', null);
     await cluster(ctx, pg, addr(PK, 2), 'host all all 0.0.0.0/0 scram-sha-256', { expired: true });
+    await cluster(ctx, pg, addr(PK, 3), 'host all all 0.0.0.0/0 scram-sha-256', {}, 'postgres');
     await cluster(
       ctx,
       pg,
@@ -69,10 +84,11 @@ async function cluster(
   address: string,
   hba: string,
   tls: { expired?: boolean } | null,
+  password = 'bench-Xq7-not-a-secret',
 ): Promise<void> {
   const base = makeDir(join(ctx.dir(address), 'pg'), pg, 0o700);
   const data = join(base, 'data');
-  const pw = ctx.write(join(base, 'pw'), 'bench-Xq7-not-a-secret\n', 0o600);
+  const pw = ctx.write(join(base, 'pw'), `${password}\n`, 0o600);
   makeDir(base, pg, 0o700);
   ctx.run(`${PG_BIN}/initdb`, ['-D', data, '-U', 'postgres', '--pwfile', pw, '-A', 'scram-sha-256', '--no-sync'], {
     ...pg,
@@ -123,12 +139,36 @@ export const MARIADB: Daemon = {
       vigil: { text: /mysql|mariadb/i },
       nmap: any(script('mysql-empty-password', /root account has empty password/i), script('mysql-info', /root/)),
     },
+    {
+      id: 'mysql-default-password',
+      family: 'auth',
+      label: 'MariaDB root@\'%\' with the password "root"',
+      daemon: 'mariadb',
+      address: addr(MK, 2),
+      port: 3306,
+      proto: 'tcp',
+      vigil: { id: /^vigil\.db\.default-credentials$/ },
+      nmap: () => null,
+    },
+    {
+      id: 'mysql-tls-self-signed',
+      family: 'tls',
+      label: 'MariaDB TLS (SSLRequest) with a self-signed certificate',
+      daemon: 'mariadb',
+      address: addr(MK, 3),
+      port: 3306,
+      proto: 'tcp',
+      vigil: { id: /^vigil\.tls\.cert-self-signed$/ },
+      nmap: script('ssl-cert', /Issuer: commonName=127\.14\.10\.3/),
+    },
   ],
   twins: [{ address: addr(MK, 100), note: "root@'%' with a long password; no anonymous users" }],
   async start(ctx) {
     const my = userIds('mysql');
     for (const [address, password] of [
       [addr(MK, 1), ''],
+      [addr(MK, 2), 'root'],
+      [addr(MK, 3), 'bench-Kd9-not-a-secret'],
       [addr(MK, 100), 'bench-Kd9-not-a-secret'],
     ] as const) {
       const base = makeDir(ctx.dir(address), my, 0o750);
@@ -145,6 +185,12 @@ export const MARIADB: Daemon = {
         join(base, 'init.sql'),
         `CREATE USER IF NOT EXISTS 'root'@'%' IDENTIFIED BY '${password}';\nGRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION;\nDELETE FROM mysql.global_priv WHERE User='';\nFLUSH PRIVILEGES;\n`,
       );
+      const tls: string[] = [];
+      if (address === addr(MK, 3)) {
+        const pem = await leaf(address, { selfSigned: true });
+        tls.push(`--ssl-cert=${ctx.write(join(base, 'cert.pem'), pem.cert)}`);
+        tls.push(`--ssl-key=${ctx.write(join(base, 'key.pem'), pem.key, 0o644)}`);
+      }
       makeDir(base, my, 0o750);
       const child = ctx.spawn(`mariadbd-${address}`, 'mariadbd', [
         '--no-defaults',
@@ -159,6 +205,7 @@ export const MARIADB: Daemon = {
         '--innodb-buffer-pool-size=16M',
         '--skip-name-resolve',
         '--log-error=' + join(base, 'error.log'),
+        ...tls, // after --no-defaults, which must come first
       ]);
       await ctx.waitTcp(address, 3306, child, 30_000);
     }

@@ -3,7 +3,8 @@
  * Weak: no TLS at all with plaintext logins (LOGIN/USER+PASS in the
  * clear); STARTTLS offered but not required (disable_plaintext_auth = no:
  * a client may still log in before STARTTLS — RFC 8314 §4 asks servers to
- * refuse that). Twin: ssl = required, disable_plaintext_auth = yes, good
+ * refuse that); STARTTLS required but with a self-signed certificate
+ * (the family of issue 27: untrusted certificates behind STARTTLS). Twin: ssl = required, disable_plaintext_auth = yes, good
  * certificate (LOGINDISABLED before STARTTLS, as RFC 3501 §6.2.3 says).
  */
 import { join } from 'node:path';
@@ -54,12 +55,31 @@ export const DOVECOT: Daemon = {
       grep(/imap-capabilities:(?![\s\S]*LOGINDISABLED)[\s\S]*STARTTLS/),
     ),
     w(2, 110, 'pop3-stls-optional', 'POP3 STLS offered but not required (USER/PASS before STLS accepted)', () => null),
+    ...(
+      [
+        [143, 'imap'],
+        [110, 'pop3'],
+      ] as const
+    ).map(
+      ([port, proto]): Weakness => ({
+        id: `${proto}-starttls-self-signed`,
+        family: 'tls',
+        label: `${proto.toUpperCase()} STARTTLS with a self-signed certificate`,
+        daemon: 'dovecot',
+        address: A(3),
+        port,
+        proto: 'tcp',
+        vigil: { id: /^vigil\.tls\.cert-self-signed$/ },
+        nmap: script('ssl-cert', /Issuer: commonName=127\.14\.5\.3/),
+      }),
+    ),
   ],
   twins: [{ address: A(100), note: 'ssl = required, disable_plaintext_auth = yes, good certificate' }],
   async start(ctx) {
     const configs: [number, string][] = [
       [1, 'ssl = no\ndisable_plaintext_auth = no\n'],
       [2, 'ssl = yes\ndisable_plaintext_auth = no\n'],
+      [3, 'ssl = required\ndisable_plaintext_auth = yes\n'],
       [100, 'ssl = required\ndisable_plaintext_auth = yes\n'],
     ];
     for (const [n, conf] of configs) {
@@ -68,7 +88,7 @@ export const DOVECOT: Daemon = {
       const users = ctx.write(join(root, 'users'), 'shop:{PLAIN}bench-Pq2-not-a-secret::::::\n');
       let tls = '';
       if (n !== 1) {
-        const pem = await leaf(A(n));
+        const pem = await leaf(A(n), { selfSigned: n === 3 });
         tls = `ssl_cert = <${ctx.write(join(root, 'cert.pem'), pem.cert)}\nssl_key = <${ctx.write(join(root, 'key.pem'), pem.key, 0o600)}\nssl_min_protocol = TLSv1.2\n`;
       }
       const file = ctx.write(

@@ -25,6 +25,10 @@ import { SAMBA } from './samba.ts';
 import { XVFB } from './xvfb.ts';
 import { TFTPD, SNMPD } from './udp.ts';
 import { IMITATIONS } from './imitations.ts';
+import { DANTED, TINYPROXY } from './proxies.ts';
+import { MOSQUITTO } from './mosquitto.ts';
+import { HAPROXY, LIGHTTPD, NODE_EXPORTER } from './monitoring.ts';
+import { LEGACY_INFO } from './legacy.ts';
 
 export const DAEMONS: readonly Daemon[] = [
   NGINX,
@@ -45,6 +49,13 @@ export const DAEMONS: readonly Daemon[] = [
   XVFB,
   TFTPD,
   SNMPD,
+  TINYPROXY,
+  DANTED,
+  MOSQUITTO,
+  NODE_EXPORTER,
+  LIGHTTPD,
+  HAPROXY,
+  LEGACY_INFO,
   IMITATIONS,
 ];
 

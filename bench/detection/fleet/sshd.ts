@@ -3,7 +3,8 @@
  * backported, so no version-table HOLE may come of its banner). Weak:
  * password authentication offered (scanners report it as information);
  * legacy algorithms re-enabled (diffie-hellman-group1-sha1, CBC ciphers,
- * hmac-md5). Twin: keys only, Debian's default algorithms.
+ * hmac-md5); a DSA host key enabled again (HostKeyAlgorithms +ssh-dss); an
+ * RSA host key restricted to SHA-1 signatures (HostKeyAlgorithms ssh-rsa). Twin: keys only, Debian's default algorithms.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +41,28 @@ export const SSHD: Daemon = {
       vigil: { text: /algorithm|cbc|sha1|md5|group1|weak/i },
       nmap: any(script('ssh2-enum-algos', /diffie-hellman-group1-sha1|aes128-cbc|hmac-md5/)),
     },
+    {
+      id: 'ssh-dsa-hostkey',
+      family: 'tls',
+      label: 'SSH DSA host key (HostKeyAlgorithms +ssh-dss)',
+      daemon: 'sshd',
+      address: addr(K, 3),
+      port: 22,
+      proto: 'tcp',
+      vigil: { id: /^vigil\.ssh\.weak-hostkey$/ },
+      nmap: script('ssh2-enum-algos', /ssh-dss/),
+    },
+    {
+      id: 'ssh-rsa-sha1-only',
+      family: 'tls',
+      label: 'SSH RSA host key with SHA-1 signatures only (HostKeyAlgorithms ssh-rsa)',
+      daemon: 'sshd',
+      address: addr(K, 4),
+      port: 22,
+      proto: 'tcp',
+      vigil: { id: /^vigil\.ssh\.weak-hostkey$/ },
+      nmap: () => null,
+    },
   ],
   twins: [{ address: addr(K, 100), note: 'patched Debian OpenSSH, public keys only, default algorithms' }],
   async start(ctx) {
@@ -47,12 +70,16 @@ export const SSHD: Daemon = {
     const keys = ctx.dir('keys');
     ctx.run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keys, 'ed25519')]);
     ctx.run('ssh-keygen', ['-q', '-t', 'rsa', '-b', '3072', '-N', '', '-f', join(keys, 'rsa')]);
+    ctx.run('ssh-keygen', ['-q', '-t', 'dsa', '-N', '', '-f', join(keys, 'dsa')]);
+    const keysOnly = 'PasswordAuthentication no\nKbdInteractiveAuthentication no\n';
     const configs: [number, string][] = [
       [1, 'PasswordAuthentication yes\nKbdInteractiveAuthentication yes\n'],
       [
         2,
         'PasswordAuthentication no\nKbdInteractiveAuthentication no\nKexAlgorithms +diffie-hellman-group1-sha1,diffie-hellman-group14-sha1\nCiphers +aes128-cbc,3des-cbc\nMACs +hmac-md5,hmac-sha1\n',
       ],
+      [3, `${keysOnly}HostKey ${keys}/dsa\nHostKeyAlgorithms +ssh-dss\n`],
+      [4, `${keysOnly}HostKeyAlgorithms ssh-rsa,ssh-ed25519\n`],
       [100, 'PasswordAuthentication no\nKbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\n'],
     ];
     for (const [n, conf] of configs) {

@@ -9,7 +9,7 @@
  * no mode 6 query on loopback here.
  */
 import { join } from 'node:path';
-import { addr, any, grep, makeDir, script, type Daemon } from './kit.ts';
+import { addr, any, grep, makeDir, script, type Daemon, userIds } from './kit.ts';
 
 const TK = 17;
 export const TFTPD: Daemon = {
@@ -44,7 +44,8 @@ export const TFTPD: Daemon = {
   async start(ctx) {
     const RRQ = Buffer.concat([Buffer.from([0, 1]), Buffer.from('nothing-here\0octet\0')]);
     for (const n of [1, 2, 100]) {
-      const dir = makeDir(ctx.dir(`${addr(TK, n)}/root`), { uid: 116, gid: 119 }, n === 2 ? 0o777 : 0o755);
+      // The owner by name: Debian numbers its system users in the order packages were installed.
+      const dir = makeDir(ctx.dir(`${addr(TK, n)}/root`), userIds('tftp'), n === 2 ? 0o777 : 0o755);
       if (n === 1)
         for (const f of ['pxelinux.cfg/default', 'startup-config', 'running-config', 'config.txt', 'boot.ini'])
           ctx.write(join(dir, f), `# ${f} (bench)\nenable secret 5 $1$bench$notasecret\n`);

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { leaf } from '../certs.ts';
-import { addr, any, grep, makeDir, script, type Daemon } from './kit.ts';
+import { addr, any, grep, makeDir, script, type Daemon, userIds } from './kit.ts';
 
 const K = 7;
 const COMMON = (address: string, dir: string) => `listen=YES
@@ -117,7 +117,8 @@ require_ssl_reuse=NO
         'anonymous_enable=YES\nanon_root=ANON\nno_anon_password=YES\nlocal_enable=YES\nwrite_enable=NO\nssl_enable=NO\n',
     );
     await start(2, (dir) => {
-      makeDir(join(dir, 'anon', 'incoming'), { uid: 103, gid: 106 }, 0o777);
+      // The owner by name: Debian numbers its system users in the order packages were installed.
+      makeDir(join(dir, 'anon', 'incoming'), userIds('ftp'), 0o777);
       return 'anonymous_enable=YES\nanon_root=ANON\nno_anon_password=YES\nlocal_enable=NO\nwrite_enable=YES\nanon_upload_enable=YES\nanon_mkdir_write_enable=YES\nanon_other_write_enable=YES\nanon_umask=022\nssl_enable=NO\n';
     });
     await start(3, async (dir) => `anonymous_enable=NO\nlocal_enable=YES\n${await tls(addr(K, 3), true, dir)}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHECKS } from './checks/catalogue.ts';
-import { CVSS_PARTS } from './checks/cvss-data.ts';
+import { CHECKS } from '../checks/catalogue.ts';
+import { CVSS_PARTS } from '../checks/data/cvss-data.ts';
 import { baseScore, baseScoreV2, cveFacts, cveRisk, knownCves, ratingOf, riskOfScore } from './cvss.ts';
 import { findingFacts, nvdUrl } from './finding-facts.ts';
 import type { Check } from './types.ts';
@@ -96,16 +96,16 @@ const check = (over: Partial<Check>): Check => ({
   id: 'vigil.test',
   shortid: 'T',
   title: 't',
-  category: 'General',
+  family: 'General',
+  categories: ['safe', 'passive'],
   risk: 'low',
   cves: [],
   type: 'HOLE',
   description: '',
   solution: 'Fix it.',
-  intrusive: false,
-  dos: false,
-  active: false,
-  run: async () => [],
+  references: [],
+  ports: { host: true },
+  runOn: async () => [],
   ...over,
 });
 

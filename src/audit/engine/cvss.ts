@@ -7,8 +7,8 @@
  * (cvss.test.ts compares every entry).
  */
 import cvssLib from 'ae-cvss-calculator';
-import { CVSS_PARTS } from './checks/cvss-data.ts';
-import type { CveFacts } from './checks/cvss-data-types.ts';
+import { CVSS_PARTS } from '../checks/data/cvss-data.ts';
+import type { CveFacts } from '../checks/data/cvss-data-types.ts';
 import type { Risk } from './types.ts';
 
 // The package is a CommonJS webpack bundle: Node's ESM loader sees no named exports, only the default object.

@@ -12,7 +12,8 @@
 import { dns } from './detect/dns.ts';
 import { ftp } from './detect/ftp.ts';
 import { http } from './detect/http.ts';
-import { Conv, firstLine, printable, type Family } from './detect/io.ts';
+import { Conv, firstLine, printable } from '../proto/conv.ts';
+import type { Family } from './detect/family.ts';
 import { memcached, mongodb, redis } from './detect/kv.ts';
 import { imap, pop3, smtp } from './detect/mail.ts';
 import { telnet, vnc } from './detect/remote.ts';

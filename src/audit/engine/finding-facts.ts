@@ -43,6 +43,6 @@ export function findingFacts(check: Check, finding: Finding): FindingFacts {
     score: top?.score ?? null,
     vector: top?.vector ?? null,
     solution: finding.solution ?? check.solution ?? '',
-    references: [...new Set([...cves.map(nvdUrl), ...advisories])],
+    references: [...new Set([...cves.map(nvdUrl), ...advisories, ...check.references])],
   };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHECKS } from './checks/catalogue.ts';
+import { CHECKS } from '../checks/catalogue.ts';
 import { checksFor, classOf } from './profiles.ts';
 import type { Check } from './types.ts';
 
@@ -9,25 +9,26 @@ const fake = (id: string, flags: Partial<Check>): Check =>
     id,
     shortid: id,
     title: id,
-    category: 'General',
+    family: 'General',
+    categories: ['safe'],
     risk: 'low',
     cves: [],
     type: 'NOTE',
     description: '',
-    intrusive: false,
-    dos: false,
-    active: true,
-    run: async () => [],
+    solution: '',
+    references: [],
+    ports: { host: true },
+    runOn: async () => [],
     ...flags,
   }) as Check;
 
 const catalogue = [
-  fake('passive', { active: false }),
+  fake('passive', { categories: ['safe', 'passive'] }),
   fake('active', {}),
-  fake('intrusive', { intrusive: true }),
-  fake('dos', { dos: true, category: 'Denial of Service' }),
-  fake('dos-category', { category: 'Denial of Service', active: false }),
-  fake('desktop', { desktop: true }),
+  fake('intrusive', { categories: ['intrusive'] }),
+  fake('dos', { categories: ['dos'], family: 'Denial of Service' }),
+  fake('dos-category', { family: 'Denial of Service', categories: ['dos', 'passive'] }),
+  fake('desktop', { categories: ['safe', 'desktop'] }),
   fake('vigil.nse.vuln', {}),
 ];
 const ids = (type: Parameters<typeof checksFor>[0], excludedos = false) =>
@@ -53,18 +54,18 @@ test('excludedos drops the denial-of-service checks from every type', () => {
 
 test('every check of the real catalogue is in exactly one class', () => {
   for (const c of CHECKS) {
-    assert.ok(!(c.intrusive && c.dos), `${c.id}: intrusive and dos`);
-    assert.equal(c.dos, c.category === 'Denial of Service', `${c.id}: dos flag and category disagree`);
-    assert.equal(classOf(c), c.dos ? 'dos' : c.intrusive ? 'intrusive' : 'safe');
+    const classes = c.categories.filter((x) => x === 'safe' || x === 'intrusive' || x === 'dos');
+    assert.deepEqual(classes, [c.categories[0]], `${c.id}: one class, first`);
+    assert.equal(classOf(c) === 'dos', c.family === 'Denial of Service', `${c.id}: dos class and family disagree`);
   }
 });
 
 test('the real catalogue: norisk never runs an intrusive or DoS check; standard adds DoS measurements; nmap only in advanced', () => {
-  for (const c of checksFor('norisk', false)) assert.ok(!c.intrusive && !c.dos, c.id);
-  for (const c of checksFor('standard', false)) assert.ok(!c.intrusive, c.id);
+  for (const c of checksFor('norisk', false)) assert.equal(classOf(c), 'safe', c.id);
+  for (const c of checksFor('standard', false)) assert.notEqual(classOf(c), 'intrusive', c.id);
   assert.ok(checksFor('standard', false).length > checksFor('norisk', false).length, 'standard runs more than norisk');
   assert.ok(checksFor('standard', true).length < checksFor('standard', false).length, 'excludedos removes something');
-  for (const c of checksFor('basic', false)) assert.ok(!c.active, c.id);
+  for (const c of checksFor('basic', false)) assert.ok(c.categories.includes('passive'), c.id);
   for (const type of ['basic', 'norisk', 'desktop', 'standard'] as const)
     assert.ok(!checksFor(type, false).some((c) => c.id.startsWith('vigil.nse.')), type);
   assert.ok(checksFor('advanced', false).some((c) => c.id === 'vigil.nse.vuln'));

@@ -1,13 +1,12 @@
 import type { AuditType } from '../types.ts';
-import { CHECKS } from './checks/catalogue.ts';
-import type { Check } from './types.ts';
+import { CHECKS } from '../checks/catalogue.ts';
+import type { Check, CheckClass, CheckTag } from './types.ts';
 
-export type CheckClass = 'safe' | 'intrusive' | 'dos';
+export type { CheckClass } from './types.ts';
 
-/** A check's class, from its table declaration (types.ts: Check.intrusive / Check.dos). */
-export function classOf(c: Check): CheckClass {
-  return c.dos || c.category === 'Denial of Service' ? 'dos' : c.intrusive ? 'intrusive' : 'safe';
-}
+/** A check's class: the first of its declared categories (types.ts Categories). */
+export const classOf = (c: Check): CheckClass => c.categories[0];
+const tagged = (c: Check, tag: CheckTag) => (c.categories as readonly string[]).includes(tag);
 
 /** nmap NSE results are the heaviest and least predictable: advanced audits only. */
 const isNse = (c: Check) => c.id.startsWith('vigil.nse.');
@@ -25,9 +24,9 @@ const isNse = (c: Check) => c.id.startsWith('vigil.nse.');
  * denial-of-service category are excluded").
  */
 const RULES: Record<AuditType, (c: Check, cls: CheckClass) => boolean> = {
-  basic: (c, cls) => !c.active && cls === 'safe',
+  basic: (c, cls) => tagged(c, 'passive') && cls === 'safe',
   norisk: (c, cls) => cls === 'safe' && !isNse(c),
-  desktop: (c, cls) => (c.desktop === true || !c.active) && cls === 'safe',
+  desktop: (c, cls) => (tagged(c, 'desktop') || tagged(c, 'passive')) && cls === 'safe',
   standard: (c, cls) => cls !== 'intrusive' && !isNse(c),
   advanced: () => true,
 };

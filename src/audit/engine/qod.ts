@@ -25,7 +25,7 @@ export const QOD_THRESHOLD = 70;
 
 /** A check's QoD: its own, or derived from whether it talks to the service. */
 export function checkQod(check: Check): number {
-  return check.qod ?? (check.active ? QOD.active : QOD.banner);
+  return check.qod ?? (check.categories.includes('passive') ? QOD.banner : QOD.active);
 }
 
 /** What the report shows for one finding: its QoD, and its entry type and risk after the threshold. */

@@ -9,7 +9,7 @@
  * the NULL probe's (nmap's order); the first hard match wins in file order,
  * a softmatch only names the service.
  */
-import { Conv } from './detect/io.ts';
+import { Conv } from '../proto/conv.ts';
 import {
   fillTemplate,
   inPorts,

@@ -99,15 +99,108 @@ export interface Net {
   udpRequest(port: number, payload: Buffer, opts?: { timeoutMs?: number; anyPort?: boolean }): Promise<Buffer | null>;
 }
 
+/**
+ * The report family of a check: the entry's `cat` field and the
+ * `riskcatgrid` key (spec §2.3). A closed list, so a typo cannot make a new
+ * report category.
+ */
+export type Family =
+  | 'Web Servers'
+  | 'SSL/TLS'
+  | 'Remote Access'
+  | 'Mail'
+  | 'FTP'
+  | 'Databases'
+  | 'DNS'
+  | 'Windows'
+  | 'Denial of Service'
+  | 'General';
+
+/**
+ * A check's class, which audit types run it (profiles.ts, docs/audit-checks.md):
+ * - `safe`: sends only what an ordinary client sends and changes nothing;
+ *   one login the product documents as its default (anonymous FTP, an
+ *   anonymous LDAP bind, an SMB guest session, a superuser with an empty
+ *   password) counts as safe. norisk and up.
+ * - `intrusive`: changes state on the target even when it cleans up (a
+ *   PUT, an FTP STOR, an SNMP set), or guesses passwords. advanced only.
+ * - `dos`: measures susceptibility to a denial of service (amplification
+ *   ratios, slow requests, renegotiation), a few packets at most.
+ *   standard and advanced, never with `excludedos`.
+ */
+export type CheckClass = 'safe' | 'intrusive' | 'dos';
+
+/**
+ * What else a check is, after its class (nmap NSE's script categories,
+ * https://nmap.org/book/nse-usage.html#nse-categories, plus two of Vigil's):
+ * - `default`, `version`, `auth`, `vuln`, `discovery`, `brute`, `exploit`,
+ *   `external`: as NSE means them (`external`: contacts hosts other than the target; no Vigil check does);
+ * - `passive`: opens no connection, reads only what detection saw (`basic`
+ *   audits run only these; QoD 80 unless set);
+ * - `desktop`: a workstation service (SMB, RDP, VNC, X11): `desktop` audits run it.
+ */
+export type CheckTag =
+  | 'default'
+  | 'version'
+  | 'auth'
+  | 'vuln'
+  | 'discovery'
+  | 'brute'
+  | 'exploit'
+  | 'external'
+  | 'passive'
+  | 'desktop';
+
+/** The class first, exactly once, then any tags. */
+export type Categories = readonly [CheckClass, ...CheckTag[]];
+
+/**
+ * Which ports a check runs on, declared, applied by the engine (port-rule.ts),
+ * after nmap's `shortport.port_or_service`. A port matches when any part does.
+ */
+export interface PortRule {
+  /** Service names as detection gives them (nmap's): a port so named matches. */
+  readonly services?: readonly string[];
+  /** Usual ports: open and not named something else by detection (unknown, or one of `services`). */
+  readonly ports?: readonly number[];
+  /** Further services by what detection saw on them (speaks HTTP, speaks TLS …). */
+  readonly where?: (s: Service) => boolean;
+  /** Keeps only ports with (true) or without (false) implicit TLS as detection saw them. */
+  readonly tls?: boolean;
+  /** UDP ports, tried whatever the TCP scan found (the port scan is TCP only). */
+  readonly udp?: readonly number[];
+  /** The matched TCP ports are probed over UDP instead (a DNS server serves both on one port). */
+  readonly via?: 'udp';
+  /** At most this many TCP ports, the lowest first: a bound on what one slow check costs a host. */
+  readonly max?: number;
+  /** Tried only when the rest of the rule matches nothing (SMB: port 139 when there is no 445). */
+  readonly fallback?: PortRule;
+  /** Once per host (port 0), for checks that look at the whole host (nmap's hostrule). */
+  readonly host?: true;
+}
+
+/** What one run of a check is given: one port of one host, and the fenced network. */
+export interface Target {
+  readonly host: HostFacts;
+  readonly net: Net;
+  readonly port: number;
+  readonly protocol: 'tcp' | 'udp';
+  /** What detection found on the port (null on UDP, for a host rule, or a port detection left out). */
+  readonly service: Service | null;
+}
+
+/** A finding from one target; without `port`, the target's. */
+export type Found = Omit<Finding, 'port'> & { port?: number };
+/** What a check's run returns: nothing, a detail (one finding on the target's port), or findings. */
+export type Outcome = null | undefined | string | Found | readonly Found[];
+
+/** A check as the engine holds it: its declaration (checks/kit.ts defineCheck), and runOn. */
 export interface Check {
   readonly id: string;
   readonly shortid: string;
   readonly title: string;
-  /**
-   * Report category, e.g. 'Web Servers', 'SSL/TLS', 'Remote Access', 'Mail', 'FTP', 'Databases', 'DNS',
-   * 'Windows', 'Denial of Service', 'General'.
-   */
-  readonly category: string;
+  readonly family: Family;
+  readonly categories: Categories;
   readonly risk: Risk;
   readonly cves: readonly string[];
   readonly type: EntryType;
@@ -119,34 +212,15 @@ export interface Check {
    * the fix. A finding may give a more precise one (Finding.solution).
    */
   readonly solution: string;
-  /**
-   * The check's class, which audit types run it (profiles.ts, docs/audit-checks.md):
-   * - `safe` (neither flag): sends only what an ordinary client sends and
-   *   changes nothing; one login the product documents as its default
-   *   (anonymous FTP, an anonymous LDAP bind, an SMB guest session, a
-   *   superuser with an empty password) counts as safe. norisk and up.
-   * - `intrusive`: changes state on the target even when it cleans up (a
-   *   PUT, an FTP STOR, an SNMP set), or guesses passwords. advanced only.
-   * - `dos`: measures susceptibility to a denial of service (amplification
-   *   ratios, slow requests, renegotiation), a few packets at most.
-   *   standard and advanced, never with `excludedos`.
-   * A check is in one class: never both flags.
-   */
-  readonly intrusive: boolean;
-  readonly dos: boolean;
-  /**
-   * Opens connections of its own (false: it only reads HostFacts, e.g. a
-   * version table lookup). `basic` audits run only passive checks;
-   * profiles.ts applies the intrusive/dos rules of each audit type.
-   */
-  readonly active: boolean;
-  /** Desktop-audit checks (SMB, RDP, VNC, NetBIOS …): run by `desktop`, `standard`, `advanced`. */
-  readonly desktop?: boolean;
+  /** URLs beyond the CVEs' own (an advisory, the RFC): the report's "References:" line. */
+  readonly references: readonly string[];
   /**
    * Quality of detection (0–100, as OpenVAS has it): 99 an active
    * confirmation, 80 a remote banner, 30 a version that distributions
-   * backport. Unset: the engine derives it from `active`.
+   * backport. Unset: 80 for a passive check, 99 otherwise (qod.ts).
    */
   readonly qod?: number;
-  run(host: HostFacts, net: Net): Promise<Finding[]>;
+  readonly ports: PortRule;
+  /** The port rule applied to the host, the check run on each matching port in turn. */
+  runOn(host: HostFacts, net: Net): Promise<Finding[]>;
 }

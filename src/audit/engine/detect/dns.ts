@@ -1,6 +1,6 @@
 /** DNS over TCP: a CHAOS TXT version.bind query (answers even when refused name the service). */
 import dnsPacket from 'dns-packet';
-import type { Family } from './io.ts';
+import type { Family } from './family.ts';
 import { WIRE } from '../../../dns/rr/wire-names.ts';
 
 export const dns: Family = {

@@ -1,5 +1,6 @@
 /** FTP: the 220 greeting (told apart from SMTP's 220), then FEAT. */
-import { firstLine, lineDone, type Family } from './io.ts';
+import { firstLine, lineDone } from '../../proto/conv.ts';
+import type { Family } from './family.ts';
 
 const PRODUCTS: [RegExp, string][] = [
   [/vsFTPd\s*([\d.]+\w*)?/i, 'vsftpd'],

@@ -1,6 +1,8 @@
 /** HTTP: GET / (Connection: close), status, headers, first 4 KB of body, Server/X-Powered-By. */
-import type { HttpInfo, Service } from '../types.ts';
-import type { Conv, Family } from './io.ts';
+import type { Service } from '../types.ts';
+import type { Conv } from '../../proto/conv.ts';
+import { parseHttp } from '../../proto/http.ts';
+import type { Family } from './family.ts';
 
 const SERVERS: [RegExp, string][] = [
   [/^Apache/i, 'Apache httpd'],
@@ -10,39 +12,6 @@ const SERVERS: [RegExp, string][] = [
   [/^openresty/i, 'OpenResty web app server'],
   [/^Caddy/i, 'Caddy httpd'],
 ];
-
-/** Parses a response head (+ body so far); null unless it starts like HTTP. */
-export function parseHttp(data: Buffer): HttpInfo | null {
-  const end = data.indexOf('\r\n\r\n');
-  const headEnd = end < 0 ? data.length : end;
-  const lines = data.subarray(0, headEnd).toString('latin1').split('\r\n');
-  const m = /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(lines[0] ?? '');
-  if (!m) return null;
-  const headers: Record<string, string> = {};
-  for (const line of lines.slice(1)) {
-    const i = line.indexOf(':');
-    if (i <= 0) continue;
-    const k = line.slice(0, i).trim().toLowerCase();
-    const v = line.slice(i + 1).trim();
-    headers[k] = headers[k] ? `${headers[k]}, ${v}` : v;
-  }
-  let body = end < 0 ? Buffer.alloc(0) : data.subarray(end + 4);
-  if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body);
-  return { status: Number(m[1]), headers, body: body.subarray(0, 4096).toString('latin1') };
-}
-
-function dechunk(data: Buffer): Buffer {
-  const out: Buffer[] = [];
-  let off = 0;
-  while (off < data.length) {
-    const eol = data.indexOf('\r\n', off);
-    const n = eol < 0 ? NaN : parseInt(data.subarray(off, eol).toString('latin1'), 16);
-    if (!(n > 0)) break;
-    out.push(data.subarray(eol + 2, eol + 2 + n));
-    off = eol + 2 + n + 2;
-  }
-  return Buffer.concat(out);
-}
 
 /** Enough read: the head and Content-Length bytes, the last chunk, or 4 KB of body. */
 function complete(b: Buffer): boolean {

@@ -1,5 +1,5 @@
 /** Key-value and document stores: Redis (PING, INFO), Memcached (version), MongoDB (isMaster). */
-import type { Family } from './io.ts';
+import type { Family } from './family.ts';
 
 const crlf = (b: Buffer) => b.includes('\r\n');
 
@@ -31,7 +31,10 @@ export const redis: Family = {
   },
 };
 
-async function memcachedVersion(conv: import('./io.ts').Conv, s: import('../types.ts').Service): Promise<boolean> {
+async function memcachedVersion(
+  conv: import('../../proto/conv.ts').Conv,
+  s: import('../types.ts').Service,
+): Promise<boolean> {
   const r = (await conv.ask('version\r\n', 1500, crlf)).toString('latin1');
   const m = /^VERSION (\S+)/.exec(r);
   if (!m) return false;

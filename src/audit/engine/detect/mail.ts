@@ -1,5 +1,6 @@
 /** Mail: SMTP (EHLO extensions), POP3 (CAPA), IMAP (CAPABILITY). */
-import { firstLine, type Family } from './io.ts';
+import { firstLine } from '../../proto/conv.ts';
+import type { Family } from './family.ts';
 
 const smtpProducts: [RegExp, string][] = [
   [/Postfix/i, 'Postfix smtpd'],

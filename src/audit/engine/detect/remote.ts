@@ -1,5 +1,6 @@
 /** Remote consoles that speak first: VNC (RFB banner), Telnet (IAC negotiation). */
-import { printable, type Family } from './io.ts';
+import { printable } from '../../proto/conv.ts';
+import type { Family } from './family.ts';
 
 export const vnc: Family = {
   id: 'vnc',

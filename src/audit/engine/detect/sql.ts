@@ -1,25 +1,6 @@
 /** SQL servers: MySQL/MariaDB (handshake the server sends), PostgreSQL (SSLRequest). */
-import type { Family } from './io.ts';
-
-/** A MySQL protocol-10 handshake (or an error packet) → facts, else null. */
-export function parseMysqlGreeting(b: Buffer): { version: string | null; error: string | null } | null {
-  if (b.length < 5) return null;
-  const len = b.readUIntLE(0, 3);
-  if (len < 1 || len > 1 << 16 || b[3] !== 0) return null;
-  if (b[4] === 0xff) {
-    // "Host … is not allowed to connect": still MySQL.
-    const msg = b
-      .subarray(7, 4 + len)
-      .toString('latin1')
-      .replace(/^#\w{5}/, '');
-    return /mysql|mariadb|host|allowed|connect/i.test(msg) ? { version: null, error: msg.slice(0, 200) } : null;
-  }
-  if (b[4] !== 10) return null;
-  const nul = b.indexOf(0, 5);
-  if (nul < 0 || nul - 5 > 80) return null;
-  const version = b.subarray(5, nul).toString('latin1');
-  return /^\d+\.\d+/.test(version) ? { version, error: null } : null;
-}
+import { parseMysqlGreeting } from '../../proto/mysql.ts';
+import type { Family } from './family.ts';
 
 export const mysql: Family = {
   id: 'mysql',

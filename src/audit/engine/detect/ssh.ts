@@ -1,5 +1,6 @@
 /** SSH: the identification line, then the server's KEXINIT algorithm lists. */
-import type { Family } from './io.ts';
+import { parseKexinit } from '../../proto/ssh.ts';
+import type { Family } from './family.ts';
 
 const PRODUCTS: [RegExp, string][] = [
   [/^OpenSSH/i, 'OpenSSH'],
@@ -20,34 +21,6 @@ export function parseSshIdent(
   const version = sep ? soft.slice(sep.index + 1) || null : null;
   const product = PRODUCTS.find(([re]) => re.test(soft))?.[1] ?? name;
   return { proto: m[1]!, product, version, comment: m[3]?.trim() || null };
-}
-
-const LISTS = [
-  'kex',
-  'hostkey',
-  'ciphers_c2s',
-  'ciphers_s2c',
-  'macs_c2s',
-  'macs_s2c',
-  'compression_c2s',
-  'compression_s2c',
-];
-
-/** The name-lists of an SSH_MSG_KEXINIT binary packet (unencrypted), or null. */
-export function parseKexinit(b: Buffer): Record<string, string> | null {
-  if (b.length < 22) return null;
-  const len = b.readUInt32BE(0);
-  if (b[5] !== 20 || len > 35000) return null;
-  let off = 6 + 16;
-  const out: Record<string, string> = {};
-  for (const key of LISTS) {
-    if (off + 4 > b.length) return null;
-    const n = b.readUInt32BE(off);
-    if (off + 4 + n > b.length) return null;
-    out[key] = b.subarray(off + 4, off + 4 + n).toString('latin1');
-    off += 4 + n;
-  }
-  return out;
 }
 
 export const ssh: Family = {

@@ -1,11 +1,13 @@
 /**
- * TLS: handshake (certificate facts via checks/tls-cert.ts), then what runs
+ * TLS: handshake (certificate facts via proto/tls.ts), then what runs
  * inside: a greeting (smtps, imaps, pop3s, ftps …) or HTTP (https).
  */
-import { describeCertificate } from '../checks/tls-cert.ts';
+import type { TLSSocket } from 'node:tls';
+import { describeSessionSafe, OFFER_ALL } from '../../proto/tls.ts';
 import type { Net, Service } from '../types.ts';
 import { httpExchange } from './http.ts';
-import { Conv, printable, type Family } from './io.ts';
+import { Conv, printable } from '../../proto/conv.ts';
+import type { Family } from './family.ts';
 
 export async function tlsProbe(
   net: Net,
@@ -14,22 +16,15 @@ export async function tlsProbe(
   timeoutMs: number,
   greetMs: number,
 ): Promise<boolean> {
-  let socket;
+  let socket: TLSSocket;
   try {
-    socket = await net.connectTls(s.port, { timeoutMs, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0' });
+    socket = await net.connectTls(s.port, { timeoutMs, ...OFFER_ALL });
   } catch {
     return false;
   }
   const conv = new Conv(socket);
   try {
-    let certificate = null;
-    try {
-      const raw = socket.getPeerCertificate()?.raw;
-      certificate = raw ? describeCertificate(raw) : null;
-    } catch {
-      certificate = null;
-    }
-    s.tls = { protocol: socket.getProtocol() ?? 'unknown', cipher: socket.getCipher()?.name ?? 'unknown', certificate };
+    s.tls = describeSessionSafe(socket);
     s.name = 'ssl';
     const greeting = await conv.read(greetMs);
     if (greeting.length) {

@@ -1,5 +1,5 @@
 /** Windows desktop services: RDP (X.224 connection request), SMB (negotiate). */
-import type { Family } from './io.ts';
+import type { Family } from './family.ts';
 
 const RDP_PROTOCOLS: Record<number, string> = { 0: 'RDP', 1: 'TLS', 2: 'CredSSP', 4: 'RDSTLS', 8: 'CredSSP-EX' };
 

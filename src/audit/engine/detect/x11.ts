@@ -5,7 +5,7 @@
  * refusal ("Authorization required, but no authorization protocol
  * specified": nmap 7.93 left it unrecognized after 39 s), so our own.
  */
-import type { Family } from './io.ts';
+import type { Family } from './family.ts';
 
 export const X11_SETUP = Buffer.from([0x6c, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 

@@ -1,0 +1,196 @@
+import versionsOutdatedProducts from './versions/outdated-products.ts';
+import tlsCertExpired from './tls/cert-expired.ts';
+import tlsCertExpiring from './tls/cert-expiring.ts';
+import tlsCertHostname from './tls/cert-hostname.ts';
+import tlsCertNotYetValid from './tls/cert-not-yet-valid.ts';
+import tlsCertSelfSigned from './tls/cert-self-signed.ts';
+import tlsCertWeakKey from './tls/cert-weak-key.ts';
+import tlsCertWeakSignature from './tls/cert-weak-signature.ts';
+import tlsCipherAnon from './tls/cipher-anon.ts';
+import tlsCipherDes from './tls/cipher-des.ts';
+import tlsCipherExport from './tls/cipher-export.ts';
+import tlsCipherNull from './tls/cipher-null.ts';
+import tlsCipherRc4 from './tls/cipher-rc4.ts';
+import tlsDhWeak from './tls/dh-weak.ts';
+import tlsHstsMissing from './tls/hsts-missing.ts';
+import tlsSslv3 from './tls/sslv3.ts';
+import tlsTls10 from './tls/tls10.ts';
+import tlsTls11 from './tls/tls11.ts';
+import webBasicAuthCleartext from './web/basic-auth-cleartext.ts';
+import webCookieNoHttponly from './web/cookie-no-httponly.ts';
+import webCookieNoSecure from './web/cookie-no-secure.ts';
+import webCorsAnyOrigin from './web/cors-any-origin.ts';
+import webDefaultPage from './web/default-page.ts';
+import webDirListing from './web/dir-listing.ts';
+import webEnvExposed from './web/env-exposed.ts';
+import webExposedFiles from './web/exposed-files.ts';
+import webGitExposed from './web/git-exposed.ts';
+import webOpenProxy from './web/open-proxy.ts';
+import webPasswordFormCleartext from './web/password-form-cleartext.ts';
+import webPoweredBy from './web/powered-by.ts';
+import webPutAccepted from './web/put-accepted.ts';
+import webPutWrite from './web/put-write.ts';
+import webSecurityHeaders from './web/security-headers.ts';
+import webServerStatus from './web/server-status.ts';
+import webServerVersion from './web/server-version.ts';
+import webTrace from './web/trace.ts';
+import webWebdavOpen from './web/webdav-open.ts';
+import mailImapCleartextLogin from './mail/imap-cleartext-login.ts';
+import mailOpenRelay from './mail/open-relay.ts';
+import mailPop3CleartextLogin from './mail/pop3-cleartext-login.ts';
+import mailSmtpCleartextAuth from './mail/smtp-cleartext-auth.ts';
+import mailUserEnum from './mail/user-enum.ts';
+import ftpAnonymousWrite from './ftp/anonymous-write.ts';
+import ftpAnonymous from './ftp/anonymous.ts';
+import ftpCleartextLogin from './ftp/cleartext-login.ts';
+import databasesDefaultCredentials from './databases/default-credentials.ts';
+import databasesElasticsearchOpen from './databases/elasticsearch-open.ts';
+import databasesMemcachedOpen from './databases/memcached-open.ts';
+import databasesMongodbNoauth from './databases/mongodb-noauth.ts';
+import databasesMysqlEmptyRoot from './databases/mysql-empty-root.ts';
+import databasesPostgresqlTrust from './databases/postgresql-trust.ts';
+import databasesRedisNoauth from './databases/redis-noauth.ts';
+import remoteAccessSshPasswordAuth from './remote-access/ssh-password-auth.ts';
+import remoteAccessSshProtocol1 from './remote-access/ssh-protocol1.ts';
+import remoteAccessSshWeakAlgorithms from './remote-access/ssh-weak-algorithms.ts';
+import remoteAccessSshWeakHostkey from './remote-access/ssh-weak-hostkey.ts';
+import remoteAccessTelnetOpen from './remote-access/telnet-open.ts';
+import remoteAccessVncExposed from './remote-access/vnc-exposed.ts';
+import remoteAccessVncNoauth from './remote-access/vnc-noauth.ts';
+import remoteAccessVncUnencrypted from './remote-access/vnc-unencrypted.ts';
+import remoteAccessX11Open from './remote-access/x11-open.ts';
+import windowsRdpExposed from './windows/rdp-exposed.ts';
+import windowsSmbGuestShare from './windows/smb-guest-share.ts';
+import windowsSmbSigning from './windows/smb-signing.ts';
+import windowsSmbV1 from './windows/smb-v1.ts';
+import dnsAxfr from './dns/axfr.ts';
+import dnsBindVersion from './dns/bind-version.ts';
+import dnsDynamicUpdate from './dns/dynamic-update.ts';
+import dnsOpenRecursion from './dns/open-recursion.ts';
+import generalFingerUsers from './general/finger-users.ts';
+import generalIdentUsers from './general/ident-users.ts';
+import generalLdapAnonymous from './general/ldap-anonymous.ts';
+import generalMqttAnonymous from './general/mqtt-anonymous.ts';
+import generalNseVuln from './general/nse-vuln.ts';
+import generalRsyncOpenModule from './general/rsync-open-module.ts';
+import generalSnmpPublic from './general/snmp-public.ts';
+import generalSocksOpenProxy from './general/socks-open-proxy.ts';
+import generalSnmpWrite from './general/snmp-write.ts';
+import generalTftpRead from './general/tftp-read.ts';
+import generalTftpWrite from './general/tftp-write.ts';
+import dosDnsAnyAmplification from './dos/dns-any-amplification.ts';
+import dosHttpRangeAmplification from './dos/http-range-amplification.ts';
+import dosHttpSlowRequest from './dos/http-slow-request.ts';
+import dosMemcachedUdpAmplification from './dos/memcached-udp-amplification.ts';
+import dosNtpMode6Amplification from './dos/ntp-mode6-amplification.ts';
+import dosNtpMonlist from './dos/ntp-monlist.ts';
+import dosSsdpAmplification from './dos/ssdp-amplification.ts';
+import dosTlsClientRenegotiation from './dos/tls-client-renegotiation.ts';
+import type { Check } from './kit.ts';
+
+/**
+ * THE catalogue of checks: every check file of src/audit/checks/<family>/,
+ * families in report order (catalogue.test.ts fails when a file is missing
+ * here or listed twice). A file's default export is one check, or the
+ * checks of one data table. Ids are stable forever (reports and baselines
+ * refer to them).
+ */
+export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
+  'versions/outdated-products.ts': versionsOutdatedProducts,
+  'tls/cert-expired.ts': tlsCertExpired,
+  'tls/cert-expiring.ts': tlsCertExpiring,
+  'tls/cert-hostname.ts': tlsCertHostname,
+  'tls/cert-not-yet-valid.ts': tlsCertNotYetValid,
+  'tls/cert-self-signed.ts': tlsCertSelfSigned,
+  'tls/cert-weak-key.ts': tlsCertWeakKey,
+  'tls/cert-weak-signature.ts': tlsCertWeakSignature,
+  'tls/cipher-anon.ts': tlsCipherAnon,
+  'tls/cipher-des.ts': tlsCipherDes,
+  'tls/cipher-export.ts': tlsCipherExport,
+  'tls/cipher-null.ts': tlsCipherNull,
+  'tls/cipher-rc4.ts': tlsCipherRc4,
+  'tls/dh-weak.ts': tlsDhWeak,
+  'tls/hsts-missing.ts': tlsHstsMissing,
+  'tls/sslv3.ts': tlsSslv3,
+  'tls/tls10.ts': tlsTls10,
+  'tls/tls11.ts': tlsTls11,
+  'web/basic-auth-cleartext.ts': webBasicAuthCleartext,
+  'web/cookie-no-httponly.ts': webCookieNoHttponly,
+  'web/cookie-no-secure.ts': webCookieNoSecure,
+  'web/cors-any-origin.ts': webCorsAnyOrigin,
+  'web/default-page.ts': webDefaultPage,
+  'web/dir-listing.ts': webDirListing,
+  'web/env-exposed.ts': webEnvExposed,
+  'web/exposed-files.ts': webExposedFiles,
+  'web/git-exposed.ts': webGitExposed,
+  'web/open-proxy.ts': webOpenProxy,
+  'web/password-form-cleartext.ts': webPasswordFormCleartext,
+  'web/powered-by.ts': webPoweredBy,
+  'web/put-accepted.ts': webPutAccepted,
+  'web/put-write.ts': webPutWrite,
+  'web/security-headers.ts': webSecurityHeaders,
+  'web/server-status.ts': webServerStatus,
+  'web/server-version.ts': webServerVersion,
+  'web/trace.ts': webTrace,
+  'web/webdav-open.ts': webWebdavOpen,
+  'mail/imap-cleartext-login.ts': mailImapCleartextLogin,
+  'mail/open-relay.ts': mailOpenRelay,
+  'mail/pop3-cleartext-login.ts': mailPop3CleartextLogin,
+  'mail/smtp-cleartext-auth.ts': mailSmtpCleartextAuth,
+  'mail/user-enum.ts': mailUserEnum,
+  'ftp/anonymous-write.ts': ftpAnonymousWrite,
+  'ftp/anonymous.ts': ftpAnonymous,
+  'ftp/cleartext-login.ts': ftpCleartextLogin,
+  'databases/default-credentials.ts': databasesDefaultCredentials,
+  'databases/elasticsearch-open.ts': databasesElasticsearchOpen,
+  'databases/memcached-open.ts': databasesMemcachedOpen,
+  'databases/mongodb-noauth.ts': databasesMongodbNoauth,
+  'databases/mysql-empty-root.ts': databasesMysqlEmptyRoot,
+  'databases/postgresql-trust.ts': databasesPostgresqlTrust,
+  'databases/redis-noauth.ts': databasesRedisNoauth,
+  'remote-access/ssh-password-auth.ts': remoteAccessSshPasswordAuth,
+  'remote-access/ssh-protocol1.ts': remoteAccessSshProtocol1,
+  'remote-access/ssh-weak-algorithms.ts': remoteAccessSshWeakAlgorithms,
+  'remote-access/ssh-weak-hostkey.ts': remoteAccessSshWeakHostkey,
+  'remote-access/telnet-open.ts': remoteAccessTelnetOpen,
+  'remote-access/vnc-exposed.ts': remoteAccessVncExposed,
+  'remote-access/vnc-noauth.ts': remoteAccessVncNoauth,
+  'remote-access/vnc-unencrypted.ts': remoteAccessVncUnencrypted,
+  'remote-access/x11-open.ts': remoteAccessX11Open,
+  'windows/rdp-exposed.ts': windowsRdpExposed,
+  'windows/smb-guest-share.ts': windowsSmbGuestShare,
+  'windows/smb-signing.ts': windowsSmbSigning,
+  'windows/smb-v1.ts': windowsSmbV1,
+  'dns/axfr.ts': dnsAxfr,
+  'dns/bind-version.ts': dnsBindVersion,
+  'dns/dynamic-update.ts': dnsDynamicUpdate,
+  'dns/open-recursion.ts': dnsOpenRecursion,
+  'general/finger-users.ts': generalFingerUsers,
+  'general/ident-users.ts': generalIdentUsers,
+  'general/ldap-anonymous.ts': generalLdapAnonymous,
+  'general/mqtt-anonymous.ts': generalMqttAnonymous,
+  'general/nse-vuln.ts': generalNseVuln,
+  'general/rsync-open-module.ts': generalRsyncOpenModule,
+  'general/snmp-public.ts': generalSnmpPublic,
+  'general/socks-open-proxy.ts': generalSocksOpenProxy,
+  'general/snmp-write.ts': generalSnmpWrite,
+  'general/tftp-read.ts': generalTftpRead,
+  'general/tftp-write.ts': generalTftpWrite,
+  'dos/dns-any-amplification.ts': dosDnsAnyAmplification,
+  'dos/http-range-amplification.ts': dosHttpRangeAmplification,
+  'dos/http-slow-request.ts': dosHttpSlowRequest,
+  'dos/memcached-udp-amplification.ts': dosMemcachedUdpAmplification,
+  'dos/ntp-mode6-amplification.ts': dosNtpMode6Amplification,
+  'dos/ntp-monlist.ts': dosNtpMonlist,
+  'dos/ssdp-amplification.ts': dosSsdpAmplification,
+  'dos/tls-client-renegotiation.ts': dosTlsClientRenegotiation,
+};
+
+export const CHECKS: readonly Check[] = Object.freeze([...Object.values(FILES).flat()]);
+
+/** The check of this id (tests and tools; the engine takes the profile's list from profiles.ts). */
+export function checkById(id: string): Check {
+  const c = CHECKS.find((x) => x.id === id);
+  if (!c) throw new Error(`no check ${id}`);
+  return c;
+}

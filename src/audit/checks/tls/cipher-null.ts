@@ -1,0 +1,21 @@
+import { TLS12 } from '../../proto/tls-hello.ts';
+import { defineCheck } from '../kit.ts';
+import { acceptedHello, CIPHER_SOLUTION, suitesMatching } from './lib/hello.ts';
+import { speaksTls } from './lib/targets.ts';
+
+const SUITES = suitesMatching(/_NULL_/);
+
+/** One TLS 1.2 ClientHello offering only these suites: the server picking one proves it accepts them. */
+export default defineCheck({
+  id: 'vigil.tls.cipher-null',
+  shortid: 'TLS-NULL',
+  title: 'NULL cipher suites accepted (no encryption)',
+  family: 'SSL/TLS',
+  categories: ['safe', 'vuln', 'default'],
+  risk: 'high',
+  type: 'HOLE',
+  description: 'The server agrees to NULL cipher suites, which send the traffic unencrypted.',
+  solution: CIPHER_SOLUTION,
+  ports: { where: speaksTls },
+  run: (t) => acceptedHello(t, TLS12, SUITES, (_v, suite) => SUITES.includes(suite)),
+});

@@ -1,0 +1,14 @@
+/** Shared shape of the detect/* families. */
+import type { Conv } from '../../proto/conv.ts';
+import type { Net, Service } from '../types.ts';
+
+/** One protocol family: recognise a greeting, and/or probe a silent port. */
+export interface Family {
+  readonly id: string;
+  /** Ports where this family is tried first among the probes. */
+  readonly ports?: readonly number[];
+  /** A greeting the server sent unasked; fill `s` and return true if it is ours. */
+  banner?(greeting: Buffer, s: Service, conv: Conv): Promise<boolean>;
+  /** A client-first probe on a fresh plain connection. */
+  probe?(conv: Conv, s: Service, net: Net): Promise<boolean>;
+}
