@@ -34,8 +34,8 @@ async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {
 }
 
 // nmap is async (execFile) so the servers in this process keep answering.
-async function nmapScan(): Promise<number[]> {
-  const { stdout } = await run('/usr/bin/nmap', ['-sT', '-p-', '-n', '-Pn', '-T4', '-oG', '-', ADDRESS], {
+async function nmapScan(mode = '-sT'): Promise<number[]> {
+  const { stdout } = await run('/usr/bin/nmap', [mode, '-p-', '-n', '-Pn', '-T4', '-oG', '-', ADDRESS], {
     maxBuffer: 1 << 24,
   });
   return [...stdout.matchAll(/(\d+)\/open\/tcp/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
@@ -43,12 +43,19 @@ async function nmapScan(): Promise<number[]> {
 
 const all = portsFor('advanced');
 const vigil: number[] = [];
+const vigil1: number[] = [];
 const nmap: number[] = [];
+const nmapS: number[] = [];
+// Vigil sends SYN probes where it may open a raw socket (root here), as nmap -sS does; both nmap modes run.
+const root = process.getuid?.() === 0;
 let vigilPorts: number[] = [];
 let nmapPorts: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   const [tv, pv] = await timed(() => scanPorts({ fence, address: ADDRESS }, all));
   const [tn, pn] = await timed(nmapScan);
+  const [t1] = await timed(() => scanPorts({ fence, address: ADDRESS }, all, { threads: 1 }));
+  vigil1.push(t1);
+  if (root) nmapS.push((await timed(() => nmapScan('-sS')))[0]);
   vigil.push(tv);
   nmap.push(tn);
   vigilPorts = pv;
@@ -73,12 +80,24 @@ console.log(`\n50 HTTP servers on ${ADDRESS}; ${RUNS} runs each, median\n`);
 console.log('| task | tool | wall time (median) | runs | result |');
 console.log('|---|---|---|---|---|');
 console.log(
-  `| full TCP scan 1-65535 | Vigil scanPorts (fence fast path, threads) | ${ms(median(vigil))} | ${vigil.map(ms).join(', ')} | ${vigilPorts.length} open |`,
+  `| full TCP scan 1-65535 | Vigil scanPorts (native addon, 2 worker threads) | ${ms(median(vigil))} | ${vigil.map(ms).join(', ')} | ${vigilPorts.length} open |`,
+);
+console.log(
+  `| full TCP scan 1-65535 | Vigil scanPorts (native addon, 1 thread) | ${ms(median(vigil1))} | ${vigil1.map(ms).join(', ')} | |`,
 );
 console.log(
   `| full TCP scan 1-65535 | nmap -sT -p- -n -Pn -T4 | ${ms(median(nmap))} | ${nmap.map(ms).join(', ')} | ${nmapPorts.length} open |`,
 );
-console.log(`| full TCP scan 1-65535 | Vigil scanPorts (plain Net path) | ${ms(tvNet)} | 1 | ${pvNet.length} open |`);
+if (root)
+  console.log(
+    `| full TCP scan 1-65535 | nmap -sS -p- -n -Pn -T4 | ${ms(median(nmapS))} | ${nmapS.map(ms).join(', ')} | |`,
+  );
+console.log(
+  `| full TCP scan 1-65535 | Vigil scanPorts (plain Net path, node:net) | ${ms(tvNet)} | 1 | ${pvNet.length} open |`,
+);
+console.log(
+  `| ratio Vigil / nmap -sT (medians) | 2 threads ${(median(vigil) / median(nmap)).toFixed(2)}× | 1 thread ${(median(vigil1) / median(nmap)).toFixed(2)}× | ${root ? `vs -sS: ${(median(vigil) / median(nmapS)).toFixed(2)}×` : ''} | |`,
+);
 console.log(
   `| same open ports (fast path vs nmap) | | | | ${same ? 'identical' : `DIFFER: vigil-only ${vigilPorts.filter((p) => !nmapPorts.includes(p))}, nmap-only ${nmapPorts.filter((p) => !vigilPorts.includes(p))}`} |`,
 );

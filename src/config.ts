@@ -25,16 +25,25 @@ export interface Config {
   readonly domainHold: 'manual' | 'none';
   readonly nsDomain: string;
   readonly secondaries: readonly string[];
+  /** `--resolver`: where zone-health checks look the world up (ADDR[:PORT]); empty: the system's resolvers. */
+  readonly resolvers: readonly string[];
   readonly catalogZone: string;
   readonly forwardAddress: string;
   /** The key-encryption key of the zones' DNSSEC keys (src/dns/dnssec/kek.ts); default DATA/dnssec/kek. */
   readonly dnssecKeyFile: string;
   readonly smtpUrl: string | null;
   readonly scanAllow: readonly string[];
+  /** Host discovery before an audit's port scan (--scan-discovery; off: every address scanned, as nmap -Pn). */
+  readonly scanDiscovery: boolean;
   /** Audits running at once in this process; 0: none (serve --audit-workers 0: a `worker` runs them). */
   readonly auditWorkers: number;
   /** How long a running audit stays held without a renewal (VIGIL_AUDIT_LEASE; docs/workers.md). */
   readonly auditLeaseMs: number;
+  /**
+   * An audit's per-read wait on a silent port, in detection and the checks' default (VIGIL_AUDIT_PROBE_TIMEOUT;
+   * docs/workers.md). Tests against silent targets lower it; a lower value misses slow services.
+   */
+  readonly auditProbeTimeoutMs: number;
   /** Audits of one account running at once; more wait in the queue. */
   readonly auditAccountLimit: number;
   /** Audits of one account queued or running at once; saRunAudit past it answers auditQueueFull (docs/audits.md). */
@@ -126,13 +135,16 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     domainHold: partial.domainHold ?? 'manual',
     nsDomain: partial.nsDomain ?? DEFAULTS.nsDomain,
     secondaries: Object.freeze([...(partial.secondaries ?? [])]),
+    resolvers: Object.freeze([...(partial.resolvers ?? [])]),
     catalogZone: partial.catalogZone ?? DEFAULTS.catalogZone,
     forwardAddress: partial.forwardAddress ?? listen,
     dnssecKeyFile: partial.dnssecKeyFile ?? join(dataDir, 'dnssec', 'kek'),
     smtpUrl: partial.smtpUrl ?? null,
     scanAllow: Object.freeze([...(partial.scanAllow ?? DEFAULTS.scanAllow.split(','))]),
+    scanDiscovery: partial.scanDiscovery ?? true,
     auditWorkers: partial.auditWorkers ?? DEFAULTS.auditWorkers,
     auditLeaseMs: partial.auditLeaseMs ?? 30_000,
+    auditProbeTimeoutMs: partial.auditProbeTimeoutMs ?? 3000,
     auditAccountLimit: partial.auditAccountLimit ?? DEFAULTS.auditAccountLimit,
     auditQueueLimit: partial.auditQueueLimit ?? DEFAULTS.auditQueueLimit,
     scheduleLimit: partial.scheduleLimit ?? DEFAULTS.scheduleLimit,

@@ -236,10 +236,11 @@ function readdirOrEmpty(dir: string): string[] {
 describe('the queue: per-account limit', () => {
   test('with --audit-account-limit 1 an account’s second audit waits while another account’s runs', async () => {
     const { listenOnFirst, tarpit, closeAll } = await import('./helpers/targets.ts');
-    // A port that accepts and never speaks keeps an audit running for seconds.
+    // A port that accepts and never speaks keeps an audit running for seconds: about 5 with silent reads
+    // cut to 300 ms (config.auditProbeTimeoutMs), 16 at the default.
     const pit = tarpit();
     await listenOnFirst(pit, '127.0.0.9', [5907, 5908, 5909]);
-    const t = await startTestApp({ auditWorkers: 3, auditAccountLimit: 1 });
+    const t = await startTestApp({ auditWorkers: 3, auditAccountLimit: 1, auditProbeTimeoutMs: 300 });
     try {
       const a = t.client();
       const b = t.client();

@@ -18,6 +18,8 @@ export interface AuditCoverage {
    * (src/audit/changes.ts). Audits before issue 31 have none.
    */
   products?: Record<string, Record<string, string>>;
+  /** Addresses that did not answer host discovery (issue 26): nothing was checked there. */
+  down?: string[];
 }
 
 export function coverageOf(result: AuditResult): AuditCoverage {
@@ -29,9 +31,11 @@ export function coverageOf(result: AuditResult): AuditCoverage {
       .map((h) => [h.address, Object.fromEntries(h.services.filter((s) => s.product).map((s) => [s.port, s.product!]))])
       .filter(([, byPort]) => Object.keys(byPort as object).length),
   );
+  const down = result.hosts.filter((h) => h.scan && !h.scan.up).map((h) => h.address);
   return {
     ports: portRanges(result.ports),
     checks: result.checkIds,
+    ...(down.length ? { down } : {}),
     ...(Object.keys(failed).length ? { failed } : {}),
     ...(Object.keys(products).length ? { products } : {}),
   };
@@ -103,7 +107,10 @@ class View {
     this.checks = coverage ? new Set(coverage.checks) : null;
     this.failed = new Set(coverage?.failed?.[address] ?? []);
     this.found = new Set(found.map(keyOf));
+    this.down = coverage?.down?.includes(address) ?? false;
   }
+  /** The address was down: this audit checked nothing there, so it resolves nothing. */
+  private readonly down: boolean;
 
   /**
    * Port-bound: the finding is on a TCP port this audit scanned. A finding
@@ -120,6 +127,7 @@ class View {
    */
   covers(s: Seen, portBound: boolean): boolean {
     if (!this.checks) return true;
+    if (this.down) return false;
     if (s.id === DETECTION_ID) return this.ports.has(s.port);
     return this.checks.has(s.id) && !this.failed.has(s.id) && (!portBound || this.ports.has(s.port));
   }

@@ -41,7 +41,8 @@ export function auditWork(db: Db, clock: Clock, config: Config, logger: Logger, 
     primary: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outbox,
     outbox,
   };
-  const runner = new AuditRunner(db, clock, config.scanAllow, mailers, logger, engine);
+  const runner = new AuditRunner(db, clock, config.scanAllow, mailers, logger, engine, config.scanDiscovery);
+  runner.probeTimeoutMs = config.auditProbeTimeoutMs;
   if (queue instanceof StoreQueue || queue instanceof BossQueue) {
     queue.onRequeued = (ids) =>
       logger.warn({ scanuids: ids }, 'audits put back: their worker stopped renewing its lease');

@@ -74,6 +74,30 @@ export interface WhatRan {
   nse: { ran: boolean; version?: string };
   /** One sentence, always there: what ran and what was found, or that nothing was. */
   summary: string;
+  /** Issue 26: whether host discovery ran first (false: every address scanned, as nmap -Pn). */
+  discovery?: boolean;
+  /** Addresses that answered discovery, and those that did not (not port-scanned). */
+  hostsUp?: number;
+  hostsDown?: number;
+  /** Per address, what the scan saw. */
+  hosts?: HostLine[];
+}
+
+/** One address of `basic.hosts` (issue 26). */
+export interface HostLine {
+  ip: string;
+  state: 'up' | 'down';
+  /** What showed it up: `icmp` (an echo or timestamp reply), `tcp` (a SYN-ACK or RST), `assumed` (no discovery). */
+  reason: string;
+  /** Smoothed round-trip time in ms, as measured by the scan (null: nothing answered). */
+  rtt: number | null;
+  portsScanned: number;
+  open: number;
+  closed: number;
+  /** Ports that never answered, after the retries. */
+  filtered: number;
+  /** Went silent mid-scan and was given up. */
+  dropped: boolean;
 }
 
 export interface AuditFacts {

@@ -74,9 +74,14 @@ export class AuditRunner {
     private readonly mailers: { primary: Mailer; outbox: Mailer },
     private readonly logger: Logger,
     private readonly engine: Engine = runAudit,
+    /** --scan-discovery: host discovery before the port scan (off: as nmap -Pn). */
+    private readonly discovery = true,
   ) {
     this.store = new AuditStore(db);
   }
+
+  /** The engine's wait on a silent port (config.auditProbeTimeoutMs); undefined: the engine's own default. */
+  probeTimeoutMs: number | undefined = undefined;
 
   /** Called as each audit ends (metrics); the runner itself does not know about them. */
   onEnded: ((e: AuditEnded) => void) | null = null;
@@ -98,9 +103,15 @@ export class AuditRunner {
     try {
       const ports = storedPorts(audit.ports);
       result = await this.engine(
-        { type: audit.type as AuditType, excludedos: audit.excludedos === 1, addresses, ...(ports ? { ports } : {}) },
+        {
+          type: audit.type as AuditType,
+          excludedos: audit.excludedos === 1,
+          addresses,
+          discovery: this.discovery,
+          ...(ports ? { ports } : {}),
+        },
         new Fence(addresses, this.scanAllow),
-        { signal, onProgress: tell },
+        { signal, onProgress: tell, ...(this.probeTimeoutMs ? { probeTimeoutMs: this.probeTimeoutMs } : {}) },
       );
       if (last) tell({ ...(last as AuditProgress), phase: 'reporting' });
       await progress.flush();

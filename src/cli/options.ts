@@ -26,6 +26,22 @@ export function parsePort(text: string): number {
   return n;
 }
 
+/**
+ * `--scan-discovery on|off` (serve and worker; issue 26): host discovery
+ * before an audit's port scan. `off` scans every address of the audit, as
+ * nmap -Pn does (docs/audits.md, "Host discovery").
+ */
+export const scanDiscoveryOption = () =>
+  new Option('--scan-discovery <on|off>', 'host discovery before port scans (off: scan every address, as nmap -Pn)')
+    .env('VIGIL_SCAN_DISCOVERY')
+    .argParser(
+      checked((t: string) => {
+        if (t !== 'on' && t !== 'off') throw new Error("must be 'on' or 'off'");
+        return t === 'on';
+      }),
+    )
+    .default(true, 'on');
+
 /** Turns a plain parser into one commander reports as a usage error. */
 export function checked<T>(parse: (text: string) => T) {
   return (text: string): T => {
@@ -43,17 +59,28 @@ export const auditWorkers = (min: 0 | 1) => (t: string) => {
   return Number(t);
 };
 
+/** A duration from the environment, at least `least` (e.g. `1s`); undefined when unset. */
+function durationFromEnv(name: string, least: string): number | undefined {
+  const text = process.env[name];
+  if (!text) return undefined;
+  const ms = parseDuration(text);
+  if (ms < parseDuration(least)) throw new Error(`${name}: at least ${least}`);
+  return ms;
+}
+
 /**
  * VIGIL_AUDIT_LEASE (no flag: tests and operators who know why): how long a
  * running audit stays held without a renewal; docs/workers.md.
  */
-export function auditLeaseMs(): number | undefined {
-  const text = process.env.VIGIL_AUDIT_LEASE;
-  if (!text) return undefined;
-  const ms = parseDuration(text);
-  if (ms < 1000) throw new Error('VIGIL_AUDIT_LEASE: at least 1s');
-  return ms;
-}
+export const auditLeaseMs = () => durationFromEnv('VIGIL_AUDIT_LEASE', '1s');
+
+/**
+ * VIGIL_AUDIT_PROBE_TIMEOUT (no flag, as VIGIL_AUDIT_LEASE): how long an audit waits on a port that says
+ * nothing (detection, and the checks that take the default). For tests whose target is a tarpit: an audit of
+ * one silent port takes 15.7 s at the default 3 s (12.6 of them in detection), which the lease tests paid
+ * once per takeover.
+ */
+export const auditProbeTimeoutMs = () => durationFromEnv('VIGIL_AUDIT_PROBE_TIMEOUT', '50ms');
 
 /**
  * `--config FILE`: the command's own flags as `key = value` lines (src/cli/config-file.ts). With

@@ -2,9 +2,11 @@ import { Command, Option } from 'commander';
 import { parsePattern } from '../audit/patterns.ts';
 import { ALLOW_DOMAINS, type AllowDomain, buildConfig, commaList, DEFAULTS } from '../config.ts';
 import { parseDuration } from '../duration.ts';
+import { parsePeer } from '../dns/peers.ts';
 import { serverLogger } from '../log-format.ts';
 import {
   auditLeaseMs,
+  auditProbeTimeoutMs,
   auditWorkers,
   checked,
   configFileHook,
@@ -17,6 +19,7 @@ import {
   metricsListenOption,
   metricsPortOption,
   parsePort,
+  scanDiscoveryOption,
 } from './options.ts';
 import { version } from './version.ts';
 import { maxPortsOption, queueLimitOption, scheduleLimitOption, schedulePollMs } from './audit-limits.ts';
@@ -45,6 +48,14 @@ const allowDomains = (t: string): AllowDomain[] => {
   const bad = items.filter((i) => !(ALLOW_DOMAINS as readonly string[]).includes(i));
   if (bad.length) throw new Error(`unknown: ${bad.join(', ')} (choose from ${ALLOW_DOMAINS.join(', ')})`);
   return items as AllowDomain[];
+};
+
+/** `--resolver ADDR[:PORT],…`: each entry a DNS peer (IPv6 with a port in brackets). */
+const resolverList = (t: string): string[] => {
+  const items = commaList(t);
+  const bad = items.filter((i) => parsePeer(i) === null);
+  if (bad.length) throw new Error(`not ADDR[:PORT]: ${bad.join(', ')}`);
+  return items;
 };
 
 /** `--metrics-zone-names`: alone or `yes` turns it on; `no` (the default) off. */
@@ -180,6 +191,14 @@ export function serveCommand(): Command {
       .addOption(opt('--secondaries <list>', 'ADDR[:PORT],… stock secondaries', 'VIGIL_SECONDARIES', commaList))
       .addOption(
         opt(
+          '--resolver <list>',
+          "ADDR[:PORT],… where zone-health checks look names up (default: the system's resolvers)",
+          'VIGIL_RESOLVER',
+          resolverList,
+        ),
+      )
+      .addOption(
+        opt(
           '--catalog-zone <name>',
           'RFC 9432 catalog of served zones',
           'VIGIL_CATALOG_ZONE',
@@ -207,6 +226,7 @@ export function serveCommand(): Command {
           DEFAULTS.scanAllow,
         ),
       )
+      .addOption(scanDiscoveryOption())
       .addOption(
         opt(
           '--audit-workers <n>',
@@ -327,13 +347,16 @@ export function serveCommand(): Command {
           domainHold: o.domainHold,
           nsDomain: o.nsDomain,
           secondaries: o.secondaries,
+          resolvers: o.resolver,
           catalogZone: o.catalogZone,
           forwardAddress: o.forwardAddress,
           dnssecKeyFile: o.dnssecKeyFile,
           smtpUrl: o.smtpUrl ?? null,
           scanAllow: o.scanAllow,
+          scanDiscovery: o.scanDiscovery,
           auditWorkers: o.auditWorkers,
           auditLeaseMs: auditLeaseMs(),
+          auditProbeTimeoutMs: auditProbeTimeoutMs(),
           auditAccountLimit: o.auditAccountLimit,
           auditQueueLimit: o.auditQueueLimit,
           scheduleLimit: o.scheduleLimit,

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { buildConfig, DEFAULTS } from '../config.ts';
 import {
   auditLeaseMs,
+  auditProbeTimeoutMs,
   auditWorkers,
   checked,
   configFileHook,
@@ -12,6 +13,7 @@ import {
   logLevelOption,
   metricsListenOption,
   metricsPortOption,
+  scanDiscoveryOption,
 } from './options.ts';
 import { cidrList } from './serve.ts';
 import { version } from './version.ts';
@@ -52,6 +54,7 @@ export function workerCommand(): Command {
         .argParser(checked(cidrList))
         .default(DEFAULTS.scanAllow.split(','), DEFAULTS.scanAllow),
     )
+    .addOption(scanDiscoveryOption())
     .addOption(
       new Option('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)').env(
         'VIGIL_SMTP_URL',
@@ -74,10 +77,12 @@ export function workerCommand(): Command {
           ? accountLimit(process.env.VIGIL_AUDIT_ACCOUNT_LIMIT)
           : undefined,
         auditLeaseMs: auditLeaseMs(),
+        auditProbeTimeoutMs: auditProbeTimeoutMs(),
         // Scheduled runs start here too (src/audit/scheduler.ts): checked with the set's limits.
         ...auditLimitsFromEnv(),
         schedulePollMs: schedulePollMs(),
         scanAllow: o.scanAllow,
+        scanDiscovery: o.scanDiscovery,
         smtpUrl: o.smtpUrl ?? null,
         mailFrom: o.mailFrom,
         logLevel: o.logLevel,

@@ -60,8 +60,18 @@ export function assertReportShape(info: any): void {
     title: 'string',
     totalnaslentries: 'number',
   };
-  // Spec fields exactly, plus the extension fields of issue 15 (docs/audits.md: "say what ran").
-  const extension = { portsScanned: 'number', checksRun: 'number', nse: 'object', summary: 'string' };
+  // Spec fields exactly, plus the extension fields of issue 15 (docs/audits.md: "say what ran") and of issue 26
+  // (host discovery: "Host discovery and the range scan").
+  const extension = {
+    portsScanned: 'number',
+    checksRun: 'number',
+    nse: 'object',
+    summary: 'string',
+    discovery: 'boolean',
+    hostsUp: 'number',
+    hostsDown: 'number',
+    hosts: 'object',
+  };
   assert.deepEqual(Object.keys(info.basic).sort(), Object.keys({ ...basic, ...extension }).sort());
   for (const [k, t] of Object.entries({ ...basic, ...extension })) assert.equal(typeof info.basic[k], t, `basic.${k}`);
   const entry = {

@@ -36,6 +36,29 @@ export const SCANINFO = {
           fields: { ran: { type: 'boolean' }, version: { ...str, optional: true } },
         },
         summary: { ...str, optional: true },
+        // Extensions (issue 26): host discovery and what the scan saw on each address.
+        discovery: { type: 'boolean', optional: true },
+        hostsUp: { ...num, optional: true },
+        hostsDown: { ...num, optional: true },
+        hosts: {
+          type: 'array',
+          optional: true,
+          doc: 'per address: up or down, RTT, ports scanned, open/closed/filtered counts (docs/audits.md)',
+          items: {
+            type: 'object',
+            fields: {
+              ip: str,
+              state: { type: 'string', enum: ['up', 'down'] },
+              reason: str,
+              rtt: { ...num, nullable: true },
+              portsScanned: num,
+              open: num,
+              closed: num,
+              filtered: num,
+              dropped: { type: 'boolean' },
+            },
+          },
+        },
       },
     },
     entries: {

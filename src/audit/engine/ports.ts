@@ -77,11 +77,11 @@ const DESKTOP_EXTRA =
 
 /**
  * Ports outside the top 1000 that the catalogue's checks look at (Redis,
- * Memcached, MongoDB, Elasticsearch, alternate Telnet and SMTP): a norisk or
+ * Memcached, MongoDB, Elasticsearch, MQTT, alternate Telnet and SMTP): a norisk or
  * standard audit must not miss an open database because nmap's frequency
  * table ranks its port low.
  */
-const CHECKED_EXTRA = '2323,2525,6379,9200,11211,27017-27018';
+const CHECKED_EXTRA = '1883,2323,2525,6379,9200,11211,27017-27018';
 
 /** Parses '1,3-4,7' into sorted unique numbers within 1-65535. */
 export function parsePortRanges(spec: string): number[] {

@@ -3,7 +3,8 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { after, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { Fence, FenceError } from './fence.ts';
-import { scanCore, scanPorts } from './portscan.ts';
+import { scanPorts } from './portscan.ts';
+import { OPEN, PENDING, ScanEngine } from './scan/engine.ts';
 import { portsFor, usualService } from './ports.ts';
 
 const fence = new Fence(['127.0.0.1', '127.0.0.3'], ['127.0.0.0/8']);
@@ -110,34 +111,42 @@ test('a port that never answers is retried, then left out, without hanging', asy
   }
 });
 
-test('scan loop: silent ports get `retries` extra attempts, refused ones one', async () => {
+test('scan loop: silent ports get `retries` extra attempts and a last look, refused ones one', async () => {
   const attempts = new Map<number, number>();
-  const connector = (finish: (p: any, s: number) => void) => ({
-    connect(probe: any) {
-      attempts.set(probe.port, (attempts.get(probe.port) ?? 0) + 1);
-      if (probe.port !== 2) setImmediate(() => finish(probe, probe.port === 3 ? 0 : -111));
-      return 0;
+  const done: number[] = [];
+  const probes = {
+    connect(slot: number, _host: number, port: number) {
+      attempts.set(port, (attempts.get(port) ?? 0) + 1);
+      if (port !== 2) done.push(slot, port === 3 ? OPEN : -111);
+      return PENDING;
     },
-    cancel(probe: any) {
-      probe.done = true;
-    },
-  });
-  const opts = { burst: 8, concurrency: 8, initialTimeoutMs: 40, minTimeoutMs: 20, maxTimeoutMs: 40, retries: 2 };
-  const r = await scanCore(
-    '127.0.0.1',
-    [1, 2, 3, 4],
-    opts,
-    connector,
-    () => false,
-    () => {},
-  );
-  assert.deepEqual(r.open, [3]);
-  assert.equal(r.filtered, 1);
+    cancel() {},
+  };
+  const opts = {
+    budget: 8,
+    perHost: 8,
+    burst: 8,
+    initialTimeoutMs: 40,
+    minTimeoutMs: 20,
+    maxTimeoutMs: 40,
+    retries: 2,
+  };
+  const engine = new ScanEngine([{ address: '127.0.0.1' }], [1, 2, 3, 4], opts, probes);
+  // The engine's own time: each round is 50 ms later, past any timeout of attempt 0.
+  for (let now = 0; !engine.finished && now < 10_000; now += 50) {
+    engine.pump(now);
+    while (done.length) engine.complete(done.shift()!, done.shift()!, now);
+    engine.expire(now + 49);
+  }
+  const [r] = engine.results();
+  assert.deepEqual(r!.open, [3]);
+  assert.equal(r!.filtered, 1);
+  assert.equal(r!.closed, 2);
   assert.deepEqual(
     [...attempts].sort((a, b) => a[0] - b[0]),
     [
       [1, 1],
-      [2, 3],
+      [2, 4], // 1 + 2 retries + the last look
       [3, 1],
       [4, 1],
     ],
@@ -146,9 +155,9 @@ test('scan loop: silent ports get `retries` extra attempts, refused ones one', a
 
 test('port sets per audit type and usual services', () => {
   assert.equal(portsFor('basic').length, 100);
-  // nmap's top 1000 plus the checked ports it lacks (Redis, Memcached, MongoDB, 2525).
-  assert.equal(portsFor('standard').length, 1004);
-  for (const p of [6379, 11211, 27017, 27018, 2323, 2525, 9200]) assert.ok(portsFor('standard').includes(p), String(p));
+  // nmap's top 1000 plus the checked ports it lacks (Redis, Memcached, MongoDB, MQTT, 2525).
+  assert.equal(portsFor('standard').length, 1005);
+  for (const p of [6379, 11211, 27017, 27018, 2323, 2525, 9200, 1883]) assert.ok(portsFor('standard').includes(p), String(p));
   assert.deepEqual(portsFor('norisk'), portsFor('standard'));
   assert.equal(portsFor('advanced').length, 65535);
   for (const p of [135, 139, 445, 3389, 5900, 5910, 22, 80]) assert.ok(portsFor('desktop').includes(p), String(p));

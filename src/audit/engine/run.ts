@@ -1,7 +1,7 @@
 import type { AuditType } from '../types.ts';
 import { detectServices } from './detect.ts';
 import type { Fence } from './fence.ts';
-import { scanPorts } from './portscan.ts';
+import { type HostScan, scanHosts } from './scan/scan.ts';
 import { portsFor } from './ports.ts';
 import { nmapVersion } from './nmap-version.ts';
 import { checksFor } from './profiles.ts';
@@ -18,6 +18,8 @@ export interface HostResult {
    * read silence from them).
    */
   checksFailed: string[];
+  /** What the port scan saw (issue 26): up or down, RTT, ports scanned, open/closed/filtered counts. */
+  scan?: HostScan;
 }
 
 export interface AuditResult {
@@ -47,6 +49,8 @@ export interface RunOptions {
   checkTimeoutMs?: number;
   /** Checks running at once on one host. */
   checkConcurrency?: number;
+  /** Wait on a silent port: detection's per-read bound and the fence's default for the checks (default 3000 ms). */
+  probeTimeoutMs?: number;
   /** Addresses audited at once (default 4). */
   hostConcurrency?: number;
   /** Called at every step (an address scanned, detected, a check done); the caller throttles. */
@@ -62,6 +66,8 @@ export interface AuditJobSpec {
   addresses: readonly string[];
   /** TCP ports to scan instead of the type's list (sorted, distinct). */
   ports?: readonly number[];
+  /** Host discovery before the port scan (default true); false scans every address, as nmap -Pn. */
+  discovery?: boolean;
 }
 
 /**
@@ -89,7 +95,6 @@ async function audit(job: AuditJobSpec, fence: Fence, options: RunOptions): Prom
   const ports = job.ports ?? portsFor(job.type);
   const checks = checksFor(job.type, job.excludedos);
   const hosts: HostResult[] = new Array(job.addresses.length);
-  const oneScanAtATime = serial();
   const n = job.addresses.length;
   // The phase is that of the least advanced address: scanning while any
   // port scan is left, detecting while any detection is, then checking.
@@ -104,6 +109,16 @@ async function audit(job: AuditJobSpec, fence: Fence, options: RunOptions): Prom
       checksTotal: checks.length * n,
     });
   tell();
+  // One scan of every address at once (scan/scan.ts: discovery, then a
+  // global socket budget over the live hosts); each host goes on to
+  // detection and checks as soon as its own ports are done.
+  const scans = job.addresses.map(() => deferred<HostScan>());
+  const scanning = scanHosts(fence, job.addresses, ports, {
+    discovery: job.discovery !== false,
+    onHost: (i, scan) => scans[i]!.resolve(scan),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  scanning.catch((e) => scans.forEach((d) => d.reject(e)));
   // Hosts in parallel, a few at a time: most of a host's time is spent
   // waiting (banner reads, probe timeouts), not sending.
   await eachLimited(
@@ -111,13 +126,27 @@ async function audit(job: AuditJobSpec, fence: Fence, options: RunOptions): Prom
     options.hostConcurrency ?? 4,
     async ({ address, i }) => {
       options.signal?.throwIfAborted();
-      const net = fence.net(address);
-      // One port scan at a time: a scan already runs thousands of sockets.
-      const openPorts = await oneScanAtATime(() => scanPorts({ fence, address }, ports, { signal: options.signal }));
+      const net = fence.net(address, options.probeTimeoutMs);
+      const scan = await scans[i]!.promise;
+      const openPorts = scan.open;
       left.scans--;
       count.portsScanned += ports.length;
+      if (!scan.up) {
+        // Down: nothing answered discovery. No detection, no checks; the
+        // report says so and the baseline reads nothing from it.
+        left.detections--;
+        count.checksDone += checks.length;
+        tell();
+        hosts[i] = { address, openPorts: [], services: [], findings: [], checksFailed: [], scan };
+        return;
+      }
       tell();
-      const services = openPorts.length ? await detectServices(net, openPorts, { signal: options.signal }) : [];
+      const services = openPorts.length
+        ? await detectServices(net, openPorts, {
+            signal: options.signal,
+            ...(options.probeTimeoutMs ? probeBounds(options.probeTimeoutMs) : {}),
+          })
+        : [];
       left.detections--;
       tell();
       const facts = { address, openPorts, services };
@@ -125,7 +154,7 @@ async function audit(job: AuditJobSpec, fence: Fence, options: RunOptions): Prom
       const checksFailed: string[] = [];
       await eachLimited(checks, options.checkConcurrency ?? 8, async (check) => {
         options.signal?.throwIfAborted();
-        const found = await withTimeout(check.run(facts, net), options.checkTimeoutMs ?? 150_000).catch(() => {
+        const found = await withTimeout(check.runOn(facts, net), options.checkTimeoutMs ?? 150_000).catch(() => {
           checksFailed.push(check.id);
           return [];
         });
@@ -137,9 +166,10 @@ async function audit(job: AuditJobSpec, fence: Fence, options: RunOptions): Prom
       options.signal?.throwIfAborted();
       // Stable order whatever order the checks finished in.
       findings.sort((a, b) => a.finding.port - b.finding.port || a.check.id.localeCompare(b.check.id));
-      hosts[i] = { address, openPorts, services, findings, checksFailed: checksFailed.sort() };
+      hosts[i] = { address, openPorts, services, findings, checksFailed: checksFailed.sort(), scan };
     },
   );
+  await scanning;
   // The NSE check runs nmap only where ports are open and nmap is installed
   // (checks/nse.ts); where it threw or timed out it did not run to the end.
   const nseRan =
@@ -157,14 +187,17 @@ async function audit(job: AuditJobSpec, fence: Fence, options: RunOptions): Prom
 
 const isNse = (c: Check) => c.id.startsWith('vigil.nse.');
 
-/** Runs the functions given to it one after another, whatever each one's outcome. */
-function serial() {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(run: () => Promise<T>): Promise<T> => {
-    const result = tail.then(run, run);
-    tail = result.catch(() => undefined);
-    return result;
-  };
+/** Detection's bounds from one probe timeout, in the proportions of its defaults (3 s a read, 12 s a port, 0.7 s a banner). */
+function probeBounds(ms: number) {
+  return { timeoutMs: ms, portBudgetMs: 4 * ms, bannerMs: Math.min(700, ms) };
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((y, n) => ((resolve = y), (reject = n)));
+  promise.catch(() => {}); // a lane may never await it (the audit was stopped first)
+  return { promise, resolve, reject };
 }
 
 async function eachLimited<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {

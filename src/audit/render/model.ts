@@ -153,6 +153,18 @@ export function headLines(info: ScanInfo): [string, string][] {
   ];
   if (b.scanattr) rows.push(['Options', b.scanattr]);
   if (b.portsScanned !== undefined) rows.push(['Ports scanned', `${b.portsScanned} TCP per address`]);
+  // Issue 26: with several addresses, how many answered host discovery, and which did not.
+  if (b.hostsUp !== undefined && (b.hostsDown || (b.hosts?.length ?? 0) > 1 || b.discovery === false)) {
+    const down = (b.hosts ?? []).filter((h) => h.state === 'down').map((h) => h.ip);
+    rows.push([
+      'Hosts',
+      b.discovery === false
+        ? `${b.hostsUp} scanned, host discovery off`
+        : `${b.hostsUp} up, ${b.hostsDown ?? 0} down (no answer to host discovery)`,
+    ]);
+    if (down.length)
+      rows.push(['Down', `${down.slice(0, 20).join(', ')}${down.length > 20 ? ` and ${down.length - 20} more` : ''}`]);
+  }
   rows.push(['Checks run', `${b.checksRun ?? b.totalnaslentries} per address`]);
   if (b.nse)
     rows.push(['NSE scripts', b.nse.ran ? `run${b.nse.version ? ` (nmap ${b.nse.version})` : ''}` : 'not run']);
