@@ -157,7 +157,8 @@ test('port sets per audit type and usual services', () => {
   assert.equal(portsFor('basic').length, 100);
   // nmap's top 1000 plus the checked ports it lacks (Redis, Memcached, MongoDB, MQTT, 2525).
   assert.equal(portsFor('standard').length, 1005);
-  for (const p of [6379, 11211, 27017, 27018, 2323, 2525, 9200, 1883]) assert.ok(portsFor('standard').includes(p), String(p));
+  for (const p of [6379, 11211, 27017, 27018, 2323, 2525, 9200, 1883])
+    assert.ok(portsFor('standard').includes(p), String(p));
   assert.deepEqual(portsFor('norisk'), portsFor('standard'));
   assert.equal(portsFor('advanced').length, 65535);
   for (const p of [135, 139, 445, 3389, 5900, 5910, 22, 80]) assert.ok(portsFor('desktop').includes(p), String(p));
