@@ -31,8 +31,12 @@ export const MONITORING_FAMILIES: readonly ContentFamily[] = [
       ),
       // HAProxy's stats page (stats uri; /haproxy?stats by default): "Statistics Report for HAProxy" (or
       // "for pid N" with stats hide-version) and the style of its proxy table (.frontend rows), per src/stats.c.
-      ...each(['/haproxy?stats', '/stats', '/haproxy-stats', '/admin?stats'], 'HAProxy statistics', (a) =>
-        /<title>Statistics Report for (?:HAProxy|pid \d+)/.test(a.body) && /\.frontend\s*\{\s*background/.test(a.body),
+      ...each(
+        ['/haproxy?stats', '/stats', '/haproxy-stats', '/admin?stats'],
+        'HAProxy statistics',
+        (a) =>
+          /<title>Statistics Report for (?:HAProxy|pid \d+)/.test(a.body) &&
+          /\.frontend\s*\{\s*background/.test(a.body),
       ),
       // PHP-FPM's status page (fpm_status.c) starts "pool: NAME\nprocess manager: …".
       ...each(
@@ -61,9 +65,10 @@ export const MONITORING_FAMILIES: readonly ContentFamily[] = [
       'Prometheus metrics',
       // Text format 0.0.4 and OpenMetrics: "# TYPE <metric> <type>" lines and "<metric>{labels} <value>" samples.
       (a) =>
-        re(/^# TYPE [a-zA-Z_:][\w:]* (?:counter|gauge|histogram|summary|untyped|unknown|info|stateset|gaugehistogram)\s*$/m)(
-          a,
-        ) && /^[a-zA-Z_:][\w:]*(?:\{[^}\n]*\})? [-+]?(?:[\d.]+(?:[eE][-+]?\d+)?|NaN|[-+]?Inf)(?: \d+)?\s*$/m.test(a.body),
+        re(
+          /^# TYPE [a-zA-Z_:][\w:]* (?:counter|gauge|histogram|summary|untyped|unknown|info|stateset|gaugehistogram)\s*$/m,
+        )(a) &&
+        /^[a-zA-Z_:][\w:]*(?:\{[^}\n]*\})? [-+]?(?:[\d.]+(?:[eE][-+]?\d+)?|NaN|[-+]?Inf)(?: \d+)?\s*$/m.test(a.body),
     ),
   },
 ];
