@@ -3,6 +3,10 @@
  *   node --import tsx bench/wan.ts            full matrix, ports 1-65535 (hours for nmap)
  *   node --import tsx bench/wan.ts --quick    ports: the `standard` list + every planted port
  *   --setting N (0, 1, 2): that setting only; --vigil-only: no nmap runs (nmap's full range takes hours)
+ *   --audit basic,standard,advanced: the whole audit (runAudit: scan, detection, checks) of each type
+ *     instead of the scanner alone, next to nmap -sS on the type's ports (wan/audit-mode.ts);
+ *     --nmap-full: nmap on 1-65535 for `advanced` too (else the --quick list); --profile: then each
+ *     check alone on the busiest host; --host-concurrency N: the engine's hosts at once
  * Needs root, ip(8), /dev/net/tun, cc and nmap. Builds its own two network
  * namespaces (wan/netns.ts): no default route, no other interface, routes
  * printed; 198.18.1.0/24 exists only in there. The /24 holds 40 live
@@ -15,6 +19,8 @@
 import { portsFor } from '../src/audit/engine/ports.ts';
 import { portRanges } from '../src/audit/report-ports.ts';
 import type { HostScan } from '../src/audit/engine/scan/scan.ts';
+import type { AuditType } from '../src/audit/types.ts';
+import { auditRows } from './wan/audit-mode.ts';
 import { createWan, runIn, wanUnsupported } from './wan/netns.ts';
 import type { Kind, TargetHost } from './wan/targets.ts';
 
@@ -53,11 +59,13 @@ const rules = [
 const filteredTruth = rules.filter((r) => r.startsWith('f:')).map((r) => r.slice(2));
 const openTruth = new Set(hosts.flatMap((h) => h.services.map((s) => `${h.address}:${s.port}`)));
 const live = new Set(hosts.map((h) => h.address));
-const ports = quick
-  ? [...new Set([...portsFor('standard'), ...hosts.flatMap((h) => h.services.map((s) => s.port)), 139, 3306])].sort(
-      (a, b) => a - b,
-    )
-  : Array.from({ length: 65535 }, (_, i) => i + 1);
+const quickPorts = [
+  ...new Set([...portsFor('standard'), ...hosts.flatMap((h) => h.services.map((s) => s.port)), 139, 3306]),
+].sort((a, b) => a - b);
+const ports = quick ? quickPorts : Array.from({ length: 65535 }, (_, i) => i + 1);
+const auditArg = process.argv.indexOf('--audit');
+const hc = process.argv.indexOf('--host-concurrency');
+const auditTypes = auditArg > 0 ? (process.argv[auditArg + 1]!.split(',') as AuditType[]) : null;
 const portArg = portRanges(ports);
 const allSettings = [
   { rtt: 50, loss: 0 },
@@ -98,17 +106,24 @@ async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t0, v];
 }
 
-/** One table row per tool and setting, printed as soon as it is known. */
-function row(setting: string, sc: Score): void {
-  const found = sc.open.filter((o) => openTruth.has(o)).length;
+/**
+ * One table row per tool and setting, printed as soon as it is known.
+ * `scope`: the ports that tool scanned, when not all of the planted ones
+ * (an audit type's list): the truth it is scored on is what lies in there.
+ */
+function row(setting: string, sc: Score, scope?: ReadonlySet<number>): void {
+  const inScope = (o: string) => !scope || scope.has(Number(o.split(':')[1]));
+  const truth = new Set([...openTruth].filter(inScope));
+  const filtered = filteredTruth.filter(inScope);
+  const found = sc.open.filter((o) => truth.has(o)).length;
   const falseOpen = sc.open.filter((o) => !openTruth.has(o)).length;
-  const filteredOk = filteredTruth.filter((f) => !sc.open.includes(f)).length;
+  const filteredOk = filtered.filter((f) => !sc.open.includes(f)).length;
   const hostsFound = sc.hosts.filter((h) => live.has(h)).length;
   const extra = sc.hosts.length > hostsFound ? ` (+${sc.hosts.length - hostsFound} empty)` : '';
-  const missed = [...openTruth].filter((o) => !sc.open.includes(o));
+  const missed = [...truth].filter((o) => !sc.open.includes(o));
   if (missed.length) console.error(`${sc.tool}, ${setting}: missed ${missed.join(' ')}`);
   console.log(
-    `| ${setting} | ${sc.tool} | ${(sc.ms / 1000).toFixed(1)} s | ${hostsFound}/40${extra} | ${found}/${openTruth.size} | ${falseOpen} | ${filteredOk}/${filteredTruth.length} | ${sc.detected ?? '–'} |`,
+    `| ${setting} | ${sc.tool} | ${(sc.ms / 1000).toFixed(1)} s | ${hostsFound}/40${extra} | ${found}/${truth.size} | ${falseOpen} | ${filteredOk}/${filtered.length} | ${sc.detected ?? '–'} |`,
   );
 }
 
@@ -120,7 +135,7 @@ if (why) {
 let printedRoutes = false;
 const header = () => {
   console.log(
-    `\n${quick ? `--quick: ${ports.length} TCP ports` : 'full: 1-65535'} on ${NET}.0/24; 40 live hosts, ${openTruth.size} open ports, ${filteredTruth.length} filtered ports\n`,
+    `\n${auditTypes ? `--audit ${auditTypes.join(',')}: each type's own ports` : quick ? `--quick: ${ports.length} TCP ports` : 'full: 1-65535'} on ${NET}.0/24; 40 live hosts, ${openTruth.size} open ports, ${filteredTruth.length} filtered ports\n`,
   );
   console.log(
     '| setting | tool | wall time | hosts found | open ports found | false opens | filtered not called open | services named |',
@@ -160,6 +175,25 @@ for (const s of settings) {
     });
     const addresses = Array.from({ length: 256 }, (_, i) => `${NET}.${i}`);
     const setting = `${s.rtt} ms RTT, ${s.loss * 100}% loss`;
+    if (auditTypes) {
+      await auditRows({
+        wan,
+        setting,
+        addresses,
+        types: auditTypes,
+        quickPorts,
+        nmapFull: process.argv.includes('--nmap-full'),
+        vigilOnly: process.argv.includes('--vigil-only'),
+        net: NET,
+        child: {
+          profile: process.argv.includes('--profile'),
+          ...(hc > 0 ? { hostConcurrency: Number(process.argv[hc + 1]) } : {}),
+        },
+        row,
+        readNmap,
+      });
+      continue;
+    }
     const [vms, vout] = await timed(() =>
       runIn(wan, wan.scanNs, process.execPath, [
         '--import',
