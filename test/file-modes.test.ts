@@ -53,7 +53,9 @@ describe('a plain serve under umask 022 leaves nothing under the data directory 
       const scanuid = await runAudit(c, { ipaddr: '127.0.1.31', audittype: 'basic', notification: 'OCMP' });
       await finished(c, scanuid);
       await eventually(
-        async () => existsSync(join(data, 'outbox')) && readdirSync(join(data, 'outbox')).length > 0,
+        // The mail is written to a .tmp and renamed: wait for the .eml itself (a listing between the two saw only the .tmp).
+        async () =>
+          existsSync(join(data, 'outbox')) && readdirSync(join(data, 'outbox')).some((f) => f.endsWith('.eml')),
         'an outbox mail',
       );
       const made = files(data);
