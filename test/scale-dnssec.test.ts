@@ -138,6 +138,10 @@ describe('two serves on one PostgreSQL sign the same zones with the same keys an
         serve({ dataDir: join(etc, 'c'), args: [...SIGNING_ARGS, '--db', db] }),
         /vigil exited 1: .*kekMissing: .*dnssec\/kek does not exist/,
       );
+    } catch (err) {
+      // A system error's cause is only in the serve's log (dnsPublish answered unspecifiedError once under load).
+      console.error(`serve A stderr:\n${a?.stderr() ?? '(stopped)'}\nserve B stderr:\n${b?.stderr() ?? '(stopped)'}`);
+      throw err;
     } finally {
       await a?.stop();
       await b?.stop();
