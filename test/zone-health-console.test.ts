@@ -13,6 +13,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../test-artifacts/console');
 const PASSWORD = 'health pass 30';
 /** A loopback address where nothing listens: every question to it is refused at once. */
+// The app's `resolvers` is serve's --resolver: a loopback address where nothing listens (the fixture's DEAD), so no
+// check here falls back to the system's resolvers and nothing leaves the machine.
 const SILENT_RESOLVER = '127.0.30.7';
 
 describe('zone health in the console, and with a resolver that does not answer', () => {

@@ -2,6 +2,7 @@ import { ManualClock } from '../../src/clock.ts';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { type App, startApp } from '../../src/app.ts';
 import { buildConfig, type Config } from '../../src/config.ts';
+import { NO_RESOLVER } from './server.ts';
 import { VigilClient } from '../../src/client/index.ts';
 import { pino } from 'pino';
 import { readFileSync } from 'node:fs';
@@ -29,6 +30,8 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   const config = buildConfig({
     dataDir,
     db,
+    // Never the system's resolvers (zone health looks the world up): a loopback address where nothing listens.
+    resolvers: [NO_RESOLVER],
     httpsPort: await freePort(),
     httpPort: 0,
     dnsPort: 0,

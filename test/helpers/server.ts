@@ -33,6 +33,9 @@ export function freePort(): Promise<number> {
 }
 
 /** `bin/vigil admin …` as an operator runs it. */
+/** Zone health's resolver in tests unless one is given: loopback, nothing listens, never the system's resolvers. */
+export const NO_RESOLVER = '127.0.30.7';
+
 export async function admin(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
   return run(VIGIL, ['admin', ...args, '--data', dataDir, ...(await dbArgs(dataDir))], {
     env: { ...process.env, VIGIL_DATA: '' },
@@ -96,7 +99,7 @@ export async function serve(
   const stderr = opts.logFile ? openSync(opts.logFile, 'a') : 'pipe';
   const [cmd, ...argv] = [...(opts.prefix ?? []), VIGIL, ...args];
   const proc = spawn(cmd!, argv, {
-    env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', ...opts.env },
+    env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', VIGIL_RESOLVER: NO_RESOLVER, ...opts.env },
     stdio: ['ignore', 'pipe', stderr],
   });
   let out = '';
