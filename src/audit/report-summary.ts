@@ -8,7 +8,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /**
  * "Say what ran" (issue 15): the counts under `scaninfo.basic` and one
  * sentence a reader of the mail or the list can take in at once, e.g.
- * `standard audit of 127.0.0.7: 1005 TCP ports scanned on 1 address (4
+ * `standard audit of 127.0.0.7: 1021 TCP ports scanned on 1 address (4
  * open), 98 checks run per address, nmap's NSE scripts not run; 5
  * findings: 2 high, 1 medium, 2 for information; 1 earlier finding
  * resolved.` When the checks found nothing: `…; found nothing to report.`

@@ -155,9 +155,9 @@ test('scan loop: silent ports get `retries` extra attempts and a last look, refu
 
 test('port sets per audit type and usual services', () => {
   assert.equal(portsFor('basic').length, 100);
-  // nmap's top 1000 plus the checked ports it lacks (Redis, Memcached, MongoDB, MQTT, 2525).
-  assert.equal(portsFor('standard').length, 1005);
-  for (const p of [6379, 11211, 27017, 27018, 2323, 2525, 9200, 1883])
+  // nmap's top 1000 plus the checked ports it lacks (databases, brokers, agents, MQTT, 2525).
+  assert.equal(portsFor('standard').length, 1021);
+  for (const p of [6379, 11211, 27017, 27018, 2323, 2525, 9200, 1883, 2379, 5672, 10050, 15672, 61616])
     assert.ok(portsFor('standard').includes(p), String(p));
   assert.deepEqual(portsFor('norisk'), portsFor('standard'));
   assert.equal(portsFor('advanced').length, 65535);
