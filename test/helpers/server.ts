@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,15 +21,37 @@ export function tempDir(prefix = 'vigil-test-'): string {
   return dir;
 }
 
-/** A loopback port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.on('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
+/**
+ * A loopback port nobody listens on right now, over TCP and UDP: DNS tests
+ * use both, and a port free for TCP may still be held for UDP by another
+ * process (a dns-rrl test once counted a stranger's answers on its port).
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; ; tries++) {
+    const port = await new Promise<number>((res, rej) => {
+      const s = createServer();
+      s.on('error', rej);
+      s.listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => res(p));
+      });
     });
+    if ((await udpFree(port)) || tries >= 20) return port;
+  }
+}
+
+function udpFree(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const u = createSocket('udp4');
+    u.once('error', () => {
+      try {
+        u.close();
+      } catch {
+        // never bound: nothing to close
+      }
+      res(false);
+    });
+    u.bind(port, '127.0.0.1', () => u.close(() => res(true)));
   });
 }
 

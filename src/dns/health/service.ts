@@ -79,16 +79,18 @@ export class ZoneHealth {
   async publishHint(account: AccountRow, field: string | undefined, published?: ZoneIndex): Promise<string[]> {
     const domain = await this.domains.own(account, field);
     let world: World | null = null;
-    if (this.settings.resolvers.length && Date.now() >= this.quietUntil) {
+    if (this.settings.resolvers.length && this.domains.clock.now() >= this.quietUntil) {
       const hosts = hostProbes(account.allow_ip ?? '', this.settings.scanAllow);
       world = new World({
         resolvers: this.resolvers(),
         mayAsk: (a) => hosts.mayAudit(a),
+        // Deadlines of network waits are wall time (a socket's timeout cannot follow an injected clock);
+        // the quiet period above is policy and follows the service's Clock.
         deadline: Date.now() + PUBLISH_MS,
         attemptMs: 800,
       });
       if (!(await world.resolve(domain.name, 'SOA'))) {
-        this.quietUntil = Date.now() + RESOLVER_QUIET_MS;
+        this.quietUntil = this.domains.clock.now() + RESOLVER_QUIET_MS;
         world = null;
       }
     }
