@@ -122,6 +122,13 @@ describe('docs/client.md: every example, run as written against a real serve', (
     );
   });
 
+  test('settings: the SOA set, a slave domain given its master, then deleted', async () => {
+    const r = await ok('settings');
+    assert.match(r.stdout, /^set the SOA of example\.org; publish/m);
+    assert.match(r.stdout, /^set the options of mirror\.example$/m);
+    assert.match(r.stdout, /^deleted mirror\.example; \d+ domain\(s\) left/m);
+  });
+
   test('audit: run --wait, list, report', async () => {
     const r = await ok('audit');
     assert.match(r.stdout, /^SCANUID +TYPE/m);

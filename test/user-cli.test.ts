@@ -169,6 +169,40 @@ describe('bin/vigil login, dns and audit against a real serve, as a user runs th
     assert.equal(other.stderr, 'vigil: noSuchDomain (dnsGetDomainRecords.php)\n');
   });
 
+  test('dns soa, options and delete-domain: fields checked against the scripts, the zone shows the SOA, deletion asks for --yes', async () => {
+    assert.equal((await u.vigil(['dns', 'add-domain', 'settings.example'])).code, 0);
+    assert.equal((await u.vigil(['dns', 'add-domain', 'follow.example', '--type', 'slave'])).code, 0);
+    const [unknown, noMasters, badAdmin] = await Promise.all([
+      u.vigil(['dns', 'soa', 'settings.example', 'mail=a@b.example']),
+      u.vigil(['dns', 'options', 'follow.example', 'notify=yes']),
+      u.vigil(['dns', 'soa', 'settings.example', 'admin=not a mailbox']),
+    ]);
+    for (const r of [unknown, noMasters]) assert.equal(r.code, 2, r.stderr);
+    assert.match(unknown.stderr, /soa has no field 'mail' \(soa takes \[admin\] \[ttl\]\)/);
+    assert.match(noMasters.stderr, /missing masters=/);
+    assert.equal(badAdmin.code, 1);
+    assert.match(badAdmin.stderr, /^vigil: syntaxInvalidAdmin \(dnsSetSOA\.php\)$/m);
+
+    const set = await u.vigil(['dns', 'soa', 'settings.example', 'admin=dns-team@settings.example', 'ttl=3600']);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /set the SOA of settings\.example; publish/);
+    const zone = await u.vigil(['dns', 'zone', 'settings.example']);
+    assert.match(zone.stdout, /IN\s+SOA\s+\S+\s+dns-team\.settings\.example\.\s+\d+\s+\d+\s+\d+\s+\d+\s+3600\b/);
+
+    const opts = await u.json('dns', 'options', 'follow.example', 'masters=127.0.0.9', 'notify=yes');
+    assert.equal(opts.status, '0');
+    assert.deepEqual(opts.fields, { domain: 'follow.example', masters: '127.0.0.9', notify: 'yes' });
+
+    const unsure = await u.vigil(['dns', 'delete-domain', 'follow.example']);
+    assert.equal(unsure.code, 2, unsure.stderr);
+    assert.match(unsure.stderr, /add --yes/);
+    const gone = await u.json('dns', 'delete-domain', 'follow.example', '--yes');
+    assert.equal(gone.status, '0');
+    const list = await u.json('dns', 'list');
+    assert.ok(!Object.values(list.domains).some((d: any) => d.domain === 'follow.example'));
+    assert.equal((await u.vigil(['dns', 'delete-domain', 'follow.example', '--yes'])).code, 1, 'gone');
+  });
+
   test('audit run --wait --json: progress on stderr, the ended list entry on stdout; list and report', async () => {
     const waiting = u.start(['audit', 'run', '127.0.1.1', '127.0.1.2', '--type', 'basic', '--wait', '--json']);
     // Queued for as long as no worker runs: the waiting command shows it, and so does the list.

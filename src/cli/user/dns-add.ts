@@ -42,22 +42,36 @@ export function addCall(
   pairs: readonly string[],
 ): { script: ScriptName; fields: Fields } {
   const script = RECORD_TYPES[type].add!.script as ScriptName;
+  const blank = blankByDefault(type);
+  return { script, fields: formFields(script, type, domain, pairs, blank ? { [blank]: '' } : {}) };
+}
+
+/**
+ * FIELD=VALUE pairs checked against a script's own form fields (its contract
+ * in src/api/contract/), `domain` given: for `dns add`, `dns soa` and
+ * `dns options`. An unknown field is refused here, not dropped: the spec
+ * scripts ignore one, and `ip=` for `ipaddr=` must not pass unseen.
+ */
+export function formFields(
+  script: ScriptName,
+  label: string,
+  domain: string,
+  pairs: readonly string[],
+  defaults: Record<string, string> = {},
+): Fields {
   const params: Record<string, { required: boolean }> = CONTRACTS[script].params;
   const own = Object.keys(params).filter((p) => p !== 'domain');
-  const takes = `${type} takes ${own.map((p) => (params[p]!.required ? p : `[${p}]`)).join(' ')}`;
-  const fields: Record<string, string> = {};
-  const blank = blankByDefault(type);
-  if (blank) fields[blank] = '';
+  const takes = `${label} takes ${own.map((p) => (params[p]!.required ? p : `[${p}]`)).join(' ')}`;
+  const fields: Record<string, string> = { ...defaults };
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw usage(`'${pair}': expected FIELD=VALUE (${takes})`);
     const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
-    // An unknown field is refused here, not dropped: the spec scripts ignore one, and `ip=` for `ipaddr=`
-    // must not pass unseen.
-    if (!own.includes(name)) throw usage(`${type} has no field '${name}' (${takes})`);
+    if (!own.includes(name)) throw usage(`${label} has no field '${name}' (${takes})`);
     fields[name] = value;
   }
   const missing = own.filter((p) => params[p]!.required && !(p in fields));
   if (missing.length) throw usage(`missing ${missing.map((m) => `${m}=`).join(' ')} (${takes})`);
-  return { script, fields: { domain, ...fields } };
+  if (!pairs.length && !own.some((p) => params[p]!.required)) throw usage(`nothing to set (${takes})`);
+  return { domain, ...fields };
 }

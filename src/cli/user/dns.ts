@@ -3,6 +3,7 @@ import { Argument, Command, Option } from 'commander';
 import { act, userCommand } from './command.ts';
 import { addCall, addTypeOf, ADD_TYPES } from './dns-add.ts';
 import { dnsCheckCommand } from './dns-check.ts';
+import { dnsSettingsCommands } from './dns-settings.ts';
 import { CliError, EXIT, usage } from './exit.ts';
 import { note, printJson, printText, table } from './output.ts';
 import { withSession } from './session.ts';
@@ -222,6 +223,7 @@ export function dnsCommand(): Command {
   );
 
   dns.addCommand(dnsCheckCommand());
+  for (const c of dnsSettingsCommands()) dns.addCommand(c);
 
   return dns;
 }
