@@ -6,6 +6,7 @@ import { buildConfig, DEFAULTS } from '../config.ts';
 import { dataOption, dbOption, dnssecKeyOption } from './options.ts';
 import { withStore } from './with-store.ts';
 import { adminEvent } from './admin-log.ts';
+import { commandLogger } from '../log-format.ts';
 
 /**
  * `admin domain release|list` and `admin distribute`: the operator's DNS
@@ -106,6 +107,8 @@ export function distributeCommand(): Command {
           kek: new KeyEncryptionKey(o.dnssecKeyFile ?? join(o.data, 'dnssec', 'kek'), db).get,
           forwardAddress: o.forwardAddress ?? DEFAULTS.listen,
           intervalMs: 0,
+          // A zone whose signing fails keeps its last version; the operator must be told why, as serve's log would.
+          logger: await commandLogger(),
         });
         const started = Date.now();
         const r = await distributionCycle(db, systemClock, signer);
