@@ -3,6 +3,7 @@
  * Knot and NSD loading the same zones, all on loopback.
  *
  *   node --import tsx bench/scale-zones.ts [--small] [--zones N] [--records N] [--catalog N] [--seconds 10]
+ *     [--no-dnsperf]
  *
  * Full: 100,000 zones of 50 records (5,000,000); --small: 2,000 of 25,
  * under 5 minutes on the 2-core VM. It measures:
@@ -14,9 +15,11 @@
  *   answer after a restart (the last zone's record over UDP);
  * - resident memory per record next to knotd and nsd loading the same
  *   zones (their master files are Vigil's zone text);
- * - one cycle after one change in one zone: how many zone versions the
- *   name server re-read and indexed (its 'dns: now serving' log line);
- * - dnsperf over a mix of names across all zones (dnsperf-kit.ts rounds);
+ * - one cycle after one change in one zone: how many zone serials and
+ *   snapshots the name server read from the store and how many versions
+ *   it indexed (its 'dns: now serving' log line);
+ * - dnsperf over a mix of names across all zones (dnsperf-kit.ts rounds;
+ *   --no-dnsperf leaves it out, for a run on a machine others load);
  * - a BIND secondary following the catalog zone: the time until it
  *   serves the last of `--catalog` member zones (all of them by default).
  * Response rate limiting is off (dnsperf sends from one address).
@@ -39,6 +42,7 @@ const ZONES = arg('--zones', small ? 2_000 : 100_000);
 const RECORDS = arg('--records', small ? 25 : 50);
 const CATALOG_MEMBERS = arg('--catalog', ZONES);
 const seconds = arg('--seconds', small ? 5 : 10);
+const withDnsperf = !process.argv.includes('--no-dnsperf');
 const CATALOG = 'catalog.vigil.invalid';
 const zoneName = (i: number) => `z${i}.scale.example`;
 const dir = tempDir('vigil-scale-');
@@ -114,6 +118,7 @@ vigil = await serve({
   dataDir,
   args: ['--dns-port', String(dnsPort), ...args, ...RRL_OFF],
   logFile: join(dir, 'v1.log'),
+  readyMs: 600_000,
 });
 await until(() => answers(dnsPort, last), 'the first cycle serves every zone', 6000);
 const firstCycle = since(started);
@@ -124,6 +129,7 @@ started = performance.now();
 vigil = await serve({
   dataDir,
   logFile: log,
+  readyMs: 600_000,
   env: { VIGIL_LOG_LEVEL: 'info', VIGIL_LOG_FORMAT: 'json' },
   args: ['--dns-port', String(dnsPort), '--catalog-zone', CATALOG, ...args, ...RRL_OFF],
 });
@@ -135,21 +141,38 @@ const vigilRss = rssKb(vigil.proc.pid!);
 // read and index for it? (Its 'dns: now serving' lines say.)
 const owner = vigil.client();
 await owner.login(apikey, 'scale', 'scale password');
+interface Reloads {
+  builds: number;
+  reads: number;
+  serials: number;
+  fullReads: number;
+}
 const nowServing = () =>
   readFileSync(log, 'utf8')
     .split('\n')
     .filter((l) => l.includes('"dns: now serving"'))
-    .map((l) => JSON.parse(l) as { zones: number });
+    .map((l) => JSON.parse(l) as { zones: number; reloads: Reloads });
+// A first change (zone 5) gives the log a line to count from: the start's own load logs none.
+const zone5 = zoneName(5);
+await owner.call('dnsAddA.php', { domain: zone5, name: 'warm', ip: '192.0.2.55' });
+await owner.call('dnsPublish.php', { domain: zone5 });
+await until(() => answers(dnsPort, `warm.${zone5}`), 'the first change is served', 600);
+// The log is written asynchronously (pino): wait for its line.
+await until(async () => nowServing().length > 0, 'the first change is logged', 600);
 const seen = nowServing().length;
+const reloadsBefore = nowServing().at(-1)?.reloads;
 const zone7 = zoneName(7);
 started = performance.now();
 await owner.call('dnsAddA.php', { domain: zone7, name: 'changed', ip: '192.0.2.77' });
 await owner.call('dnsPublish.php', { domain: zone7 });
 await until(() => answers(dnsPort, `changed.${zone7}`), 'the change is served', 600);
 const changeTime = since(started);
+await until(async () => nowServing().length > seen, 'the change is logged', 600);
 const rebuilt = nowServing()
   .slice(seen)
   .reduce((n, l) => n + l.zones, 0);
+const reloadsAfter = nowServing().at(-1)?.reloads;
+const work = (k: keyof Reloads) => (reloadsBefore && reloadsAfter ? String(reloadsAfter[k] - reloadsBefore[k]) : 'n/a');
 
 // Knot and NSD loading the same zones.
 const zonesDir = join(dir, 'zones');
@@ -215,11 +238,12 @@ const targets: Target[] = [
   dnsperfTarget('Vigil (1 process)', true, dnsPort, queries, seconds),
   ...peers.map((p) => dnsperfTarget(p.name, false, p.port, queries, seconds)),
 ];
-roundsTable(
-  targets,
-  small ? 2 : 3,
-  `dnsperf -c 8 -T 2 -q 1000 -l ${seconds}, names across ${ZONES} zones, 20% NXDOMAIN`,
-);
+if (withDnsperf)
+  roundsTable(
+    targets,
+    small ? 2 : 3,
+    `dnsperf -c 8 -T 2 -q 1000 -l ${seconds}, names across ${ZONES} zones, 20% NXDOMAIN`,
+  );
 for (const p of peers) p.proc.kill('SIGTERM');
 
 // The catalog: a BIND secondary following Vigil's catalog zone until it serves the last member.
@@ -249,6 +273,9 @@ console.log(
   `| bytes per record | ${Math.round(((vigilRss - baseRss) * 1024) / total)} | ${peerCol((p) => String(Math.round((p.rss * 1024) / total)))} |`,
 );
 console.log(`| one change in one zone: served after | ${changeTime}; zone versions re-indexed: ${rebuilt} | | |`);
+console.log(
+  `| that change's reload: serials read, snapshots read, versions indexed, full serial reads | ${work('serials')}, ${work('reads')}, ${work('builds')}, ${work('fullReads')} | | |`,
+);
 console.log(`| BIND secondary serving ${CATALOG_MEMBERS} catalog members | ${catalogTime} | | |`);
 console.log(`total ${since(t0)}`);
 await vigil.stop();

@@ -2,15 +2,19 @@
  * Does signing stall the main thread? (issue 32.) The p99 latency of a
  * cheap authenticated call (dnsGetDomainList.php, c=4) and of name-server
  * answers that need JavaScript (random names, so no reply cache helps)
- * while the distribution cycle signs a 100,000-record zone, next to the
- * same with nothing to sign. Two serves in one run: signing on the main
- * thread as before (VIGIL_SIGN_INLINE=1) and on the signing thread
- * (src/dns/sign-thread.ts, the default); each round signs the zone anew on
- * each (round 1 from cold; later rounds switch NSEC and NSEC3, so the
- * whole chain is new), the order turning.
+ * while the distribution cycle signs a 100,000-record zone and the name
+ * server loads the signed version, next to the same with nothing to sign.
+ * Serves in one run, each a way of doing it: signing on the main thread
+ * (VIGIL_SIGN_INLINE=1), on the signing thread (src/dns/sign-thread.ts)
+ * with the signed version indexed in one piece (VIGIL_DNS_LOAD=whole), and
+ * on the thread with the version indexed in slices (src/dns/server/slices.ts,
+ * the default); each round signs the zone anew on each (round 1 from cold;
+ * later rounds switch NSEC and NSEC3, so the whole chain is new), the
+ * order turning. Each serve's peak resident memory (VmHWM) is printed too.
  *
- *   node --import tsx bench/sign-stall.ts [--records 100000] [--rounds 2]
+ *   node --import tsx bench/sign-stall.ts [--records 100000] [--rounds 2] [--sides inline,whole,sliced]
  */
+import { readFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -130,7 +134,19 @@ async function measure(x: Side, done: Promise<unknown>) {
   };
 }
 
-const sides = [await side('inline (before)', { VIGIL_SIGN_INLINE: '1' }), await side('thread (after)', {})];
+const SIDES: Record<string, [string, Record<string, string>]> = {
+  inline: ['main thread', { VIGIL_SIGN_INLINE: '1' }],
+  whole: ['thread, loaded in one piece', { VIGIL_DNS_LOAD: 'whole' }],
+  sliced: ['thread, loaded in slices', {}],
+};
+const wanted = process.argv.includes('--sides')
+  ? process.argv[process.argv.indexOf('--sides') + 1]!.split(',')
+  : ['inline', 'whole', 'sliced'];
+const sides: Side[] = [];
+for (const w of wanted) sides.push(await side(...SIDES[w]!));
+/** The serve's peak resident memory so far, MB (it signs on a thread of the same process). */
+const peakMb = (x: Side) =>
+  Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${x.s.proc.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 interface Row {
   quiet: number[];
   signing: number[];
@@ -140,11 +156,12 @@ interface Row {
   dnsMax: number[];
   dnsQuiet: number[];
   ms: number[];
+  peak: number[];
 }
 const rows = new Map<string, Row>(
   sides.map((x) => [
     x.name,
-    { quiet: [], signing: [], max: [], timeouts: [], dns: [], dnsMax: [], dnsQuiet: [], ms: [] },
+    { quiet: [], signing: [], max: [], timeouts: [], dns: [], dnsMax: [], dnsQuiet: [], ms: [], peak: [] },
   ]),
 );
 try {
@@ -168,8 +185,9 @@ try {
       row.dns.push(busy.dns);
       row.dnsMax.push(busy.dnsMax);
       row.ms.push(busy.ms);
+      row.peak.push(peakMb(x));
       console.log(
-        `round ${r + 1} ${x.name}: signed in ${Math.round(busy.ms)} ms; cheap call p99 ${busy.api} ms (quiet ${quiet.api}), max ${busy.apiMax}, timed out ${busy.timeouts}; DNS miss p99 ${busy.dns.toFixed(1)} ms (quiet ${quiet.dns.toFixed(1)})`,
+        `round ${r + 1} ${x.name}: signed in ${Math.round(busy.ms)} ms; cheap call p99 ${busy.api} ms (quiet ${quiet.api}), max ${busy.apiMax}, timed out ${busy.timeouts}; DNS miss p99 ${busy.dns.toFixed(1)} ms (quiet ${quiet.dns.toFixed(1)}), max ${busy.dnsMax.toFixed(0)}; peak RSS ${peakMb(x)} MB`,
       );
     }
   }
@@ -177,12 +195,12 @@ try {
     `\n${N}-record zone signed by the distribution cycle; dnsGetDomainList.php at c=4; medians of ${rounds} rounds\n`,
   );
   console.log(
-    '| signing on | signing took s | cheap call p99 ms, quiet | while signing: p99 | max | timed out (10 s) | DNS miss p99 ms, quiet | while signing: p99 | max |',
+    '| signing on | signing took s | cheap call p99 ms, quiet | while signing: p99 | max | timed out (10 s) | DNS miss p99 ms, quiet | while signing: p99 | max | peak RSS MB |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const [name, v] of rows)
     console.log(
-      `| ${name} | ${(median(v.ms) / 1000).toFixed(1)} | ${median(v.quiet)} | ${median(v.signing)} | ${median(v.max)} | ${median(v.timeouts)} | ${median(v.dnsQuiet).toFixed(1)} | ${median(v.dns).toFixed(1)} | ${median(v.dnsMax).toFixed(0)} |`,
+      `| ${name} | ${(median(v.ms) / 1000).toFixed(1)} | ${median(v.quiet)} | ${median(v.signing)} | ${median(v.max)} | ${median(v.timeouts)} | ${median(v.dnsQuiet).toFixed(1)} | ${median(v.dns).toFixed(1)} | ${median(v.dnsMax).toFixed(0)} | ${Math.max(...v.peak)} |`,
     );
 } finally {
   for (const x of sides) await x.s.stop();

@@ -27,6 +27,55 @@ void clear_cache(server_t *s) {
   s->entries = 0;
 }
 
+/*
+ * Empties slot i of the linear-probing table and moves later entries of its
+ * run back into the hole where their own probe passes it (backward-shift
+ * deletion): every lookup still finds every entry, with no tombstones.
+ * The table is never full (MAX_ENTRIES < SLOTS), so the run ends.
+ */
+static void remove_slot(server_t *s, uint32_t i) {
+  free(s->slots[i].bytes);
+  s->slots[i].bytes = NULL;
+  s->entries--;
+  for (uint32_t j = i;;) {
+    j = (j + 1) & (SLOTS - 1);
+    entry_t *e = &s->slots[j];
+    if (!e->bytes) return;
+    uint32_t home = (uint32_t)e->hash & (SLOTS - 1);
+    /* e may fill the hole unless its home lies in (i, j], cyclically */
+    int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+    if (!stays) s->slots[i] = *e, e->bytes = NULL, i = j;
+  }
+}
+
+/*
+ * Removes the entries of these zones (issue 32): one change in one zone
+ * keeps every other zone's replies. One pass over the slots, whatever the
+ * number of zones served; a slot is looked at again after a removal, as a
+ * later entry may have moved into it. Caller holds the write lock.
+ */
+uint32_t clear_zones(server_t *s, const uint64_t *zones, uint32_t n) {
+  uint32_t removed = 0;
+  for (uint32_t k = 0; k < SLOTS;) {
+    entry_t *e = &s->slots[k];
+    int hit = 0;
+    for (uint32_t z = 0; e->bytes && z < n && !hit; z++) hit = e->zone == zones[z];
+    if (hit) remove_slot(s, k), removed++;
+    else k++;
+  }
+  s->cleared += removed;
+  return removed;
+}
+
+/* A zone name as clearZones and store take it: fnv1a of its bytes (at most 255: a name's length). */
+static int zone_arg(napi_env env, napi_value v, uint64_t *zone) {
+  char buf[256];
+  size_t n;
+  if (napi_get_value_string_utf8(env, v, buf, sizeof buf, &n) != napi_ok) return 0;
+  *zone = fnv1a((const uint8_t *)buf, n);
+  return 1;
+}
+
 int cacheable(const uint8_t *q, size_t n) {
   return n >= 12 && n <= MAX_QUERY && (q[2] & 0xF8) == 0; /* QR=0, opcode QUERY */
 }
@@ -74,18 +123,22 @@ int key_arg(napi_env env, napi_value v, uint64_t *key) {
   return 1;
 }
 
-/* store(handle, query, reply, rrlKey): later copies of this question get this reply, rate limited under rrlKey. */
+/*
+ * store(handle, query, reply, rrlKey, zone): later copies of this question get this reply, rate limited under
+ * rrlKey, until the zone that answered it (zone: its name, "" for none) is cleared.
+ */
 napi_value js_store(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   uint8_t *q, *r;
   size_t qlen, rlen;
-  uint64_t key;
+  uint64_t key, zone = fnv1a((const uint8_t *)"", 0);
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   server_t *s = unwrap(env, argv[0]);
   CHECK(napi_get_buffer_info(env, argv[1], (void **)&q, &qlen));
   CHECK(napi_get_buffer_info(env, argv[2], (void **)&r, &rlen));
   if (argc < 4 || !key_arg(env, argv[3], &key)) return throw_errno(env, "store", EINVAL);
+  if (argc >= 5 && !zone_arg(env, argv[4], &zone)) return throw_errno(env, "store", EINVAL);
   if (!s || !cacheable(q, qlen) || rlen < 12 || rlen > MAX_REPLY) return NULL;
   uint8_t *bytes = malloc(qlen - 2 + rlen);
   if (!bytes) return NULL;
@@ -97,7 +150,7 @@ napi_value js_store(napi_env env, napi_callback_info info) {
   entry_t *e = &s->slots[find_slot(s, q + 2, qlen - 2, h)];
   if (e->bytes) free(e->bytes);
   else s->entries++;
-  *e = (entry_t){h, (uint16_t)(qlen - 2), (uint16_t)rlen, bytes, key};
+  *e = (entry_t){h, (uint16_t)(qlen - 2), (uint16_t)rlen, bytes, key, zone};
   pthread_rwlock_unlock(&s->lock);
   return NULL;
 }
@@ -110,6 +163,32 @@ napi_value js_clear(napi_env env, napi_callback_info info) {
   clear_cache(s);
   pthread_rwlock_unlock(&s->lock);
   return NULL;
+}
+
+/* clearZones(handle, zones[]) -> entries removed: the replies of these zones ("" : of names in no zone). */
+napi_value js_clear_zones(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2], out;
+  uint32_t n;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  server_t *s = unwrap(env, argv[0]);
+  CHECK(napi_get_array_length(env, argv[1], &n));
+  if (!s) return throw_errno(env, "clearZones", EINVAL);
+  uint64_t *zones = calloc(n ? n : 1, sizeof *zones);
+  if (!zones) return throw_errno(env, "clearZones", ENOMEM);
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value v;
+    if (napi_get_element(env, argv[1], i, &v) != napi_ok || !zone_arg(env, v, &zones[i])) {
+      free(zones);
+      return throw_errno(env, "clearZones", EINVAL);
+    }
+  }
+  pthread_rwlock_wrlock(&s->lock);
+  uint32_t removed = clear_zones(s, zones, n);
+  pthread_rwlock_unlock(&s->lock);
+  free(zones);
+  napi_create_uint32(env, removed, &out);
+  return out;
 }
 
 /* rateLimit(handle, rate, slip, exempt[]): response rate limiting (rrl.c); rate 0: off. */
@@ -152,7 +231,7 @@ napi_value js_tick(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* stats(handle) -> { hits, misses, dropped, entries, rrlDropped, rrlSlipped } */
+/* stats(handle) -> { hits, misses, dropped, entries, cleared, rrlDropped, rrlSlipped } */
 napi_value js_stats(napi_env env, napi_callback_info info) {
   napi_value out, v;
   server_t *s = handle_arg(env, info);
@@ -162,6 +241,7 @@ napi_value js_stats(napi_env env, napi_callback_info info) {
   napi_create_double(env, (double)atomic_load(&s->missed), &v), napi_set_named_property(env, out, "misses", v);
   napi_create_double(env, (double)atomic_load(&s->dropped), &v), napi_set_named_property(env, out, "dropped", v);
   napi_create_double(env, (double)s->entries, &v), napi_set_named_property(env, out, "entries", v);
+  napi_create_double(env, (double)s->cleared, &v), napi_set_named_property(env, out, "cleared", v);
   napi_create_double(env, (double)atomic_load(&s->rrl.dropped), &v), napi_set_named_property(env, out, "rrlDropped", v);
   napi_create_double(env, (double)atomic_load(&s->rrl.slipped), &v), napi_set_named_property(env, out, "rrlSlipped", v);
   return out;

@@ -273,6 +273,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"send", NULL, js_send, NULL, NULL, NULL, napi_default, NULL},
       {"store", NULL, js_store, NULL, NULL, NULL, napi_default, NULL},
       {"clear", NULL, js_clear, NULL, NULL, NULL, napi_default, NULL},
+      {"clearZones", NULL, js_clear_zones, NULL, NULL, NULL, napi_default, NULL},
       {"stats", NULL, js_stats, NULL, NULL, NULL, napi_default, NULL},
       {"rateLimit", NULL, js_rate_limit, NULL, NULL, NULL, napi_default, NULL},
       {"tick", NULL, js_tick, NULL, NULL, NULL, napi_default, NULL},

@@ -45,6 +45,7 @@ typedef struct {
   uint16_t klen, rlen;
   uint8_t *bytes; /* key, then reply */
   uint64_t rrl;   /* rrl_key() of the reply's rate-limiting key */
+  uint64_t zone;  /* fnv1a() of the name of the zone that answered ("" for none): what clearZones matches */
 } entry_t;
 
 typedef struct server server_t;
@@ -68,6 +69,7 @@ struct server {
   entry_t *slots;
   uint32_t entries;
   atomic_ulong hits, missed, dropped;
+  unsigned long cleared; /* entries removed by clearZones (under the write lock) */
   rrl_t rrl;
   int closed;
 };
@@ -85,6 +87,7 @@ typedef struct {
 uint64_t fnv1a(const uint8_t *p, size_t n);
 uint32_t find_slot(server_t *s, const uint8_t *key, size_t klen, uint64_t h);
 void clear_cache(server_t *s);
+uint32_t clear_zones(server_t *s, const uint64_t *zones, uint32_t n);
 int cacheable(const uint8_t *q, size_t n);
 
 /* N-API helpers and calls (udp-calls.c). */
@@ -95,6 +98,7 @@ int key_arg(napi_env env, napi_value v, uint64_t *key);
 napi_value js_port(napi_env env, napi_callback_info info);
 napi_value js_store(napi_env env, napi_callback_info info);
 napi_value js_clear(napi_env env, napi_callback_info info);
+napi_value js_clear_zones(napi_env env, napi_callback_info info);
 napi_value js_rate_limit(napi_env env, napi_callback_info info);
 napi_value js_tick(napi_env env, napi_callback_info info);
 napi_value js_stats(napi_env env, napi_callback_info info);

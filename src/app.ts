@@ -117,7 +117,12 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       // "When is my change live?": the moment each new serial is answered (the catalog included).
       if (changed.length)
         logger.info(
-          { served: Object.fromEntries(changed.slice(0, 20).map((z) => [z.zone, z.serial])), zones: changed.length },
+          {
+            served: Object.fromEntries(changed.slice(0, 20).map((z) => [z.zone, z.serial])),
+            zones: changed.length,
+            // What reloads cost so far (serving-set.ts ServingStats): bench/scale-zones.ts reads one change's share.
+            reloads: serving.stats,
+          },
           'dns: now serving',
         );
       if (changed.length) void notifyAll(changed, serving.secondaries, egress, logger, notifyStats);
@@ -190,6 +195,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     nextCycleAt: () => cycles.nextAt(),
     audits: () => queue.depth(),
     servedSerials: () => serving.serials(),
+    reloads: () => serving.stats,
   });
   if (metrics) scheduleMetrics(metrics.registry, db, clock);
   const closeForwarder = () => closeAll(forwarder);

@@ -14,6 +14,8 @@ export interface MetricSources {
   audits: () => Promise<{ queued: number; running: number }>;
   /** Each zone this server answers for, with the serial it serves. */
   servedSerials: () => Iterable<[string, number]>;
+  /** What the serving set's reloads read and built (src/dns/server/serving-set.ts ServingStats). */
+  reloads?: () => { serials: number; reads: number; builds: number; fullReads: number };
 }
 
 /**
@@ -172,6 +174,31 @@ export class Metrics {
         ];
       },
     );
+    mirroredCounter(
+      r,
+      'vigil_dns_native_cache_cleared_total',
+      'Cached UDP replies the native I/O dropped because their zone changed (the other zones keep theirs)',
+      [],
+      () => [[{}, s.dns.totals().native.cleared ?? 0]],
+    );
+    if (s.reloads) {
+      const reloads = s.reloads;
+      mirroredCounter(
+        r,
+        'vigil_dns_reload_reads_total',
+        "The serving set's reloads: (zone, serial) rows and snapshots read, zone versions indexed, full serial reads",
+        ['what'],
+        () => {
+          const x = reloads();
+          return [
+            [{ what: 'serials' }, x.serials],
+            [{ what: 'snapshots' }, x.reads],
+            [{ what: 'indexed' }, x.builds],
+            [{ what: 'full' }, x.fullReads],
+          ];
+        },
+      );
+    }
     mirroredCounter(
       r,
       'vigil_dns_rrl_total',

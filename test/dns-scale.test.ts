@@ -67,12 +67,14 @@ describe('a one-zone change touches one zone', () => {
   });
 
   test('a zone deleted: the catalog changes, no other zone is indexed', async () => {
-    const [builds, reads] = [t.app.serving.builds, t.app.serving.reads];
+    const [builds, reads, full] = [t.app.serving.builds, t.app.serving.reads, t.app.serving.stats.fullReads];
     const catalog = catalogSerial()!;
     await c.call('dnsDeleteDomain.php', { domain: ZONES[29]! });
     await cycle();
     assert.equal(t.app.serving.builds, builds);
     assert.equal(t.app.serving.reads, reads);
+    // A zone gone is the one change that reads every zone's serial (to learn which left): no snapshot.
+    assert.equal(t.app.serving.stats.fullReads, full + 1);
     assert.equal(t.app.serving.size, ZONES.length - 1);
     assert.ok(catalogSerial()! > catalog);
     assert.equal((await udpQuery(port, `www.${ZONES[29]}`, 'A')).rcode, 'REFUSED');

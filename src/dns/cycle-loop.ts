@@ -75,6 +75,11 @@ export class CycleLoop implements DistributionSchedule {
     this.seen = { cycle: 0, lastAt: o.clock.now() };
   }
 
+  /** The signer its cycles run (tests count its signings). */
+  get signer(): ZoneSigner | undefined {
+    return this.o.signer;
+  }
+
   nextAt(): number {
     const { clock, intervalMs } = this.o;
     const anchor = this.seen.lastAt;

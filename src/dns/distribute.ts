@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
 import type { ZoneSigner } from './sign-pass.ts';
 import { pendingVersions, promotePending, removeMarked, servedGeneration } from './zone-store/publications.ts';
+import { nextServedSeq } from './zone-store/served.ts';
 
 export { servedGeneration };
 
@@ -22,6 +23,8 @@ export async function distributionCycle(db: Db, clock: Clock, signer?: ZoneSigne
   // queued is served below like any published version.
   const signed = signer ? await signer.pass() : [];
   return db.transaction().execute(async (trx) => {
+    // First, before any row lock: the served versions' numbers (served_seq), taken under the lock it holds to commit.
+    let seq = await nextServedSeq(trx);
     const now = clock.now();
     const removed = await removeMarked(trx);
     // On PostgreSQL a publish may commit while this runs (SQLite has one
@@ -32,7 +35,10 @@ export async function distributionCycle(db: Db, clock: Clock, signer?: ZoneSigne
     for (const p of await pendingVersions(trx)) {
       // A domain that signs never serves an unsigned version: it waits for the signer's next pass.
       if (p.mustSign && p.resignAt === null) continue;
-      if (await promotePending(trx, p, now)) distributed.push(p.zone);
+      if (await promotePending(trx, p, now, seq)) {
+        distributed.push(p.zone);
+        seq++;
+      }
     }
     return { distributed, removed, signed };
   });

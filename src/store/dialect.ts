@@ -28,6 +28,8 @@ export const LOCK_TOPICS = {
   norisk: 2,
   /** Claiming the next audit: one claim at a time keeps the per-account limit. */
   auditClaim: 3,
+  /** Writing served versions: their served_seq numbers commit in order (zone-store/publications.ts). */
+  servedSeq: 4,
 } as const;
 export type LockTopic = keyof typeof LOCK_TOPICS;
 
@@ -39,6 +41,7 @@ const TOPIC_TABLES: Record<LockTopic, string> = {
   domainNames: 'domains',
   norisk: 'audit_targets',
   auditClaim: 'audits',
+  servedSeq: 'zone_publications',
 };
 
 /**

@@ -135,7 +135,7 @@ for (const engine of engines) {
         };
         await db.insertInto('zone_publications').values(publication).execute();
         assert.deepEqual(await db.selectFrom('zone_publications').selectAll().execute(), [
-          { ...publication, served_resign_at: null, pending_resign_at: null },
+          { ...publication, served_resign_at: null, pending_resign_at: null, served_seq: null },
         ]);
         const key = {
           domain_id: domain.id,

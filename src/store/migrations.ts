@@ -279,6 +279,23 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('audits_schedule').on('audits').column('schedule_id').execute();
     },
   },
+  // Issue 32: a name server's reload reads what changed, not every zone. Each
+  // write of a served version takes the next number of one sequence
+  // (src/dns/zone-store/publications.ts, nextServedSeq, under a lock held to
+  // commit, so numbers commit in order); a reload asks for the rows above
+  // the last number it saw (src/dns/server/serving-set.ts). Versions served
+  // before this are numbered 0: the first load after a start reads them all.
+  '012_served_seq': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('zone_publications').addColumn('served_seq', 'bigint').execute();
+      await sql`update zone_publications set served_seq = 0 where served_snapshot is not null`.execute(db);
+      await db.schema
+        .createIndex('zone_publications_served_seq')
+        .on('zone_publications')
+        .column('served_seq')
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -122,6 +122,8 @@ export interface ZonePublicationsTable {
   served_resign_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** The same for the pending version. */
   pending_resign_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Raised at each write of the served version, in commit order: what a name server's reload asks for. */
+  served_seq: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export type AuditState = 'queued' | 'running' | 'done' | 'failed';

@@ -99,7 +99,15 @@ export interface Served {
  * command that execs it (e.g. `prlimit --nofile=400:400`): the same process, so signals reach it.
  */
 export async function serve(
-  opts: { dataDir?: string; args?: string[]; env?: Record<string, string>; logFile?: string; prefix?: string[] } = {},
+  opts: {
+    dataDir?: string;
+    args?: string[];
+    env?: Record<string, string>;
+    logFile?: string;
+    prefix?: string[];
+    /** How long to wait for the ready line (a bench's start with a million records takes longer than 30 s). */
+    readyMs?: number;
+  } = {},
 ): Promise<Served> {
   const dataDir = opts.dataDir ?? tempDir();
   const [https, http] = [await freePort(), await freePort()];
@@ -130,7 +138,7 @@ export async function serve(
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr?.on('data', (d) => (err += d));
   const readyLine = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`no ready line; stderr: ${err}`)), 30_000);
+    const timer = setTimeout(() => rej(new Error(`no ready line; stderr: ${err}`)), opts.readyMs ?? 30_000);
     const check = () => {
       const line = out.split('\n').find((l) => l.startsWith('vigil ready'));
       if (line) {

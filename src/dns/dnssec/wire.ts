@@ -35,11 +35,24 @@ export function encodeSigned(records: readonly Answer[]): string {
 }
 
 export function decodeSigned(wire: string): Answer[] {
+  const steps = decodeSignedSteps(wire);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * decodeSigned, yielding every `every` records: the name server decodes a large zone's signatures a slice at a
+ * time between answers (src/dns/server/slices.ts).
+ */
+export function* decodeSignedSteps(wire: string, every = 256): Generator<void, Answer[], void> {
   const buf = Buffer.from(wire, 'base64');
   const out: Answer[] = [];
   for (let at = 0; at < buf.length; ) {
     out.push(codec.decode(buf, at));
     at += codec.decode.bytes;
+    if (out.length % every === 0) yield;
   }
   return out;
 }

@@ -19,13 +19,19 @@ export const RCODE_NAMES = [
 export interface DnsCountsSnapshot {
   replies: number[];
   transfers: { served: number; refused: number };
-  native: { hits: number; misses: number; dropped: number };
+  /** `cleared`: cached replies removed because their zone changed (clearZones, issue 32). */
+  native: { hits: number; misses: number; dropped: number; cleared?: number };
   /** UDP responses response rate limiting dropped, or sent as an empty TC reply instead (the slip). */
   rrl: { dropped: number; slipped: number };
 }
 
 /** What the native UDP I/O counts (udp-fast.ts `stats`). */
-type NativeCounts = DnsCountsSnapshot['native'] & { rrlDropped?: number; rrlSlipped?: number };
+type NativeCounts = DnsCountsSnapshot['native'] & {
+  rrlDropped?: number;
+  rrlSlipped?: number;
+  /** Replies held. */
+  entries?: number;
+};
 
 /**
  * What the name server answered, counted on its hot path in plain numbers
@@ -52,7 +58,7 @@ export class DnsCounters {
     return {
       replies: Array.from(this.replies),
       transfers: { ...this.transfers },
-      native: { hits: n?.hits ?? 0, misses: n?.misses ?? 0, dropped: n?.dropped ?? 0 },
+      native: { hits: n?.hits ?? 0, misses: n?.misses ?? 0, dropped: n?.dropped ?? 0, cleared: n?.cleared ?? 0 },
       rrl: {
         dropped: this.rrl.dropped + (n?.rrlDropped ?? 0),
         slipped: this.rrl.slipped + (n?.rrlSlipped ?? 0),
@@ -70,6 +76,7 @@ export class DnsCounters {
       total.native.hits += w.native.hits;
       total.native.misses += w.native.misses;
       total.native.dropped += w.native.dropped;
+      total.native.cleared = (total.native.cleared ?? 0) + (w.native.cleared ?? 0);
       total.rrl.dropped += w.rrl?.dropped ?? 0;
       total.rrl.slipped += w.rrl?.slipped ?? 0;
     }

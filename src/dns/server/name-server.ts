@@ -6,6 +6,7 @@ import { DEFAULTS } from '../../config.ts';
 import { capConnections } from '../../net/connection-cap.ts';
 import { parsePeer } from '../peers.ts';
 import type { ZoneFinder } from './resolve.ts';
+import type { Stale } from './serving-set.ts';
 import { DnsCounters } from './counters.ts';
 import { RRL_SLIP, ResponseRateLimiter, responseKeyOf, slipReply } from './rrl.ts';
 import { type AnswerFacts, answerMessage, headerOnly, MAX_CACHED } from './server.ts';
@@ -26,23 +27,34 @@ export interface UdpLimits {
   dnsWorker?: number;
 }
 
-/** A UDP reply and the key it is rate limited under. */
+/** A UDP reply, the key it is rate limited under, and the zone it came from ('' for none). */
 interface UdpReply {
   out: Buffer;
   rrl: string;
+  zone: string;
 }
+
+/** A cached reply and its zone's count of changes when it was made: stale once the count moved. */
+interface CachedUdp extends UdpReply {
+  changes: number;
+}
+
+/** Zones changed in one swap beyond which emptying the whole native cache is cheaper than matching each entry. */
+const CLEAR_ALL_ABOVE = 256;
 
 /** Vigil's authoritative name server: UDP and TCP on one address and port. */
 export class NameServer {
   private udp: Socket | null = null;
   /**
-   * UDP replies by the query's bytes after its ID, for the current serving
-   * generation: a repeated question skips decoding altogether. Only
-   * standard queries are stored (never NOTIFY), and the map starts over
-   * when it is full or the serving set changes.
+   * UDP replies by the query's bytes after its ID: a repeated question
+   * skips decoding altogether. Only standard queries are stored (never
+   * NOTIFY), and the map starts over when it is full or the whole set
+   * changes. A change in one zone makes that zone's replies stale and no
+   * other's (`changes`, issue 32).
    */
-  private udpReplies = new Map<string, UdpReply>();
-  private udpGeneration = -1;
+  private udpReplies = new Map<string, CachedUdp>();
+  /** Per zone ('' : names in no zone), how many times its replies went stale. */
+  private readonly changes = new Map<string, number>();
   /** The native batched UDP I/O when it was built (udp-fast.ts); node:dgram otherwise. */
   private fast: FastUdp | null = null;
   /** Pushes the clock's time to the native rate limiter (its cache hits never ask JavaScript). */
@@ -60,7 +72,7 @@ export class NameServer {
   readonly counters: DnsCounters;
 
   constructor(
-    private readonly zones: ZoneFinder & { generation?: number; onReplace?(fn: () => void): void },
+    private readonly zones: ZoneFinder & { onReplace?(fn: (stale: Stale) => void): void },
     private readonly logger: Logger,
     limits: TcpLimits & UdpLimits = {},
     counters?: DnsCounters,
@@ -77,28 +89,36 @@ export class NameServer {
     this.udpOptions = udpPlan(limits.dnsWorkers ?? 1, limits.dnsWorker ?? 0);
     this.rrlExempt = (limits.secondaries ?? []).flatMap((s) => parsePeer(s)?.address ?? []);
     this.rrl = this.rrlRate > 0 ? new ResponseRateLimiter(this.rrlRate, this.rrlExempt, clock) : null;
-    // The native cache answers without asking JavaScript: it must forget a replaced serving set at once.
-    zones.onReplace?.(() => this.fast?.clear());
+    // The native cache answers without asking JavaScript: it must forget a replaced version at once.
+    zones.onReplace?.((stale) => this.forget(stale));
+  }
+
+  /** The replies a swap made stale: those of the changed zones alone, or all (serving-set.ts, Stale). */
+  private forget(stale: Stale): void {
+    const zones = stale ? [...stale.zones, ...(stale.outside ? [''] : [])] : null;
+    if (!zones || zones.length > CLEAR_ALL_ABOVE) {
+      this.udpReplies = new Map();
+      this.fast?.clear();
+      return;
+    }
+    for (const z of zones) this.changes.set(z, (this.changes.get(z) ?? 0) + 1);
+    this.fast?.clearZones(zones);
   }
 
   private answerUdp(msg: Buffer, address: string): UdpReply | undefined {
     if (msg.length < 12 || msg.length > 512) return this.answerOne(msg, address);
-    if (this.zones.generation !== this.udpGeneration) {
-      this.udpReplies = new Map();
-      this.udpGeneration = this.zones.generation ?? -1;
-    }
     const key = msg.toString('latin1', 2);
     const cached = this.udpReplies.get(key);
-    if (cached) {
+    if (cached && cached.changes === (this.changes.get(cached.zone) ?? 0)) {
       const copy = Buffer.from(cached.out);
       msg.copy(copy, 0, 0, 2); // the query's ID
-      return { out: copy, rrl: cached.rrl };
+      return { out: copy, rrl: cached.rrl, zone: cached.zone };
     }
     const reply = this.answerOne(msg, address);
     const standardQuery = (msg.readUInt16BE(2) & 0xf800) === 0; // QR=0, opcode QUERY
     if (reply && standardQuery && reply.out.length >= 12) {
       if (this.udpReplies.size >= MAX_CACHED) this.udpReplies.clear();
-      this.udpReplies.set(key, reply);
+      this.udpReplies.set(key, { ...reply, changes: this.changes.get(reply.zone) ?? 0 });
     }
     return reply;
   }
@@ -106,7 +126,7 @@ export class NameServer {
   private answerOne(msg: Buffer, address: string): UdpReply | undefined {
     const facts: AnswerFacts = {};
     const [out] = this.safeAnswer(msg, 'udp', address, facts);
-    return out ? { out, rrl: facts.rrl ?? responseKeyOf(out) } : undefined;
+    return out ? { out, rrl: facts.rrl ?? responseKeyOf(out), zone: facts.zone ?? '' } : undefined;
   }
 
   private safeAnswer(message: Buffer, transport: 'udp' | 'tcp', client: string, facts?: AnswerFacts): Buffer[] {
@@ -136,7 +156,8 @@ export class NameServer {
         if (!reply) return;
         // The native limiter decides (and counts) for its cache hits and for these alike: one set of buckets.
         if (fast.send(reply.out, address, port, reply.rrl) !== 'drop') this.counters.reply(0, reply.out);
-        if ((msg.readUInt16BE(2) & 0xf800) === 0 && reply.out.length >= 12) fast.store(msg, reply.out, reply.rrl);
+        if ((msg.readUInt16BE(2) & 0xf800) === 0 && reply.out.length >= 12)
+          fast.store(msg, reply.out, reply.rrl, reply.zone);
       });
       fast.rateLimit(this.rrlRate, RRL_SLIP, this.rrlExempt);
       fast.tick(this.clock.now());

@@ -4,6 +4,7 @@ import { labels, labelsWire } from '../dnssec/canonical.ts';
 import { base32hex } from '../dnssec/nsec3.ts';
 import type { Proof } from './resolve.ts';
 import type { Node } from './zone-index.ts';
+import { inOrder, STEP, type Steps } from './slices.ts';
 
 /**
  * Denial of existence for a zone signed with NSEC3 (RFC 5155 7.2), the
@@ -28,19 +29,25 @@ export type Nsec3Chain = readonly Nsec3Link[];
  * names, and returns them as the chain. RFC 5155 7.2.9: a query for an
  * NSEC3 owner name is answered as if the NSEC3 did not exist (NXDOMAIN,
  * with proofs); the records stay in the zone's transfers, which are made
- * before this (zone-index.ts, `all`).
+ * before this (zone-index.ts, `all`). Yields every STEP owners (slices.ts).
  */
-export function takeNsec3Chain(zone: string, nodes: Map<string, Node>, names: Set<string>): Nsec3Chain {
+export function* nsec3ChainSteps(zone: string, nodes: Map<string, Node>, names: Set<string>): Steps<Nsec3Chain> {
   const chain: Nsec3Link[] = [];
+  let n = 0;
   for (const [name, node] of nodes) {
-    if (!node.has('NSEC3') || [...node.keys()].some((t) => t !== 'NSEC3' && t !== 'RRSIG')) continue;
+    if (++n % STEP === 0) yield;
+    if (!node.has('NSEC3')) continue;
+    let only = true;
+    for (const t of node.keys()) if (t !== 'NSEC3' && t !== 'RRSIG') only = false;
     const dot = name.indexOf('.');
-    if (name.slice(dot + 1) !== zone) continue;
+    if (!only || name.slice(dot + 1) !== zone) continue;
     chain.push({ label: name.slice(0, dot), records: [...node.get('NSEC3')!, ...(node.get('RRSIG') ?? [])] });
     nodes.delete(name);
     names.delete(name);
   }
-  return chain.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  const byLabel = (a: Nsec3Link, b: Nsec3Link) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+  // The signer writes the chain in hash order (dnssec/nsec3.ts): a check, and a sort only when it is not.
+  return inOrder(chain, byLabel) ? chain : chain.sort(byLabel);
 }
 
 /**

@@ -77,6 +77,7 @@ export function answerMessage(
   else if (q.class !== 'IN' && q.class !== 'ANY') packet = reply('REFUSED', false);
   else if (q.type === 'AXFR' || q.type === 'IXFR') {
     const zone = zones.find(q.name.toLowerCase());
+    if (facts) facts.zone = zone?.zone ?? '';
     if (transport === 'udp')
       packet = {
         ...reply('NOERROR', false),
@@ -91,6 +92,7 @@ export function answerMessage(
     }
   } else {
     const zone = zones.find(q.name.toLowerCase().replace(/\.$/, ''));
+    if (facts) facts.zone = zone?.zone ?? '';
     const key = `${q.name}|${q.type}|${message.readUInt16BE(2) & 0x0100}|${transport === 'tcp' ? 'tcp' : opt ? Math.min(opt.udpPayloadSize ?? 512, 4096) : 'udp'}|${dnssecOk ? 'do' : ''}`;
     const cached = zone?.replies.get(key);
     if (cached) {
@@ -120,6 +122,8 @@ export interface AnswerFacts {
   transfer?: { zone: string; type: 'AXFR' | 'IXFR'; served: boolean };
   /** Which responses count as the same one for rate limiting (rrl.ts); absent: the reply's opcode and RCODE. */
   rrl?: string;
+  /** The zone whose data the reply came from ('' for none): the reply caches forget it when that zone changes. */
+  zone?: string;
 }
 
 /**

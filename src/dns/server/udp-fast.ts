@@ -18,9 +18,11 @@ export interface FastUdp {
   readonly port: number;
   /** Sends `reply` unless rate limiting drops it (or sends its TC slip instead). */
   send(reply: Buffer, address: string, port: number, rrlKey: string): 'answer' | 'slip' | 'drop';
-  /** The reply to `query` for every later copy of it (same bytes after the ID), until `clear`. */
-  store(query: Buffer, reply: Buffer, rrlKey: string): void;
+  /** The reply to `query` for every later copy of it (same bytes after the ID), until `clear` or its zone's clear. */
+  store(query: Buffer, reply: Buffer, rrlKey: string, zone: string): void;
   clear(): void;
+  /** Forgets the replies of these zones ('': of names in no zone), the others' stay; returns how many went. */
+  clearZones(zones: readonly string[]): number;
   /** Response rate limiting: `rate` identical responses a second per client network (0: off). */
   rateLimit(rate: number, slip: number, exempt: readonly string[]): void;
   /** The rate limiter's time, in ms (the injected Clock's). */
@@ -34,6 +36,8 @@ export interface NativeStats {
   misses: number;
   dropped: number;
   entries: number;
+  /** Entries removed by clearZones since the start. */
+  cleared: number;
   rrlDropped: number;
   rrlSlipped: number;
 }
@@ -53,8 +57,9 @@ interface Addon {
   ): unknown;
   port(h: unknown): number;
   send(h: unknown, reply: Buffer, address: string, port: number, rrlKey: string): number;
-  store(h: unknown, query: Buffer, reply: Buffer, rrlKey: string): void;
+  store(h: unknown, query: Buffer, reply: Buffer, rrlKey: string, zone: string): void;
   clear(h: unknown): void;
+  clearZones?(h: unknown, zones: string[]): number;
   rateLimit(h: unknown, rate: number, slip: number, exempt: string[]): void;
   tick(h: unknown, nowMs: number): void;
   stats(h: unknown): NativeStats;
@@ -116,8 +121,10 @@ export function openFastUdp(
   return {
     port: a.port(h),
     send: (reply, address, p, key) => (open ? VERDICTS[a.send(h, reply, address, p, key)]! : 'drop'),
-    store: (query, reply, key) => open && a.store(h, query, reply, key),
+    store: (query, reply, key, zone) => open && a.store(h, query, reply, key, zone),
     clear: () => open && a.clear(h),
+    // An addon built before clearZones existed (a checkout updated without `npm ci`): empty it whole, as then.
+    clearZones: (zones) => (!open ? 0 : a.clearZones ? a.clearZones(h, [...zones]) : (a.clear(h), 0)),
     rateLimit: (rate, slip, exempt) => open && a.rateLimit(h, rate, slip, [...exempt]),
     tick: (nowMs) => open && a.tick(h, nowMs),
     stats: () => a.stats(h),

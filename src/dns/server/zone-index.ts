@@ -14,9 +14,10 @@ import { AAAA } from '../rr/aaaa.ts';
 import { SOA } from '../rr/soa.ts';
 import { optionsOf, soaOf, type ZoneModel } from '../zone.ts';
 import { compareLabels, labels } from '../dnssec/canonical.ts';
-import { decodeSigned } from '../dnssec/wire.ts';
+import { decodeSignedSteps } from '../dnssec/wire.ts';
 import { WIRE } from '../rr/wire-names.ts';
-import { type Nsec3Chain, takeNsec3Chain } from './nsec3-answer.ts';
+import { type Nsec3Chain, nsec3ChainSteps } from './nsec3-answer.ts';
+import { drain, inOrder, pushAll, STEP, type Steps } from './slices.ts';
 
 /** Resource records of one owner name, by type (upper case). */
 export type Node = Map<string, Answer[]>;
@@ -96,9 +97,16 @@ export function soaAnswer(soa: SoaData, zone: string, serial: number): Answer {
 }
 
 export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null = null): ZoneIndex {
+  return drain(zoneIndexSteps(model, forwardAddress));
+}
+
+/** buildZoneIndex a slice at a time (slices.ts): how the name server loads a new version while it answers. */
+export function* zoneIndexSteps(model: ZoneModel, forwardAddress: string | null = null): Steps<ZoneIndex> {
   const soa = soaOf(model);
   const answers: Answer[] = [];
+  let n = 0;
   for (const r of model.records) {
+    if (++n % STEP === 0) yield;
     if (!isRecordType(r.type) || RECORD_TYPES[r.type].role === 'soa') continue;
     answers.push(...recordAnswers(r.type, r.data, model.zone, ttlOf(r.data, soa.min), forwardAddress));
   }
@@ -110,21 +118,27 @@ export function buildZoneIndex(model: ZoneModel, forwardAddress: string | null =
     notify: opts.notify ?? '',
     alsonotify: opts.alsonotify ?? '',
   };
-  if (!model.dnssec) return indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), answers, options);
+  const soaRr = soaAnswer(soa, model.zone, model.serial);
+  if (!model.dnssec) return yield* indexSteps(model.zone, soaRr, answers, options);
   // Signed: the signer's records (DNSKEY, RRSIG, NSEC, CDS…) join the others, so
   // queries for them, ANY and zone transfers carry them like any record.
-  const signed = decodeSigned(model.dnssec.wire);
-  const index = indexAnswers(model.zone, soaAnswer(soa, model.zone, model.serial), [...answers, ...signed], options);
+  const signed = yield* decodeSignedSteps(model.dnssec.wire, STEP);
+  yield* pushAll(answers, signed);
+  const index = yield* indexSteps(model.zone, soaRr, answers, options);
   if (model.dnssec.denial === 'nsec3') {
-    const nodes = new Map(index.nodes);
-    const names = new Set(index.names);
-    const nsec3 = takeNsec3Chain(index.zone, nodes, names);
-    return { ...index, nodes, names, nsec3 };
+    // indexSteps's maps are this build's own: the chain's owners are taken out of them in place.
+    const nsec3 = yield* nsec3ChainSteps(index.zone, index.nodes as Map<string, Node>, index.names as Set<string>);
+    return { ...index, nsec3 };
   }
-  const chain = signed
-    .filter((a) => a.type === 'NSEC')
-    .map((a) => ({ name: a.name.toLowerCase(), labels: labels(a.name) }));
-  chain.sort((a, b) => compareLabels(a.labels, b.labels));
+  const chain: NsecLink[] = [];
+  for (const a of signed) {
+    if (a.type !== 'NSEC') continue;
+    chain.push({ name: a.name.toLowerCase(), labels: labels(a.name) });
+    if (chain.length % STEP === 0) yield;
+  }
+  // The signer writes its chain in canonical order already (dnssec/nsec.ts): one pass to check, no sort.
+  if (!inOrder(chain, (a, b) => compareLabels(a.labels, b.labels)))
+    chain.sort((a, b) => compareLabels(a.labels, b.labels));
   return { ...index, nsecChain: chain };
 }
 
@@ -146,29 +160,39 @@ function sameTtlPerSet(answers: Answer[]): void {
 
 /** Indexes a zone given as wire records (also used for the catalog zone). */
 export function indexAnswers(zone: string, soaRr: Answer, answers: Answer[], options: ZoneIndex['options']): ZoneIndex {
+  return drain(indexSteps(zone, soaRr, answers, options));
+}
+
+function* indexSteps(zone: string, soaRr: Answer, answers: Answer[], options: ZoneIndex['options']): Steps<ZoneIndex> {
   const nodes = new Map<string, Node>();
-  for (const a of [soaRr, ...answers]) {
+  let n = 0;
+  const add = (a: Answer) => {
     const name = a.name.toLowerCase();
     let node = nodes.get(name);
     if (!node) nodes.set(name, (node = new Map()));
     const list = node.get(a.type);
     if (list) list.push(a);
     else node.set(a.type, [a]);
+  };
+  add(soaRr);
+  for (const a of answers) {
+    add(a);
+    if (++n % STEP === 0) yield;
   }
   const names = new Set<string>();
-  for (const name of nodes.keys()) {
+  const cuts = new Set<string>();
+  const all = [soaRr];
+  for (const [name, node] of nodes) {
+    if (++n % STEP === 0) yield;
     // Every ancestor up to the apex exists too (empty non-terminals).
-    for (let n = name; n.length >= zone.length; n = n.slice(n.indexOf('.') + 1)) {
-      if (names.has(n)) break;
-      names.add(n);
-      if (n === zone || !n.includes('.')) break;
+    for (let a = name; a.length >= zone.length; a = a.slice(a.indexOf('.') + 1)) {
+      if (names.has(a)) break;
+      names.add(a);
+      if (a === zone || !a.includes('.')) break;
     }
+    if (name !== zone && node.has(WIRE.NS)) cuts.add(name);
+    for (const [t, rrs] of node) if (t !== WIRE.SOA) for (const rr of rrs) all.push(rr);
   }
-  const cuts = new Set([...nodes].filter(([name, node]) => name !== zone && node.has(WIRE.NS)).map(([name]) => name));
-  const all = [
-    soaRr,
-    ...[...nodes.values()].flatMap((node) => [...node].filter(([t]) => t !== WIRE.SOA).flatMap(([, rrs]) => rrs)),
-  ];
   const serial = (soaRr as { data: { serial: number } }).data.serial;
   // The SOA's own TTL is its minimum too, so negative answers use it.
   return {

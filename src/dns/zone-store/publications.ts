@@ -1,6 +1,7 @@
 import { DomainState } from '../states.ts';
 import type { ZoneModel } from '../zone.ts';
 import type { Executor } from './domains.ts';
+import { nextServedSeq } from './served.ts';
 
 /**
  * The zone store's `zone_publications` rows (see domains.ts for the store
@@ -35,6 +36,7 @@ export async function writePublication(
           served_serial: model.serial,
           served_snapshot: snapshot,
           served_resign_at: null,
+          served_seq: await nextServedSeq(trx),
           pending_serial: null,
           pending_snapshot: null,
           pending_resign_at: null,
@@ -63,7 +65,6 @@ export interface PendingVersion {
   zone: string;
   domainId: number | null;
   serial: number;
-  snapshot: string;
   /** Signed: when to sign again; null: unsigned. */
   resignAt: number | null;
   /** The domain wants it signed (an unsigned version waits for the signer, src/dns/sign-pass.ts). */
@@ -74,14 +75,15 @@ export async function pendingVersions(trx: Executor): Promise<PendingVersion[]> 
   const rows = await trx
     .selectFrom('zone_publications')
     .leftJoin('domains', 'domains.id', 'zone_publications.domain_id')
-    .select(['zone', 'domain_id', 'pending_serial', 'pending_snapshot', 'pending_resign_at', 'domains.dnssec'])
+    // Not the snapshot: promotePending copies it inside the store (a signed 100,000-record zone's is 58 MB,
+    // read into and written back from the main thread twice per version before).
+    .select(['zone', 'domain_id', 'pending_serial', 'pending_resign_at', 'domains.dnssec'])
     .where('pending_snapshot', 'is not', null)
     .execute();
   return rows.map((r) => ({
     zone: r.zone,
     domainId: r.domain_id,
     serial: Number(r.pending_serial),
-    snapshot: r.pending_snapshot!,
     resignAt: r.pending_resign_at === null ? null : Number(r.pending_resign_at),
     mustSign: Number(r.dnssec ?? 0) === 1,
   }));
@@ -93,9 +95,10 @@ export async function pendingVersions(trx: Executor): Promise<PendingVersion[]> 
  * for the next cycle). Only a domain still waiting for this very version
  * becomes Active; one changed since stays Unvalidated. Domain before
  * publication, in the order a publish locks them, so the two cannot
- * deadlock on PostgreSQL. True when the version moved.
+ * deadlock on PostgreSQL. `seq`: its served_seq, from nextServedSeq in
+ * this transaction (a cycle takes one and counts up). True when the version moved.
  */
-export async function promotePending(trx: Executor, p: PendingVersion, now: number): Promise<boolean> {
+export async function promotePending(trx: Executor, p: PendingVersion, now: number, seq: number): Promise<boolean> {
   if (p.domainId !== null) {
     await trx
       .updateTable('domains')
@@ -107,15 +110,17 @@ export async function promotePending(trx: Executor, p: PendingVersion, now: numb
   }
   const moved = await trx
     .updateTable('zone_publications')
-    .set({
+    .set((eb) => ({
       served_serial: p.serial,
-      served_snapshot: p.snapshot,
+      // Every SET reads the row as it was (SQL's rule, SQLite and PostgreSQL alike): the pending snapshot moves.
+      served_snapshot: eb.ref('pending_snapshot'),
       served_resign_at: p.resignAt,
+      served_seq: seq,
       pending_serial: null,
       pending_snapshot: null,
       pending_resign_at: null,
       changed_at: now,
-    })
+    }))
     .where('zone', '=', p.zone)
     .where('pending_serial', '=', p.serial)
     .executeTakeFirst();
@@ -145,43 +150,6 @@ export async function servedGeneration(db: Executor): Promise<string> {
     .executeTakeFirstOrThrow();
   // PostgreSQL answers bigint aggregates as strings, SQLite as numbers: one form for both.
   return `${Number(row.n)}/${Number(row.serials ?? 0)}/${Number(row.at ?? 0)}`;
-}
-
-/** Every served version (what the name servers answer). */
-export async function servedModels(db: Executor): Promise<ZoneModel[]> {
-  return servedModelsOf(
-    db,
-    (await servedSerials(db)).map(([zone]) => zone),
-  );
-}
-
-/**
- * Each served zone with its serial: the thin read a name server's reload
- * starts with (two columns, no snapshot), so that it reads and rebuilds
- * only the zones whose serial moved (src/dns/server/serving-set.ts).
- */
-export async function servedSerials(db: Executor): Promise<[string, number][]> {
-  const rows = await db
-    .selectFrom('zone_publications')
-    .select(['zone', 'served_serial'])
-    .where('served_snapshot', 'is not', null)
-    .execute();
-  return rows.map((r) => [r.zone, Number(r.served_serial)]);
-}
-
-/** The served versions of these zones, read in batches (a bound on SQL parameters). */
-export async function servedModelsOf(db: Executor, zones: readonly string[]): Promise<ZoneModel[]> {
-  const out: ZoneModel[] = [];
-  for (let i = 0; i < zones.length; i += 500) {
-    const rows = await db
-      .selectFrom('zone_publications')
-      .select('served_snapshot')
-      .where('served_snapshot', 'is not', null)
-      .where('zone', 'in', zones.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.push(JSON.parse(r.served_snapshot!) as ZoneModel);
-  }
-  return out;
 }
 
 /** A zone the signer must look at (src/dns/sign-pass.ts). */
