@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AuditEnded } from './audit/runner.ts';
 
 /** A registry with prom-client's process metrics (CPU, memory, open files, event-loop lag, GC), prefixed `vigil_`. */
@@ -14,8 +14,21 @@ export function processRegistry(): Registry {
  */
 export class AuditMetrics {
   private readonly seconds: Histogram;
+  private readonly hosts: Counter;
 
   constructor(private readonly registry: Registry) {
+    // Issue 26: how many addresses the audits found up and down, so that a
+    // range where discovery finds nothing (a firewall dropping the probes)
+    // shows on a dashboard and not only in each report.
+    this.hosts = new Counter({
+      name: 'vigil_audit_hosts_total',
+      help: 'addresses of the audits that ended, by host discovery state (up, down)',
+      labelNames: ['state'],
+      registers: [registry],
+    });
+    // Both series exist from the start at 0, so that rate() sees the first audit's increase.
+    this.hosts.inc({ state: 'up' }, 0);
+    this.hosts.inc({ state: 'down' }, 0);
     this.seconds = new Histogram({
       name: 'vigil_audit_duration_seconds',
       help: 'audits from start to end, by type and final state (done, failed)',
@@ -28,6 +41,8 @@ export class AuditMetrics {
 
   ended(e: AuditEnded): void {
     this.seconds.observe({ type: e.type, state: e.state }, e.seconds);
+    this.hosts.inc({ state: 'up' }, e.hostsUp);
+    this.hosts.inc({ state: 'down' }, e.hostsDown);
   }
 
   /** `vigil_audits{state}`: read from the store at each scrape. */

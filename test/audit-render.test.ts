@@ -177,7 +177,13 @@ describe('report renderer and completion mail on a real audit with hostile banne
 
   test('CSV: RFC 4180 read back by csv-parse, one row per entry, formula cells defused', () => {
     const csv = renderReport(info, 'csv');
-    const rows = parseCsv(csv, { relax_column_count: false }) as string[][];
+    const read = parseCsv(csv, { relax_column_count: false }) as string[][];
+    // After the entries, one row per address of kind `host` (issue 26): here the one audited.
+    assert.deepEqual(
+      read.filter((r) => r[10] === 'host').map((r) => [r[3], r[4]]),
+      [[info.basic.hostip, 'Host up']],
+    );
+    const rows = read.filter((r) => r[10] !== 'host');
     assert.deepEqual(rows[0], [
       'risk',
       'score',

@@ -88,7 +88,10 @@ export function Finding({ v }: { v: EntryView }) {
       <summary>
         <span class={`badge risk-${e.risk}`}>{RISK_LABEL[e.risk as keyof typeof RISK_LABEL] ?? e.risk}</span>{' '}
         {v.score !== null && <span class="score">{v.score.toFixed(1)}</span>} {e.title}{' '}
-        <span class="muted">port {e.port}</span>
+        {/* The address too: a range's report (issue 26) has findings on many hosts. */}
+        <span class="muted">
+          {e.ip} port {e.port}
+        </span>
         {e.baseline && <span class="muted"> · {e.baseline}</span>}
       </summary>
       {v.solution && (

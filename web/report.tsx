@@ -1,10 +1,12 @@
 // One audit's report: risk counts as a bar chart, the category x risk grid
 // as a heat map, findings sortable and filterable by risk, port and text,
-// CVE links to NVD, the baseline, open ports, and CSV/HTML export through
-// the same renderer the CLI and the mail use (src/audit/render, pure).
+// CVE links to NVD, the baseline, the hosts (report-hosts.tsx), open ports,
+// and CSV/HTML export through the same renderer the CLI and the mail use
+// (src/audit/render, pure).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiCallError, call } from './api.ts';
 import { Finding } from './report-finding.tsx';
+import { HostsTable } from './report-hosts.tsx';
 import { words } from './words.ts';
 import { renderReport } from '../src/audit/render/index.ts';
 import {
@@ -109,7 +111,9 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
   useEffect(() => {
     let opened: HTMLDetailsElement[] = [];
     const before = () => {
-      opened = [...document.querySelectorAll<HTMLDetailsElement>('details.finding:not([open])')];
+      opened = [
+        ...document.querySelectorAll<HTMLDetailsElement>('details.finding:not([open]), details.down-hosts:not([open])'),
+      ];
       for (const d of opened) d.open = true;
     };
     const afterPrint = () => opened.forEach((d) => (d.open = false));
@@ -177,6 +181,7 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
           {base.resolved.length ? `; ${base.resolved.length} resolved since the previous audit` : ''}.
         </p>
       )}
+      <HostsTable info={info} />
       <h2>Open ports</h2>
       <div class="scroll">
         <table>

@@ -80,6 +80,7 @@ test('basic.hosts, hostsUp/hostsDown and the summary name every address the scan
       open: 2,
       closed: 97,
       filtered: 1,
+      unreachable: 0,
       dropped: false,
     },
     {
@@ -91,6 +92,7 @@ test('basic.hosts, hostsUp/hostsDown and the summary name every address the scan
       open: 0,
       closed: 100,
       filtered: 0,
+      unreachable: 0,
       dropped: false,
     },
     {
@@ -102,6 +104,7 @@ test('basic.hosts, hostsUp/hostsDown and the summary name every address the scan
       open: 0,
       closed: 0,
       filtered: 0,
+      unreachable: 0,
       dropped: false,
     },
   ]);

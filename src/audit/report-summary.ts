@@ -63,6 +63,7 @@ function hostLines(result: AuditResult): HostLine[] {
             open: h.scan.open.length,
             closed: h.scan.closed,
             filtered: h.scan.filtered,
+            unreachable: h.scan.unreachable,
             dropped: h.scan.dropped,
           },
         ]

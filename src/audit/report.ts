@@ -96,6 +96,11 @@ export interface HostLine {
   closed: number;
   /** Ports that never answered, after the retries. */
   filtered: number;
+  /**
+   * Ports whose probe met an ICMP unreachable or no route (nmap counts them filtered; kept apart so that
+   * open + closed + filtered + unreachable = portsScanned). Absent from reports written before it.
+   */
+  unreachable?: number;
   /** Went silent mid-scan and was given up. */
   dropped: boolean;
 }

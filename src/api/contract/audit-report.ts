@@ -43,7 +43,7 @@ export const SCANINFO = {
         hosts: {
           type: 'array',
           optional: true,
-          doc: 'per address: up or down, RTT, ports scanned, open/closed/filtered counts (docs/audits.md)',
+          doc: 'per address: up or down, RTT, ports scanned, open/closed/filtered/unreachable counts (docs/audits.md)',
           items: {
             type: 'object',
             fields: {
@@ -55,6 +55,7 @@ export const SCANINFO = {
               open: num,
               closed: num,
               filtered: num,
+              unreachable: { ...num, optional: true },
               dropped: { type: 'boolean' },
             },
           },

@@ -1,4 +1,5 @@
 import type { ScanInfo } from '../report.ts';
+import { hostSentence, hostsOf } from './hosts.ts';
 import { kindOf, orderedEntries } from './model.ts';
 
 export const CSV_COLUMNS = [
@@ -32,7 +33,10 @@ export function csvCell(value: string): string {
  * RFC 4180 says. Nothing is collapsed here: `cve` and `description` hold
  * every CVE, `description` every reference (each once). `kind` says what
  * the entry is (`finding`, `detection`, `resolved`, `note`): counting the
- * rows whose kind is `finding` gives the report's risk counts.
+ * rows whose kind is `finding` gives the report's risk counts. Then one row
+ * of kind `host` per address (issue 26), up first, down ones too (a
+ * spreadsheet filters; nothing is collapsed here): `title` says up, lost or
+ * down, `description` what the scan saw.
  */
 export function renderCsv(info: ScanInfo): string {
   const rows: string[][] = [[...CSV_COLUMNS]];
@@ -58,5 +62,8 @@ export function renderCsv(info: ScanInfo): string {
       kindOf(v),
     ]);
   }
+  const hosts = hostsOf(info);
+  for (const r of hosts ? [...hosts.up, ...hosts.down] : [])
+    rows.push(['', '', '', r.line.ip, `Host ${r.state}`, '', '', '', '', hostSentence(r), 'host']);
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }

@@ -15,6 +15,7 @@ import {
   RISK_LABEL,
   RISKS,
 } from './model.ts';
+import { downRanges, HOST_COLUMNS, hostsOf } from './hosts.ts';
 import { STYLE } from './style.ts';
 
 /**
@@ -133,6 +134,33 @@ function baseline(entries: readonly EntryView[]): string {
   return `<section><h2>Baseline</h2>${counts}${resolved}</section>`;
 }
 
+/**
+ * Hosts (issue 26): a row per address that answered, up first; the down
+ * ones counted and listed as ranges under the table, so a /24 prints as
+ * its live hosts and one paragraph.
+ */
+function hosts(info: ScanInfo): string {
+  const v = hostsOf(info);
+  if (!v) return '';
+  const th = HOST_COLUMNS.map((c) => `<th${c.numeric ? ' class="n"' : ''}>${esc(c.head)}</th>`).join('');
+  const rows = v.up
+    .map(
+      (r) =>
+        `<tr class="host ${r.state}">${HOST_COLUMNS.map((c) => `<td${c.numeric ? ' class="n"' : ''}>${esc(c.cell(r))}</td>`).join('')}</tr>`,
+    )
+    .join('');
+  const table = v.up.length
+    ? `<table class="hosts"><tr>${th}</tr>${rows}</table>`
+    : '<p>No address answered host discovery.</p>';
+  const down = v.down.length
+    ? `<p class="down"><b>${v.down.length} down</b> (no answer to host discovery, not port-scanned): ${esc(downRanges(v).join(', '))}</p>`
+    : '';
+  const lost = v.up.some((r) => r.state === 'lost')
+    ? '<p class="qod">lost: answered, then went silent mid-scan and was given up.</p>'
+    : '';
+  return `<section><h2>Hosts</h2>${table}${down}${lost}</section>`;
+}
+
 function ports(info: ScanInfo): string {
   if (!info.ports.length) return '<section><h2>Open ports</h2><p>None found.</p></section>';
   const rows = info.ports
@@ -165,6 +193,7 @@ export function renderHtml(info: ScanInfo): string {
     grid(info),
     findings(entries),
     baseline(entries),
+    hosts(info),
     ports(info),
     others(entries, 'detection', 'Service detection'),
     `<footer>Vigil audit ${esc(info.basic.scanuid)} · report ${esc(info.basic.reporttype)}</footer>`,

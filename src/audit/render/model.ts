@@ -2,6 +2,7 @@ import type { Risk } from '../engine/types.ts';
 import type { ReportEntry, ScanInfo } from '../report.ts';
 import { DETECTION_ENTRY, type FindingCounts, findingCounts, isFindingEntry } from '../report-count.ts';
 import { dedupeReferences } from '../report-evidence.ts';
+import { addressRanges } from './hosts.ts';
 
 // What every format shows, read once from the spec's `scaninfo`. Pure (no
 // node: imports): the CLI, the mail and later a browser console share it.
@@ -155,7 +156,8 @@ export function headLines(info: ScanInfo): [string, string][] {
   if (b.portsScanned !== undefined) rows.push(['Ports scanned', `${b.portsScanned} TCP per address`]);
   // Issue 26: with several addresses, how many answered host discovery, and which did not.
   if (b.hostsUp !== undefined && (b.hostsDown || (b.hosts?.length ?? 0) > 1 || b.discovery === false)) {
-    const down = (b.hosts ?? []).filter((h) => h.state === 'down').map((h) => h.ip);
+    // As ranges (`127.0.27.4-254`): the down part of a /24 is one item, not 251.
+    const down = addressRanges((b.hosts ?? []).filter((h) => h.state === 'down').map((h) => h.ip));
     rows.push([
       'Hosts',
       b.discovery === false
@@ -163,7 +165,10 @@ export function headLines(info: ScanInfo): [string, string][] {
         : `${b.hostsUp} up, ${b.hostsDown ?? 0} down (no answer to host discovery)`,
     ]);
     if (down.length)
-      rows.push(['Down', `${down.slice(0, 20).join(', ')}${down.length > 20 ? ` and ${down.length - 20} more` : ''}`]);
+      rows.push([
+        'Down',
+        `${down.slice(0, 20).join(', ')}${down.length > 20 ? ` and ${down.length - 20} more ranges` : ''}`,
+      ]);
   }
   rows.push(['Checks run', `${b.checksRun ?? b.totalnaslentries} per address`]);
   if (b.nse)

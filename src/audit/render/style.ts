@@ -39,6 +39,8 @@ dl.head dd { margin: 0; }
 .refs { margin: 4px 0 0; padding-left: 18px; font-size: 13px; overflow-wrap: anywhere; }
 .qod { color: var(--muted); font-size: 12px; margin: 4px 0 0; }
 .cves { font-size: 13px; margin: 0 0 6px; overflow-wrap: anywhere; }
+p.down { margin: 6px 0 0; overflow-wrap: anywhere; }
+tr.host.lost td { color: var(--medium); }
 details.more { margin: 2px 0 4px; }
 details.more > summary { cursor: pointer; color: var(--muted); font-size: 13px; }
 details.more p { margin: 2px 0; }

@@ -12,6 +12,7 @@ import {
   RISK_LABEL,
   RISKS,
 } from './model.ts';
+import { downRanges, HOST_COLUMNS, hostsOf } from './hosts.ts';
 
 const WIDTH = 80;
 
@@ -79,6 +80,31 @@ function entryLines(v: EntryView): string[] {
   return out;
 }
 
+/** Column widths of the HOSTS table (80 columns: an IPv4 address fits; a longer IPv6 one pushes its row). */
+const HOST_WIDTHS = [16, 6, 9, 8, 7, 6, 7, 9, 12];
+
+/**
+ * HOSTS (issue 26): a row per address that answered, up first, then the
+ * down ones as ranges on one wrapped line: a /24 with 40 live hosts is 40
+ * rows and a line, not 254 rows.
+ */
+function hostsLines(info: ScanInfo): string[] {
+  const v = hostsOf(info);
+  if (!v) return [];
+  const row = (cells: string[]) =>
+    cells
+      .map((c, i) => (HOST_COLUMNS[i]!.numeric ? padStart(c, HOST_WIDTHS[i]!) : pad(c, HOST_WIDTHS[i]!)))
+      .join('')
+      .trimEnd();
+  const out = ['', 'HOSTS', rule(), row(HOST_COLUMNS.map((c) => c.head))];
+  for (const r of v.up) out.push(row(HOST_COLUMNS.map((c) => clean(c.cell(r)))));
+  if (!v.up.length) out.push('None answered.');
+  if (v.down.length)
+    out.push(...wrap(`Down (${v.down.length}, no answer to host discovery): ${downRanges(v).join(', ')}`, WIDTH));
+  if (v.up.some((r) => r.state === 'lost')) out.push('lost: answered, then went silent mid-scan and was given up.');
+  return out;
+}
+
 /** The report for a terminal: 80 columns, no colour codes (a pipe or a mail keeps it readable). */
 export function renderText(info: ScanInfo): string {
   const b = info.basic;
@@ -119,6 +145,8 @@ export function renderText(info: ScanInfo): string {
   out.push('', 'BASELINE', rule());
   out.push(base.counts.length ? base.counts.map(([s, n]) => `${s}: ${n}`).join('   ') : 'No findings to compare.');
   for (const v of base.resolved) out.push(...wrap(`Resolved on ${v.entry.ip}: ${v.body.slice(1).join(', ')}`, WIDTH));
+
+  out.push(...hostsLines(info));
 
   out.push('', 'OPEN PORTS', rule());
   if (!info.ports.length) out.push('None found.');
