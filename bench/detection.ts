@@ -13,7 +13,8 @@
  *   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends \
  *     nginx php-fpm apache2 openssl postfix dovecot-imapd dovecot-pop3d vsftpd openssh-server bind9 \
  *     postgresql mariadb-server redis-server memcached slapd ldap-utils rsync samba xvfb socat \
- *     tftpd-hpa snmpd nmap git
+ *     tftpd-hpa snmpd nmap git \
+ *     rpcbind rusersd rsh-redone-server openbsd-inetd fingerd finger tgt
  * Debian's policy-rc.d in containers keeps the packages' own instances from
  * starting; elsewhere stop them (`service X stop`): the fleet binds
  * 127.14.K.N only, and anything on 0.0.0.0 shows on every address.
@@ -31,6 +32,7 @@ import { killNmap, nmapAvailable, runNmapPerHost } from './detection/nmap.ts';
 import { ADDRESSES, DAEMONS, WEAKNESSES, daemonAt } from './detection/fleet/index.ts';
 import { judgeNmap, judgeVigil, type Score } from './detection/judge.ts';
 import { report } from './detection/report.ts';
+import { benchCaCert } from './detection/certs.ts';
 
 const ALL_TYPES: AuditType[] = ['basic', 'norisk', 'desktop', 'standard', 'advanced'];
 const TYPES = process.env.VIGIL_BENCH_TYPES ? (process.env.VIGIL_BENCH_TYPES.split(',') as AuditType[]) : ALL_TYPES;
@@ -38,9 +40,12 @@ const TYPES = process.env.VIGIL_BENCH_TYPES ? (process.env.VIGIL_BENCH_TYPES.spl
 const NMAP_LIMIT_MS = 3 * 60_000;
 /**
  * nmap's `default,vuln,safe` (the outside benchmark's yardstick), minus scripts that would leave loopback
- * (external, broadcast).
+ * (external, broadcast, and fcrdns, which asks the system's resolver for the target's PTR: seen sending a
+ * query to the host's resolver). `--dns-servers` points any other lookup of a script at loopback, where
+ * nothing answers.
  */
-const NMAP_SCRIPTS = '(default or vuln or safe) and not (external or broadcast)';
+const NMAP_SCRIPTS = '(default or vuln or safe) and not (external or broadcast or fcrdns)';
+const NMAP_DNS = '127.0.30.7';
 const jsonPath = process.argv[2];
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -90,7 +95,11 @@ process.on('SIGTERM', () => void stopFleetProcess().then(() => process.exit(143)
 async function vigil(type: AuditType, addresses: string[], wildcard: Set<number>): Promise<Score> {
   const t0 = performance.now();
   try {
-    const result = await runAudit({ type, excludedos: false, addresses }, new Fence(addresses, ['127.0.0.0/8']));
+    // The bench CA signs the fleet's good certificates: Vigil is told to trust it, as an operator does
+    // an internal CA with serve --audit-ca, so only the rogue CA's certificates are untrusted.
+    const result = await runAudit({ type, excludedos: false, addresses }, new Fence(addresses, ['127.0.0.0/8']), {
+      caCertificates: [await benchCaCert()],
+    });
     return judgeVigil(result, wildcard, performance.now() - t0);
   } catch (err) {
     return {
@@ -115,6 +124,8 @@ function nmapArgs(address: string): string[] {
   );
   return [
     '-n',
+    '--dns-servers',
+    NMAP_DNS,
     '-Pn',
     ...(tcp.length ? ['-sT'] : []),
     ...(udp.length ? ['-sU'] : []),
@@ -130,6 +141,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const t0 = performance.now();
 const results: Record<string, unknown> = {};
 try {
+  await benchCaCert(); // made here first: the fleet's process inherits VIGIL_BENCH_CA_DIR and signs with it
   const ready = await startFleetProcess();
   log(`fleet up: ${ready.up.join(', ')}`);
   for (const s of ready.skipped) log(`  skipped ${s}`);

@@ -44,6 +44,11 @@ export interface Config {
    * docs/workers.md). Tests against silent targets lower it; a lower value misses slow services.
    */
   readonly auditProbeTimeoutMs: number;
+  /**
+   * CA certificates (PEM blocks) the audits trust besides Node's bundled roots and the system's bundle
+   * (--audit-ca FILE; the TLS check vigil.tls.cert-untrusted, docs/audits.md).
+   */
+  readonly auditCa: readonly string[];
   /** Audits of one account running at once; more wait in the queue. */
   readonly auditAccountLimit: number;
   /** Audits of one account queued or running at once; saRunAudit past it answers auditQueueFull (docs/audits.md). */
@@ -145,6 +150,7 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     auditWorkers: partial.auditWorkers ?? DEFAULTS.auditWorkers,
     auditLeaseMs: partial.auditLeaseMs ?? 30_000,
     auditProbeTimeoutMs: partial.auditProbeTimeoutMs ?? 3000,
+    auditCa: Object.freeze([...(partial.auditCa ?? [])]),
     auditAccountLimit: partial.auditAccountLimit ?? DEFAULTS.auditAccountLimit,
     auditQueueLimit: partial.auditQueueLimit ?? DEFAULTS.auditQueueLimit,
     scheduleLimit: partial.scheduleLimit ?? DEFAULTS.scheduleLimit,

@@ -43,6 +43,7 @@ export function auditWork(db: Db, clock: Clock, config: Config, logger: Logger, 
   };
   const runner = new AuditRunner(db, clock, config.scanAllow, mailers, logger, engine, config.scanDiscovery);
   runner.probeTimeoutMs = config.auditProbeTimeoutMs;
+  runner.caCertificates = config.auditCa;
   if (queue instanceof StoreQueue || queue instanceof BossQueue) {
     queue.onRequeued = (ids) =>
       logger.warn({ scanuids: ids }, 'audits put back: their worker stopped renewing its lease');

@@ -21,6 +21,9 @@ export interface AuditEnded {
   type: string;
   state: 'done' | 'failed';
   seconds: number;
+  /** Addresses that answered host discovery and those that did not (0 and 0 for a failed audit). */
+  hostsUp: number;
+  hostsDown: number;
 }
 
 interface LogFacts {
@@ -83,6 +86,9 @@ export class AuditRunner {
   /** The engine's wait on a silent port (config.auditProbeTimeoutMs); undefined: the engine's own default. */
   probeTimeoutMs: number | undefined = undefined;
 
+  /** CA certificates the audits trust besides Node's roots and the system's (config.auditCa, serve --audit-ca). */
+  caCertificates: readonly string[] = [];
+
   /** Called as each audit ends (metrics); the runner itself does not know about them. */
   onEnded: ((e: AuditEnded) => void) | null = null;
 
@@ -111,7 +117,12 @@ export class AuditRunner {
           ...(ports ? { ports } : {}),
         },
         new Fence(addresses, this.scanAllow),
-        { signal, onProgress: tell, ...(this.probeTimeoutMs ? { probeTimeoutMs: this.probeTimeoutMs } : {}) },
+        {
+          signal,
+          onProgress: tell,
+          ...(this.probeTimeoutMs ? { probeTimeoutMs: this.probeTimeoutMs } : {}),
+          ...(this.caCertificates.length ? { caCertificates: this.caCertificates } : {}),
+        },
       );
       if (last) tell({ ...(last as AuditProgress), phase: 'reporting' });
       await progress.flush();
@@ -178,7 +189,13 @@ export class AuditRunner {
     const ms = facts.endedAt - (facts.startedAt ?? facts.endedAt);
     if (result) this.logger.info({ ...log, state: 'done', risk: report.risk, ms }, 'audit finished');
     else this.logger.warn({ ...log, state: 'failed', reason, ms }, 'audit failed');
-    this.onEnded?.({ type: audit.type, state: result ? 'done' : 'failed', seconds: ms / 1000 });
+    this.onEnded?.({
+      type: audit.type,
+      state: result ? 'done' : 'failed',
+      seconds: ms / 1000,
+      hostsUp: report.basic.hostsUp ?? 0,
+      hostsDown: report.basic.hostsDown ?? 0,
+    });
     if (audit.notification === 1) await this.notify(audit, report, addresses);
   }
 

@@ -1,4 +1,7 @@
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { pemBlocks } from '../audit/proto/tls-trust.ts';
 import { DEFAULTS } from '../config.ts';
 import { parseDuration } from '../duration.ts';
 import { logFormat } from '../log-format.ts';
@@ -41,6 +44,36 @@ export const scanDiscoveryOption = () =>
       }),
     )
     .default(true, 'on');
+
+/**
+ * `--audit-ca FILE` (serve and worker): a PEM bundle of the CAs the audits trust besides Node's bundled
+ * roots and the system's bundle (an internal CA, whose certificates vigil.tls.cert-untrusted then
+ * accepts). Read once at start: a file without a readable certificate is a usage error, not an audit
+ * that silently trusts nothing more.
+ */
+export const auditCaOption = () =>
+  new Option('--audit-ca <file>', "PEM bundle of CAs audits trust besides Node's roots and the system's")
+    .env('VIGIL_AUDIT_CA')
+    .argParser(checked(readCaBundle));
+
+export function readCaBundle(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const blocks = pemBlocks(text);
+  for (const [i, pem] of blocks.entries()) {
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw new Error(`${file}: certificate ${i + 1} cannot be read`);
+    }
+  }
+  if (!blocks.length) throw new Error(`${file}: no PEM certificate (-----BEGIN CERTIFICATE-----) in it`);
+  return blocks;
+}
 
 /** Turns a plain parser into one commander reports as a usage error. */
 export function checked<T>(parse: (text: string) => T) {

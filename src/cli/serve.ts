@@ -6,6 +6,7 @@ import { parsePeer } from '../dns/peers.ts';
 import { serverLogger } from '../log-format.ts';
 import {
   auditLeaseMs,
+  auditCaOption,
   auditProbeTimeoutMs,
   auditWorkers,
   checked,
@@ -227,6 +228,7 @@ export function serveCommand(): Command {
         ),
       )
       .addOption(scanDiscoveryOption())
+      .addOption(auditCaOption())
       .addOption(
         opt(
           '--audit-workers <n>',
@@ -357,6 +359,7 @@ export function serveCommand(): Command {
           auditWorkers: o.auditWorkers,
           auditLeaseMs: auditLeaseMs(),
           auditProbeTimeoutMs: auditProbeTimeoutMs(),
+          auditCa: o.auditCa ?? [],
           auditAccountLimit: o.auditAccountLimit,
           auditQueueLimit: o.auditQueueLimit,
           scheduleLimit: o.scheduleLimit,

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { buildConfig, DEFAULTS } from '../config.ts';
 import {
   auditLeaseMs,
+  auditCaOption,
   auditProbeTimeoutMs,
   auditWorkers,
   checked,
@@ -55,6 +56,7 @@ export function workerCommand(): Command {
         .default(DEFAULTS.scanAllow.split(','), DEFAULTS.scanAllow),
     )
     .addOption(scanDiscoveryOption())
+    .addOption(auditCaOption())
     .addOption(
       new Option('--smtp-url <url>', 'SMTP server for audit mail (default: files in DATA/outbox/)').env(
         'VIGIL_SMTP_URL',
@@ -78,6 +80,7 @@ export function workerCommand(): Command {
           : undefined,
         auditLeaseMs: auditLeaseMs(),
         auditProbeTimeoutMs: auditProbeTimeoutMs(),
+        auditCa: o.auditCa ?? [],
         // Scheduled runs start here too (src/audit/scheduler.ts): checked with the set's limits.
         ...auditLimitsFromEnv(),
         schedulePollMs: schedulePollMs(),

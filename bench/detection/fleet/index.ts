@@ -29,6 +29,24 @@ import { DANTED, TINYPROXY } from './proxies.ts';
 import { MOSQUITTO } from './mosquitto.ts';
 import { HAPROXY, LIGHTTPD, NODE_EXPORTER } from './monitoring.ts';
 import { LEGACY_INFO } from './legacy.ts';
+import { MUNIN } from './munin.ts';
+import { ZABBIX } from './zabbix.ts';
+import { NRPE } from './nrpe.ts';
+import { TLS_CA } from './tls-ca.ts';
+import { RPC } from './rpc.ts';
+import { RSH } from './rsh.ts';
+import { INETD } from './inetd.ts';
+import { ISCSI } from './iscsi.ts';
+import { HTTP_BASIC_ADMIN, MONIT_ADMIN, TOMCAT_ADMIN } from './web-admin.ts';
+import { RABBITMQ } from './rabbitmq.ts';
+import { ACTIVEMQ } from './activemq.ts';
+import { ETCD } from './etcd.ts';
+import { NATS } from './nats.ts';
+import { FIREBIRD } from './firebird.ts';
+import { APACHE_PROXY, PRIVOXY, SQUID } from './forward-proxies.ts';
+import { DNSMASQ, KNOT, NSD } from './dns-makes.ts';
+import { DROPBEAR } from './dropbear.ts';
+import { X11VNC } from './x11vnc.ts';
 
 export const DAEMONS: readonly Daemon[] = [
   NGINX,
@@ -56,6 +74,30 @@ export const DAEMONS: readonly Daemon[] = [
   LIGHTTPD,
   HAPROXY,
   LEGACY_INFO,
+  MUNIN,
+  ZABBIX,
+  NRPE,
+  TLS_CA,
+  RPC,
+  RSH,
+  INETD,
+  ISCSI,
+  MONIT_ADMIN,
+  TOMCAT_ADMIN,
+  HTTP_BASIC_ADMIN,
+  RABBITMQ,
+  ACTIVEMQ,
+  ETCD,
+  NATS,
+  FIREBIRD,
+  SQUID,
+  PRIVOXY,
+  APACHE_PROXY,
+  NSD,
+  KNOT,
+  DNSMASQ,
+  DROPBEAR,
+  X11VNC,
   IMITATIONS,
 ];
 

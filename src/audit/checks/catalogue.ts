@@ -4,6 +4,7 @@ import tlsCertExpiring from './tls/cert-expiring.ts';
 import tlsCertHostname from './tls/cert-hostname.ts';
 import tlsCertNotYetValid from './tls/cert-not-yet-valid.ts';
 import tlsCertSelfSigned from './tls/cert-self-signed.ts';
+import tlsCertUntrusted from './tls/cert-untrusted.ts';
 import tlsCertWeakKey from './tls/cert-weak-key.ts';
 import tlsCertWeakSignature from './tls/cert-weak-signature.ts';
 import tlsCipherAnon from './tls/cipher-anon.ts';
@@ -35,6 +36,8 @@ import webServerStatus from './web/server-status.ts';
 import webServerVersion from './web/server-version.ts';
 import webTrace from './web/trace.ts';
 import webWebdavOpen from './web/webdav-open.ts';
+import webAdminOpen from './web/admin-open.ts';
+import webDefaultCredentials from './web/default-credentials.ts';
 import mailImapCleartextLogin from './mail/imap-cleartext-login.ts';
 import mailOpenRelay from './mail/open-relay.ts';
 import mailPop3CleartextLogin from './mail/pop3-cleartext-login.ts';
@@ -50,10 +53,14 @@ import databasesMongodbNoauth from './databases/mongodb-noauth.ts';
 import databasesMysqlEmptyRoot from './databases/mysql-empty-root.ts';
 import databasesPostgresqlTrust from './databases/postgresql-trust.ts';
 import databasesRedisNoauth from './databases/redis-noauth.ts';
+import databasesHttpApiOpen from './databases/http-api-open.ts';
+import databasesFirebirdDefaultLogin from './databases/firebird-default-login.ts';
 import remoteAccessSshPasswordAuth from './remote-access/ssh-password-auth.ts';
 import remoteAccessSshProtocol1 from './remote-access/ssh-protocol1.ts';
 import remoteAccessSshWeakAlgorithms from './remote-access/ssh-weak-algorithms.ts';
 import remoteAccessSshWeakHostkey from './remote-access/ssh-weak-hostkey.ts';
+import remoteAccessRservicesOpen from './remote-access/rservices-open.ts';
+import remoteAccessRshTrust from './remote-access/rsh-trust.ts';
 import remoteAccessTelnetOpen from './remote-access/telnet-open.ts';
 import remoteAccessVncExposed from './remote-access/vnc-exposed.ts';
 import remoteAccessVncNoauth from './remote-access/vnc-noauth.ts';
@@ -69,15 +76,28 @@ import dnsDynamicUpdate from './dns/dynamic-update.ts';
 import dnsOpenRecursion from './dns/open-recursion.ts';
 import generalFingerUsers from './general/finger-users.ts';
 import generalIdentUsers from './general/ident-users.ts';
+import generalInetdSmallServices from './general/inetd-small-services.ts';
+import generalIscsiDiscovery from './general/iscsi-discovery.ts';
+import generalIscsiNoauth from './general/iscsi-noauth.ts';
 import generalLdapAnonymous from './general/ldap-anonymous.ts';
 import generalMqttAnonymous from './general/mqtt-anonymous.ts';
 import generalNseVuln from './general/nse-vuln.ts';
+import generalRpcbindDump from './general/rpcbind-dump.ts';
 import generalRsyncOpenModule from './general/rsync-open-module.ts';
+import generalRusersUsers from './general/rusers-users.ts';
 import generalSnmpPublic from './general/snmp-public.ts';
 import generalSocksOpenProxy from './general/socks-open-proxy.ts';
 import generalSnmpWrite from './general/snmp-write.ts';
 import generalTftpRead from './general/tftp-read.ts';
 import generalTftpWrite from './general/tftp-write.ts';
+import generalAmqpDefaultLogin from './general/amqp-default-login.ts';
+import generalNatsNoauth from './general/nats-noauth.ts';
+import generalOpenwireAnonymous from './general/openwire-anonymous.ts';
+import generalStompAnonymous from './general/stomp-anonymous.ts';
+import generalMuninOpen from './general/munin-open.ts';
+import generalNrpeOpen from './general/nrpe-open.ts';
+import generalZabbixAgentOpen from './general/zabbix-agent-open.ts';
+import generalZabbixRemoteCommand from './general/zabbix-remote-command.ts';
 import dosDnsAnyAmplification from './dos/dns-any-amplification.ts';
 import dosHttpRangeAmplification from './dos/http-range-amplification.ts';
 import dosHttpSlowRequest from './dos/http-slow-request.ts';
@@ -86,6 +106,7 @@ import dosNtpMode6Amplification from './dos/ntp-mode6-amplification.ts';
 import dosNtpMonlist from './dos/ntp-monlist.ts';
 import dosSsdpAmplification from './dos/ssdp-amplification.ts';
 import dosTlsClientRenegotiation from './dos/tls-client-renegotiation.ts';
+import dosUdpSmallServices from './dos/udp-small-services.ts';
 import type { Check } from './kit.ts';
 
 /**
@@ -102,6 +123,7 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'tls/cert-hostname.ts': tlsCertHostname,
   'tls/cert-not-yet-valid.ts': tlsCertNotYetValid,
   'tls/cert-self-signed.ts': tlsCertSelfSigned,
+  'tls/cert-untrusted.ts': tlsCertUntrusted,
   'tls/cert-weak-key.ts': tlsCertWeakKey,
   'tls/cert-weak-signature.ts': tlsCertWeakSignature,
   'tls/cipher-anon.ts': tlsCipherAnon,
@@ -133,6 +155,8 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'web/server-version.ts': webServerVersion,
   'web/trace.ts': webTrace,
   'web/webdav-open.ts': webWebdavOpen,
+  'web/admin-open.ts': webAdminOpen,
+  'web/default-credentials.ts': webDefaultCredentials,
   'mail/imap-cleartext-login.ts': mailImapCleartextLogin,
   'mail/open-relay.ts': mailOpenRelay,
   'mail/pop3-cleartext-login.ts': mailPop3CleartextLogin,
@@ -148,10 +172,14 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'databases/mysql-empty-root.ts': databasesMysqlEmptyRoot,
   'databases/postgresql-trust.ts': databasesPostgresqlTrust,
   'databases/redis-noauth.ts': databasesRedisNoauth,
+  'databases/http-api-open.ts': databasesHttpApiOpen,
+  'databases/firebird-default-login.ts': databasesFirebirdDefaultLogin,
   'remote-access/ssh-password-auth.ts': remoteAccessSshPasswordAuth,
   'remote-access/ssh-protocol1.ts': remoteAccessSshProtocol1,
   'remote-access/ssh-weak-algorithms.ts': remoteAccessSshWeakAlgorithms,
   'remote-access/ssh-weak-hostkey.ts': remoteAccessSshWeakHostkey,
+  'remote-access/rservices-open.ts': remoteAccessRservicesOpen,
+  'remote-access/rsh-trust.ts': remoteAccessRshTrust,
   'remote-access/telnet-open.ts': remoteAccessTelnetOpen,
   'remote-access/vnc-exposed.ts': remoteAccessVncExposed,
   'remote-access/vnc-noauth.ts': remoteAccessVncNoauth,
@@ -167,15 +195,28 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'dns/open-recursion.ts': dnsOpenRecursion,
   'general/finger-users.ts': generalFingerUsers,
   'general/ident-users.ts': generalIdentUsers,
+  'general/inetd-small-services.ts': generalInetdSmallServices,
+  'general/iscsi-discovery.ts': generalIscsiDiscovery,
+  'general/iscsi-noauth.ts': generalIscsiNoauth,
   'general/ldap-anonymous.ts': generalLdapAnonymous,
   'general/mqtt-anonymous.ts': generalMqttAnonymous,
   'general/nse-vuln.ts': generalNseVuln,
+  'general/rpcbind-dump.ts': generalRpcbindDump,
   'general/rsync-open-module.ts': generalRsyncOpenModule,
+  'general/rusers-users.ts': generalRusersUsers,
   'general/snmp-public.ts': generalSnmpPublic,
   'general/socks-open-proxy.ts': generalSocksOpenProxy,
   'general/snmp-write.ts': generalSnmpWrite,
   'general/tftp-read.ts': generalTftpRead,
   'general/tftp-write.ts': generalTftpWrite,
+  'general/amqp-default-login.ts': generalAmqpDefaultLogin,
+  'general/nats-noauth.ts': generalNatsNoauth,
+  'general/openwire-anonymous.ts': generalOpenwireAnonymous,
+  'general/stomp-anonymous.ts': generalStompAnonymous,
+  'general/munin-open.ts': generalMuninOpen,
+  'general/nrpe-open.ts': generalNrpeOpen,
+  'general/zabbix-agent-open.ts': generalZabbixAgentOpen,
+  'general/zabbix-remote-command.ts': generalZabbixRemoteCommand,
   'dos/dns-any-amplification.ts': dosDnsAnyAmplification,
   'dos/http-range-amplification.ts': dosHttpRangeAmplification,
   'dos/http-slow-request.ts': dosHttpSlowRequest,
@@ -184,6 +225,7 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'dos/ntp-monlist.ts': dosNtpMonlist,
   'dos/ssdp-amplification.ts': dosSsdpAmplification,
   'dos/tls-client-renegotiation.ts': dosTlsClientRenegotiation,
+  'dos/udp-small-services.ts': dosUdpSmallServices,
 };
 
 export const CHECKS: readonly Check[] = Object.freeze([...Object.values(FILES).flat()]);

@@ -36,7 +36,12 @@ export class Fence {
       address,
       connect(port, opts) {
         fence.check(address);
-        return open(() => tcpConnect({ host: address, port }), opts?.timeoutMs ?? defaultTimeoutMs, 'connect');
+        const local = opts?.localPort ? { localPort: opts.localPort } : {};
+        return open(
+          () => tcpConnect({ host: address, port, ...local }),
+          opts?.timeoutMs ?? defaultTimeoutMs,
+          'connect',
+        );
       },
       connectTls(port, opts) {
         fence.check(address);

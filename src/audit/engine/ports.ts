@@ -80,12 +80,14 @@ const DESKTOP_EXTRA =
  * Memcached, MongoDB, Elasticsearch, MQTT, alternate Telnet and SMTP; the
  * Docker API, etcd, Monit, Firebird, NATS, Munin, AMQP, CouchDB, the
  * Kubernetes API, ActiveMQ's console, Solr, Cassandra, the Zabbix agent,
- * RabbitMQ's management API, STOMP and OpenWire): a norisk or standard audit
- * must not miss an open database, broker or agent because nmap's frequency
+ * RabbitMQ's management API and Prometheus metrics (15692), STOMP and
+ * OpenWire; Privoxy's 8118, the one
+ * common forward-proxy port nmap's top 1000 lacks): a norisk or standard audit
+ * must not miss an open database, broker, agent or proxy because nmap's frequency
  * table ranks its port low.
  */
 const CHECKED_EXTRA =
-  '1883,2323,2375,2379,2525,2812,3050,4222,4949,5672,5984,6379,6443,8161,8983,9042,9200,10050,11211,15672,27017-27018,61613,61616';
+  '1883,2323,2375,2379,2525,2812,3050,4222,4949,5672,5984,6379,6443,8161,8983,8118,9042,9200,10050,11211,15672,15692,27017-27018,61613,61616';
 
 /** Parses '1,3-4,7' into sorted unique numbers within 1-65535. */
 export function parsePortRanges(spec: string): number[] {

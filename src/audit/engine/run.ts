@@ -57,6 +57,8 @@ export interface RunOptions {
   onProgress?: (p: EngineProgress) => void;
   /** nmap's version, asked only when the profile runs NSE (injectable for tests). */
   nseVersion?: () => Promise<string | null>;
+  /** CA certificates (PEM) trusted besides Node's roots and the system's (serve --audit-ca): the TLS trust check's. */
+  caCertificates?: readonly string[];
 }
 
 /** What to audit: the type (its checks, and its ports unless `ports` names others) and the addresses. */
@@ -161,7 +163,12 @@ async function audit(job: AuditJobSpec, fence: Fence, options: RunOptions): Prom
         : [];
       left.detections--;
       tell();
-      const facts = { address, openPorts, services };
+      const facts = {
+        address,
+        openPorts,
+        services,
+        ...(options.caCertificates ? { caCertificates: options.caCertificates } : {}),
+      };
       const findings: HostResult['findings'] = [];
       const checksFailed: string[] = [];
       await eachLimited(runOrder, options.checkConcurrency ?? 8, async (check) => {

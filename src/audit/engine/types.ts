@@ -29,6 +29,11 @@ export interface TlsInfo {
   protocol: string;
   cipher: string;
   certificate: TlsCertificate | null;
+  /**
+   * DER of the certificates the server sent, its own first, then its issuers as OpenSSL linked them
+   * (proto/tls-trust.ts verifies the chain from these); absent where no handshake recorded them.
+   */
+  chain?: readonly Buffer[];
 }
 
 export interface HttpInfo {
@@ -65,6 +70,8 @@ export interface HostFacts {
   address: string;
   openPorts: number[];
   services: Service[];
+  /** CA certificates (PEM) the audit trusts besides Node's bundled roots (serve --audit-ca; RunOptions). */
+  caCertificates?: readonly string[];
 }
 
 /** What a check found, on one port. */
@@ -87,7 +94,11 @@ export interface Finding {
 /** Network access a check is given: only the audited address, only through the fence. */
 export interface Net {
   readonly address: string;
-  connect(port: number, opts?: { timeoutMs?: number }): Promise<Socket>;
+  /**
+   * `localPort`: the source port to bind (rlogind and rshd drop a client whose port is not 512-1023, RFC 1282;
+   * binding one needs root or CAP_NET_BIND_SERVICE, else EACCES).
+   */
+  connect(port: number, opts?: { timeoutMs?: number; localPort?: number }): Promise<Socket>;
   connectTls(
     port: number,
     opts?: { timeoutMs?: number; servername?: string; minVersion?: string; maxVersion?: string; ciphers?: string },

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import type { TLSSocket } from 'node:tls';
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { Net, TlsCertificate, TlsInfo } from '../engine/types.ts';
 
 /** Service names that speak TLS from the first byte. */
@@ -126,7 +126,24 @@ export function describeSession(socket: TLSSocket): TlsInfo {
     protocol: socket.getProtocol() ?? 'unknown',
     cipher: socket.getCipher()?.name ?? 'unknown',
     certificate: raw ? describeCertificate(raw) : null,
+    ...(raw ? { chain: peerChain(socket) } : {}),
   };
+}
+
+/**
+ * The server's certificate and the issuers node links to it (getPeerCertificate(true): the certificates
+ * the server sent, then any node found for the last of them in its own store), as DER, leaf first; the walk stops where a
+ * certificate is its own issuer. Trust is decided elsewhere (tls-trust.ts), from the audit's
+ * anchors, never from what this list holds.
+ */
+function peerChain(socket: TLSSocket): Buffer[] {
+  const out: Buffer[] = [];
+  let c: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+  while (c?.raw && out.length < 10 && !out.some((d) => d.equals(c!.raw))) {
+    out.push(c.raw);
+    c = c.issuerCertificate;
+  }
+  return out;
 }
 
 /** describeSession, with a certificate node cannot parse left out rather than thrown (detection keeps the port). */

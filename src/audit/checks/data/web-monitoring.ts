@@ -12,13 +12,14 @@ export const MONITORING_FAMILIES: readonly ContentFamily[] = [
   {
     id: 'vigil.http.status-page',
     shortid: 'HTTP-STATUS-PAGE',
-    title: 'Server status page exposed (nginx stub_status, PHP-FPM status, HAProxy stats, Apache server-info)',
+    title:
+      'Server status page exposed (nginx stub_status, PHP-FPM status, HAProxy stats, Apache server-info, Squid cache manager)',
     risk: 'medium',
     type: 'NOTE',
     description:
-      'A monitoring page of the web stack is public: Apache mod_info shows the whole configuration, PHP-FPM status the pool, its processes and (full) the scripts and clients being served, HAProxy statistics every frontend, backend and server with its state and traffic, nginx stub_status the load.',
+      'A monitoring page of the web stack is public: Apache mod_info shows the whole configuration, PHP-FPM status the pool, its processes and (full) the scripts and clients being served, HAProxy statistics every frontend, backend and server with its state and traffic, nginx stub_status the load, the Squid cache manager its clients, traffic and configuration.',
     solution:
-      'Restrict these locations to administrators (allow/deny, Require ip; HAProxy: stats auth and an ACL with stats http-request deny, or stats on a management-only bind).',
+      'Restrict these locations to administrators (allow/deny, Require ip; Squid: http_access deny manager before any allow; HAProxy: stats auth and an ACL with stats http-request deny, or stats on a management-only bind).',
     lead: 'Status pages answer without authentication',
     candidates: [
       // mod_info's page title and heading.
@@ -46,6 +47,14 @@ export const MONITORING_FAMILIES: readonly ContentFamily[] = [
           /^pool:\s+\S+\s*\nprocess manager:\s+\w+/m.test(a.body) ||
           /<th>pool<\/th>\s*<td>[^<]+<\/td>[\s\S]*process manager/i.test(a.body),
       ),
+      // Squid's cache manager (Squid 3.2+ serves it at /squid-internal-mgr/ on the proxy port; stock
+      // squid.conf allows it to localhost only): its info page starts "Squid Object Cache: Version N"
+      // and lists the clients, requests and memory (src/mgr, stat.c).
+      {
+        path: '/squid-internal-mgr/info',
+        what: 'the Squid cache manager',
+        sig: (a) => /^Squid Object Cache: Version \S+/m.test(a.body) && /^Start Time:/m.test(a.body),
+      },
     ],
   },
   {

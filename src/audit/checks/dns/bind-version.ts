@@ -27,15 +27,21 @@ export default defineCheck({
   risk: 'low',
   type: 'NOTE',
   description:
-    'The name server answers the CHAOS TXT query version.bind with its software version, which helps an attacker pick exploits. ' +
+    'The name server answers the CHAOS TXT query version.bind with its software version, which helps an attacker pick exploits (reported as information). ' +
     'Set `version "none";` (BIND) or the equivalent option. When the version is a vulnerable ISC BIND release, the affected CVEs are reported too.',
   solution:
-    'Hide the version: in BIND set `version "none";` in the options block of named.conf (Unbound: `hide-version: yes`; Knot: `version:` empty), and upgrade when a vulnerable release is reported.',
+    'Hide the version: in BIND set `version "none";` in the options block of named.conf (Unbound and NSD: `hide-version: yes`; Knot: `version:` empty; dnsmasq: `no-ident`), and upgrade when a vulnerable release is reported.',
   ports: { services: ['domain'], udp: [53], via: 'udp' },
   async run({ net, port, service }) {
     const text = await queryVersionBind(net, port);
     if (!text) return null;
-    const out: Found[] = [{ detail: `version.bind (CHAOS TXT, UDP ${port}): "${text}"`, qod: QOD.active }];
+    // The disclosure alone is information (LOG), as the HTTP Server header is (vigil.http.server-version)
+    // and as OpenVAS ("DNS Server Version Detection") and Nessus (10028, severity None) report it: NSD,
+    // Knot and dnsmasq answer version.bind by default, so a NOTE here was an alarm on their hardened
+    // twins, whose transfers and updates were closed. A vulnerable release stays a finding of its own.
+    const out: Found[] = [
+      { detail: `version.bind (CHAOS TXT, UDP ${port}): "${text}"`, qod: QOD.active, type: 'LOG', risk: 'other' },
+    ];
     if (service && sightings(service).some((s) => s.product === 'bind')) return out;
     const version = BIND_VERSION.exec(text)?.[1];
     if (!version) return out;

@@ -3,7 +3,10 @@ import { sshAlgorithms } from '../../proto/ssh.ts';
 import { shown } from '../../proto/talk.ts';
 
 const WEAK = {
-  kex: /^(diffie-hellman-group1-sha1|diffie-hellman-group-exchange-sha1|diffie-hellman-group14-sha1|gss-group1-sha1-.*)$/,
+  // RFC 9142 §4's SHOULD NOT and MUST NOT key exchanges. Not diffie-hellman-group14-sha1: RFC 9142
+  // keeps it at MAY (a 2048-bit group; SHA-1 there is not used for signatures), Dropbear (2022.83)
+  // offers it with no option to turn it off, and flagging it was an alarm on every hardened Dropbear.
+  kex: /^(diffie-hellman-group1-sha1|diffie-hellman-group-exchange-sha1|gss-group1-sha1-.*|gss-gex-sha1-.*|rsa1024-sha1)$/,
   ciphers: /^(arcfour.*|.*-cbc(@.*)?|3des.*|blowfish.*|cast128.*|des.*|none)$/,
   // Not umac-64: OpenSSH's default MAC list has offered it since 6.2, and a fully
   // patched Debian sshd flagged for it was the false alarm of the outside bench.

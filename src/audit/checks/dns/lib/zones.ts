@@ -62,6 +62,12 @@ export async function zonesOf(net: Net, port: number, host: HostFacts): Promise<
     'corp',
     'home.arpa',
     'localdomain',
+    // Bare names a lab zone file is often given (RFC 2606's .example TLD itself, private suffixes).
+    'example',
+    'lab',
+    'home',
+    'intranet',
+    'private',
   );
   const zones = new Set<string>();
   const asked = new Set<string>();

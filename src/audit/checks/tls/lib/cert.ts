@@ -6,7 +6,7 @@
  * not do). proto/tls.ts's readTlsInfo also sees 1024-bit and SHA-1 certificates.
  */
 import { isIP } from 'node:net';
-import type { HostFacts, Target, TlsCertificate } from '../../../engine/types.ts';
+import type { HostFacts, Target, TlsCertificate, TlsInfo } from '../../../engine/types.ts';
 import { tlsTargetOn, via } from './targets.ts';
 
 export const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -47,14 +47,15 @@ export const EXPIRY_WARNING_DAYS = 30;
  */
 export async function certDetail(
   { host, net, port }: Target,
-  test: (c: TlsCertificate, host: HostFacts, now: number) => string | null,
+  test: (c: TlsCertificate, host: HostFacts, now: number, info: TlsInfo) => string | null,
   opts: { implicitOnly?: boolean } = {},
 ): Promise<string | null> {
   const t = await tlsTargetOn(host, net, port);
-  const cert = t?.info?.certificate;
-  if (!t || !cert || (t.starttls && opts.implicitOnly)) return null;
+  const info = t?.info;
+  const cert = info?.certificate;
+  if (!t || !info || !cert || (t.starttls && opts.implicitOnly)) return null;
   try {
-    const detail = test(cert, host, Date.now());
+    const detail = test(cert, host, Date.now(), info);
     return detail ? `${detail}${via(t)} (subject: ${cert.subject}; issuer: ${cert.issuer})` : null;
   } catch {
     return null; // an odd certificate record costs this port only
