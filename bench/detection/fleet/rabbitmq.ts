@@ -46,7 +46,7 @@ export const RABBITMQ: Daemon = {
       id: 'rabbitmq-management-guest',
       label: 'RabbitMQ management API accepting guest:guest',
       port: PORTS.management,
-      vigil: { id: /^vigil\.web\.default-credentials$/ },
+      vigil: { id: /^vigil\.web\.vendor-default-login$/ },
       nmap: grep(/guest:guest|Valid credentials/i),
     }),
     weak({

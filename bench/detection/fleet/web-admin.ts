@@ -32,6 +32,7 @@ import { HEADERS, INDEX, LIMITS, startNginx } from './nginx-proc.ts';
 const STRONG = 'bench-Adm1n-not-a-secret';
 const CREDS = /^vigil\.web\.default-credentials$/;
 const OPEN = /^vigil\.web\.admin-open$/;
+const SHIPPED = /^vigil\.web\.vendor-default-login$/;
 
 const weakness = (
   daemon: string,
@@ -50,7 +51,7 @@ export const MONIT_ADMIN: Daemon = {
     weakness('monit', M(1), 2812, {
       id: 'monit-default-credentials',
       label: "Monit web interface with monit's documented admin:monit",
-      vigil: { id: CREDS },
+      vigil: { id: SHIPPED },
       nmap: none,
     }),
     weakness('monit', M(2), 2812, {

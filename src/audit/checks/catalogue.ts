@@ -38,6 +38,7 @@ import webTrace from './web/trace.ts';
 import webWebdavOpen from './web/webdav-open.ts';
 import webAdminOpen from './web/admin-open.ts';
 import webDefaultCredentials from './web/default-credentials.ts';
+import webVendorDefaultLogin from './web/vendor-default-login.ts';
 import mailImapCleartextLogin from './mail/imap-cleartext-login.ts';
 import mailOpenRelay from './mail/open-relay.ts';
 import mailPop3CleartextLogin from './mail/pop3-cleartext-login.ts';
@@ -157,6 +158,7 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'web/webdav-open.ts': webWebdavOpen,
   'web/admin-open.ts': webAdminOpen,
   'web/default-credentials.ts': webDefaultCredentials,
+  'web/vendor-default-login.ts': webVendorDefaultLogin,
   'mail/imap-cleartext-login.ts': mailImapCleartextLogin,
   'mail/open-relay.ts': mailOpenRelay,
   'mail/pop3-cleartext-login.ts': mailPop3CleartextLogin,

@@ -38,6 +38,13 @@ export interface AdminPage {
   also?: readonly { path: string; what: string; proof: RegExp; risk: Risk }[];
   /** The page open to anyone is another check's finding (admin-open leaves it out). */
   openReportedBy?: string;
+  /**
+   * The pairs are the product's own shipped default, documented as such (RabbitMQ's guest, ActiveMQ's
+   * jetty-realm.properties, Monit's monitrc): one login as the product's documentation tells its users to try,
+   * which `norisk` and `standard` send as they send anonymous FTP (web/vendor-default-login.ts). Rows without it
+   * (pairs from tutorials, several per user) are password guesses: `advanced` only (web/default-credentials.ts).
+   */
+  shipped?: true;
 }
 
 /**
@@ -88,6 +95,7 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
     server: /^monit\b/i,
     source: "monit's documented default (Debian monitrc: allow admin:monit)",
     pairs: [['admin', 'monit']],
+    shipped: true,
     // The status page of every Monit 5.x (http/cervlet.c do_home).
     proof: /<h1>Monit Service Manager<\/h1>/,
     risk: 'high',
@@ -131,6 +139,7 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
     realm: /^RabbitMQ Management$/,
     source: "RabbitMQ's default user",
     pairs: [['guest', 'guest']],
+    shipped: true,
     proof: /^\s*\{"name":"[^"]*","tags":/,
     risk: 'high',
   },
@@ -145,6 +154,7 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
       ['admin', 'admin'],
       ['user', 'user'],
     ],
+    shipped: true,
     proof: /ActiveMQ Console/,
     risk: 'high',
   },
@@ -173,6 +183,7 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
       ['admin', 'admin'],
       ['karaf', 'karaf'],
     ],
+    shipped: true,
     proof: null,
     risk: 'high',
   },

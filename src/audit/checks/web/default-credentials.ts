@@ -1,66 +1,18 @@
-import type { Found } from '../kit.ts';
 import { defineCheck } from '../kit.ts';
 import { isHttpService } from '../../proto/http.ts';
-import type { HttpAnswer } from '../../proto/http.ts';
-import { type Asker, asker, controlPassword, type Recognised, eachRecognised, quote, text } from './lib/admin-pages.ts';
+import { loginRun } from './lib/admin-login.ts';
 
 /**
- * Default credentials on web admin pages (data/web-admin-defaults.ts):
- * only on a product recognised by its 401 (realm, Server header), only
- * its own few default pairs, stopping at the first that works. A login
- * counts only on proof: the logged-in page's marker, or for the generic
- * realm a 200 where a random password is still refused.
+ * Default credentials on web admin pages (data/web-admin-defaults.ts) that
+ * are guesses: the pairs tutorials and documentation examples print
+ * (Tomcat, HAProxy's stats auth) and, on a realm no product row has, the
+ * two commonest admin pairs. Only on a product recognised by its 401
+ * (realm, Server header), only its own few pairs, stopping at the first
+ * that works; proven by the logged-in page's marker, or for the generic
+ * realm a 200 where a random password is still refused
+ * (lib/admin-login.ts). A product's own shipped default is
+ * vendor-default-login.ts's.
  */
-const challenge = (r: Recognised) =>
-  `HTTP 401 (WWW-Authenticate: Basic realm="${r.realm}"${r.bare.headers['server'] ? `, Server: ${r.bare.headers['server'].slice(0, 40)}` : ''})`;
-
-async function tryPage(ask: Asker, r: Recognised): Promise<Found | null> {
-  const { page } = r;
-  for (const [user, password] of page.pairs) {
-    const a = await ask.login(page.path, user, password);
-    if (!a) return null; // the server went away: no more tries
-    const said = `GET ${page.path} without credentials: ${challenge(r)}; with user "${user}" and password "${password}" (${page.source}): HTTP ${a.status}`;
-    if (a.status === 200 && page.proof) {
-      const m = page.proof.exec(text(a));
-      if (m) return found(r, `${said} showing "${quote(m)}": logged in to the ${page.product}.`);
-      continue;
-    }
-    if (a.status === 200) {
-      // No product marker: the same user with a random password must still be refused.
-      const control = await ask.login(page.path, user, controlPassword());
-      if (control?.status === 401)
-        return found(
-          r,
-          `${said}, while the same user with a random password got HTTP 401 again: the default password opens the ${page.product}.`,
-        );
-      return null; // lets anyone in: not a matter of passwords (nothing proven here)
-    }
-    if (a.status === 403) {
-      // Authenticated, without the role for this page: its other pages of the same realm.
-      const other = await otherPages(ask, r, user, password);
-      if (other) return found(r, `${said} (authenticated, no role for it); ${other}`);
-    }
-  }
-  return null;
-}
-
-async function otherPages(ask: Asker, r: Recognised, user: string, password: string): Promise<string | null> {
-  for (const o of r.page.also ?? []) {
-    // A page that answers anyone proves no password (vigil.web.admin-open reports it).
-    if ((await ask.bare(o.path))?.status === 200) continue;
-    const a: HttpAnswer | null = await ask.login(o.path, user, password);
-    const m = a?.status === 200 ? o.proof.exec(text(a)) : null;
-    if (m) return `GET ${o.path} with the same pair: HTTP 200 showing "${quote(m)}": logged in to ${o.what}.`;
-  }
-  return null;
-}
-
-const found = (r: Recognised, detail: string): Found => ({
-  detail,
-  title: `Default credentials accepted: ${r.page.product}`,
-  risk: r.page.risk,
-});
-
 export default defineCheck({
   id: 'vigil.web.default-credentials',
   shortid: 'WEB-DEFAULT-CREDS',
@@ -73,23 +25,13 @@ export default defineCheck({
   type: 'HOLE',
   qod: 99,
   description:
-    "A web administration page (Monit, Tomcat's Manager or Host Manager, RabbitMQ's management API, ActiveMQ's console, an HTTP Basic admin area …) let the scanner in with a vendor-default or documentation password: anyone who reaches it can do what its administrator does (deploy code to Tomcat, stop services through Monit, read and delete queues).",
+    "A web administration page (Tomcat's Manager or Host Manager, HAProxy's statistics page, an HTTP Basic admin area …) let the scanner in with a password from the product's documentation examples or tutorials, or one of the two commonest admin pairs: anyone who reaches it can do what its administrator does (deploy code to Tomcat, drain HAProxy's servers).",
   solution:
-    'Give every admin account a strong unique password (tomcat-users.xml, monitrc `allow user:password`, rabbitmqctl change_password or delete guest, jetty-realm.properties), remove the example users, and let only administrators\u2019 addresses reach the page, over HTTPS.',
+    'Give every admin account a strong unique password (tomcat-users.xml, haproxy `stats auth`, the web server\u2019s password file), remove the example users, and let only administrators\u2019 addresses reach the page, over HTTPS.',
   references: [
     'https://tomcat.apache.org/tomcat-10.1-doc/manager-howto.html',
-    'https://mmonit.com/monit/documentation/monit.html#AUTHENTICATION',
-    'https://www.rabbitmq.com/access-control.html',
     'https://nmap.org/nsedoc/scripts/http-default-accounts.html',
   ],
   ports: { where: isHttpService, ports: [2812, 8080, 8161, 8443, 15672] },
-  async run({ net, service, port }) {
-    const ask = asker(net, port, service);
-    const out: Found[] = [];
-    await eachRecognised(ask, service, async (r) => {
-      const f = await tryPage(ask, r);
-      if (f) out.push(f);
-    });
-    return out;
-  },
+  run: loginRun('guessed'),
 });

@@ -176,13 +176,18 @@ test('RabbitMQ management API: guest/guest is found; a broker whose user is anot
     rabbit(A(31), []),
     rabbit(A(32), ['default_user = vigil-admin', `default_pass = ${STRONG}`]),
   ]);
-  const w = await run('vigil.web.default-credentials', A(31), weak);
+  assert.deepEqual(
+    (await run('vigil.web.default-credentials', A(31), weak)).findings,
+    [],
+    'a shipped default, not a guess',
+  );
+  const w = await run('vigil.web.vendor-default-login', A(31), weak);
   assert.equal(w.svc.name, 'http');
   assert.equal(w.findings.length, 1);
   assert.match(
     w.findings[0]!.detail,
     /^GET \/api\/whoami without credentials: HTTP 401 \(WWW-Authenticate: Basic realm="RabbitMQ Management", Server: Cowboy\); with user "guest" and password "guest" .*: HTTP 200 showing "\{"name":"guest","tags":": logged in to the RabbitMQ management API\.$/,
   );
-  assert.deepEqual((await run('vigil.web.default-credentials', A(32), twin)).findings, []);
+  assert.deepEqual((await run('vigil.web.vendor-default-login', A(32), twin)).findings, []);
   assert.deepEqual((await run('vigil.web.admin-open', A(31), weak)).findings, []);
 });

@@ -90,6 +90,7 @@ export async function eachRecognised(
   ask: Asker,
   service: Service | null,
   use: (r: Recognised) => Promise<void>,
+  rows: 'shipped' | 'guessed' = 'guessed',
 ): Promise<void> {
   let any = false;
   for (const page of ADMIN_PAGES) {
@@ -98,9 +99,10 @@ export async function eachRecognised(
     if (realm === null || !page.realm.test(realm)) continue;
     if (page.server && !page.server.test(bare!.headers['server'] ?? '')) continue;
     any = true;
-    await use({ page, bare: bare!, realm });
+    if ((rows === 'shipped') === !!page.shipped) await use({ page, bare: bare!, realm });
   }
-  if (any) return;
+  // The generic pairs are guesses; and a recognised product's realm is never tried with them.
+  if (any || rows === 'shipped') return;
   // The places basic-auth-cleartext looks too, and what the home page links to: any Basic realm a site has.
   const paths = new Set([...GENERIC_ADMIN.paths, ...AUTH_PATHS, ...linkedPaths(service?.http?.body ?? '')]);
   for (const path of paths) {
