@@ -6,7 +6,8 @@
  *   --audit basic,standard,advanced: the whole audit (runAudit: scan, detection, checks) of each type
  *     instead of the scanner alone, next to nmap -sS on the type's ports (wan/audit-mode.ts);
  *     --nmap-full: nmap on 1-65535 for `advanced` too (else the --quick list); --profile: then each
- *     check alone on the busiest host; --host-concurrency N: the engine's hosts at once
+ *     check alone on the busiest host; --host-concurrency N: the engine's hosts at once; --nmap-only:
+ *     nmap's rows alone (its full range at 200 ms runs over half an hour: start it apart)
  * Needs root, ip(8), /dev/net/tun, cc and nmap. Builds its own two network
  * namespaces (wan/netns.ts): no default route, no other interface, routes
  * printed; 198.18.1.0/24 exists only in there. The /24 holds 40 live
@@ -184,6 +185,7 @@ for (const s of settings) {
         quickPorts,
         nmapFull: process.argv.includes('--nmap-full'),
         vigilOnly: process.argv.includes('--vigil-only'),
+        nmapOnly: process.argv.includes('--nmap-only'),
         net: NET,
         child: {
           profile: process.argv.includes('--profile'),
@@ -206,7 +208,14 @@ for (const s of settings) {
       scanMs: number;
       hosts: HostScan[];
       services: Record<string, string[]>;
+      ended: number[];
     };
+    // Where the scan's time goes: when discovery gave up on the last empty address, when live hosts ended.
+    const ends = (up: boolean) => v.ended.filter((_, i) => v.hosts[i]!.up === up).sort((a, b) => a - b);
+    const [down, up] = [ends(false), ends(true)];
+    console.error(
+      `Vigil, ${s.rtt} ms RTT, ${s.loss * 100}% loss: last empty address given up at ${down.at(-1)} ms; live hosts' scans ended at ${up[0]} (first), ${up[up.length >> 1]} (median), ${up.at(-1)} ms (last)`,
+    );
     const short = (h: HostScan) =>
       [...openTruth].some((o) => o.startsWith(`${h.address}:`) && !h.open.includes(Number(o.split(':')[1])));
     for (const h of v.hosts.filter((x) => x.dropped || x.filtered > 10 || short(x)))

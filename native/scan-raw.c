@@ -2,7 +2,13 @@
  * The scanner's raw sockets (native/scan.c has the connect probes):
  * - ICMP echo and timestamp requests for host discovery: a raw socket where
  *   the process has CAP_NET_RAW, else a Linux ICMP datagram socket where
- *   net.ipv4.ping_group_range admits its group, else none.
+ *   net.ipv4.ping_group_range admits its group, else none. IPv6 addresses
+ *   get an ICMPv6 echo (type 128, RFC 4443 §4.1; there is no timestamp
+ *   request) the same way: the one sysctl governs both families' datagram
+ *   sockets (net/ipv6/ping.c reads net.ipv4's). An ICMPv6 raw socket hands
+ *   over the message without the IP header, computes the checksum itself
+ *   (RFC 3542 §3.1) and sees every ICMPv6 message of the host (neighbour
+ *   discovery too), so a filter lets echo replies through only (§3.2).
  * - SYN probes (nmap's -sS) where the process has CAP_NET_RAW: a SYN from
  *   one of 64 source ports of ours, each SYN the next (so a retry is a new
  *   connection, never a second SYN into the half-open one its first try
@@ -17,6 +23,7 @@
  */
 #include "scan.h"
 #include <linux/filter.h>
+#include <netinet/icmp6.h>
 #include <netinet/tcp.h>
 #include <sys/random.h>
 
@@ -29,25 +36,41 @@
 #define SPREAD 0x9E3779B1u
 #define UNSPREAD 0x0E8B2F51u
 
-/* icmp(handle) -> 2 raw, 1 datagram socket, 0 none */
+/*
+ * Opens `*fd` once, polled under `tag`: a raw socket of `proto`, else a datagram ("ping") one.
+ * -> 2 raw, 1 datagram socket, 0 none. ICMP and ICMPv6 alike.
+ */
+int ping_open(Scan *s, int family, int proto, uint32_t tag, int *fd, int *raw) {
+  if (*fd < 0) {
+    *fd = socket(family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
+    *raw = *fd >= 0;
+    if (*fd < 0) *fd = socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
+    if (*fd < 0) return 0;
+    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = tag};
+    epoll_ctl(s->ep, EPOLL_CTL_ADD, *fd, &ev);
+  }
+  return *raw ? 2 : 1;
+}
+
+/* icmp(handle, family = 4): ICMP, or ICMPv6 for 6 -> 2 raw, 1 datagram socket, 0 none */
 napi_value js_icmp(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
+  size_t argc = 2;
+  napi_value argv[2];
+  int32_t family = 4;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   Scan *s = unwrap(env, argv[0]);
   if (!s) return NULL;
-  if (s->icmp < 0) {
-    s->icmp = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_ICMP);
-    s->icmp_raw = s->icmp >= 0;
-    if (s->icmp < 0) s->icmp = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_ICMP);
-    if (s->icmp < 0) return num(env, 0);
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    s->ping_ident = (uint16_t)(getpid() ^ tv.tv_usec);
-    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = ICMP_TAG};
-    epoll_ctl(s->ep, EPOLL_CTL_ADD, s->icmp, &ev);
+  if (argc > 1) CHECK(napi_get_value_int32(env, argv[1], &family));
+  if (family != 6) return num(env, ping_open(s, AF_INET, IPPROTO_ICMP, ICMP_TAG, &s->icmp, &s->icmp_raw));
+  int mode = ping_open(s, AF_INET6, IPPROTO_ICMPV6, ICMP6_TAG, &s->icmp6, &s->icmp6_raw);
+  if (mode == 2) {
+    /* A raw ICMPv6 socket sees neighbour discovery and router adverts too: echo replies only (RFC 3542 §3.2). */
+    struct icmp6_filter f;
+    ICMP6_FILTER_SETBLOCKALL(&f);
+    ICMP6_FILTER_SETPASS(ICMP6_ECHO_REPLY, &f);
+    setsockopt(s->icmp6, IPPROTO_ICMPV6, ICMP6_FILTER, &f, sizeof f);
   }
-  return num(env, s->icmp_raw ? 2 : 1);
+  return num(env, mode);
 }
 
 static uint16_t checksum(const void *p, size_t n) {
@@ -59,7 +82,24 @@ static uint16_t checksum(const void *p, size_t n) {
   return htons((uint16_t)~sum);
 }
 
-/* ping(handle, host, kind): kind 8 echo, 13 timestamp; -> 0 sent, -errno */
+/* An echo header: type, our identifier, and the host index as sequence number, so a reply names its host. */
+void echo_header(Scan *s, uint8_t *pkt, int type, int host) {
+  pkt[0] = (uint8_t)type;
+  uint16_t id = htons(s->ping_ident), seq = htons((uint16_t)host);
+  memcpy(pkt + 4, &id, 2);
+  memcpy(pkt + 6, &seq, 2);
+}
+
+/* The host an echo reply names, or -1: out of range, or another process's (a raw socket sees every reply). */
+int echo_host(Scan *s, const uint8_t *icmp, int raw) {
+  uint16_t id, seq;
+  memcpy(&id, icmp + 4, 2);
+  memcpy(&seq, icmp + 6, 2);
+  if (raw && ntohs(id) != s->ping_ident) return -1;
+  return ntohs(seq) < s->nhosts ? ntohs(seq) : -1;
+}
+
+/* ping(handle, host, kind): kind 8 echo, 13 timestamp; -> 0 sent, -errno. An IPv6 host gets an ICMPv6 echo. */
 napi_value js_ping(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
@@ -69,14 +109,12 @@ napi_value js_ping(napi_env env, napi_callback_info info) {
   if (!s) return NULL;
   CHECK(napi_get_value_int32(env, argv[1], &host));
   CHECK(napi_get_value_int32(env, argv[2], &kind));
+  if (host >= 0 && host < s->nhosts && s->hosts[host].ss_family == AF_INET6)
+    return num(env, kind == ICMP_ECHO ? ping6(s, host) : -EINVAL);
   if (s->icmp < 0 || host < 0 || host >= s->nhosts || s->hosts[host].ss_family != AF_INET) return num(env, -EINVAL);
   uint8_t pkt[20] = {0};
   size_t len = kind == ICMP_TIMESTAMP ? 20 : 8;
-  pkt[0] = (uint8_t)kind;
-  /* The sequence number carries the host index, so a reply names its host even if its source differs. */
-  uint16_t id = htons(s->ping_ident), seq = htons((uint16_t)host);
-  memcpy(pkt + 4, &id, 2);
-  memcpy(pkt + 6, &seq, 2);
+  echo_header(s, pkt, kind, host);
   uint16_t sum = checksum(pkt, len);
   memcpy(pkt + 2, &sum, 2);
   struct sockaddr_in to = *(struct sockaddr_in *)&s->hosts[host];
@@ -85,32 +123,41 @@ napi_value js_ping(napi_env env, napi_callback_info info) {
   return num(env, 0);
 }
 
-/* Reads every queued ICMP reply: (-1 - host, type) for an echo or timestamp reply from that host. */
-int icmp_reply(Scan *s, int32_t *out, int room) {
+/* An echo request to IPv6 host `host`; 0 sent, -errno. The sequence number carries the host index. */
+int ping6(Scan *s, int host) {
+  if (s->icmp6 < 0) return -EINVAL;
+  uint8_t pkt[8] = {0};
+  echo_header(s, pkt, ICMP6_ECHO_REQUEST, host);
+  struct sockaddr_in6 to = *(struct sockaddr_in6 *)&s->hosts[host];
+  to.sin6_port = 0;
+  if (sendto(s->icmp6, pkt, sizeof pkt, 0, (struct sockaddr *)&to, sizeof to) < 0) return -errno;
+  return 0;
+}
+
+/*
+ * Reads every queued reply of the ICMP (v6 = 0) or ICMPv6 socket (v6 = 1): (-1 - host, type) for an echo
+ * or timestamp reply (ICMPv6: echo reply, 129) from that host.
+ */
+int icmp_reply(Scan *s, int v6, int32_t *out, int room) {
   uint8_t buf[1500];
-  struct sockaddr_in from;
-  int k = 0;
+  struct sockaddr_storage from;
+  int fd = v6 ? s->icmp6 : s->icmp, raw = v6 ? s->icmp6_raw : s->icmp_raw, k = 0;
   while (k < room) {
     socklen_t fl = sizeof from;
-    ssize_t n = recvfrom(s->icmp, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
+    ssize_t n = recvfrom(fd, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
     if (n < 0) break;
-    uint8_t *icmp = buf;
-    if (s->icmp_raw) {
-      size_t ihl = (size_t)(buf[0] & 0x0f) * 4;
-      if ((size_t)n < ihl + 8) continue;
-      icmp = buf + ihl;
-      n -= (ssize_t)ihl;
-      uint16_t id;
-      memcpy(&id, icmp + 4, 2);
-      if (ntohs(id) != s->ping_ident) continue; /* another process's ping */
-    } else if (n < 8) continue;
-    if (icmp[0] != ICMP_ECHOREPLY && icmp[0] != ICMP_TIMESTAMPREPLY) continue;
-    uint16_t seq;
-    memcpy(&seq, icmp + 6, 2);
-    int host = ntohs(seq);
-    if (host >= s->nhosts) continue;
-    struct sockaddr_in *h = (struct sockaddr_in *)&s->hosts[host];
-    if (h->sin_addr.s_addr != from.sin_addr.s_addr) continue;
+    /* A raw IPv4 socket hands over the IP header too; an ICMPv6 one does not (RFC 3542 §3). */
+    size_t ihl = raw && !v6 ? (size_t)(buf[0] & 0x0f) * 4 : 0;
+    if ((size_t)n < ihl + 8) continue;
+    uint8_t *icmp = buf + ihl;
+    if (v6 ? icmp[0] != ICMP6_ECHO_REPLY : icmp[0] != ICMP_ECHOREPLY && icmp[0] != ICMP_TIMESTAMPREPLY) continue;
+    int host = echo_host(s, icmp, raw);
+    if (host < 0 || s->hosts[host].ss_family != from.ss_family) continue;
+    int same = v6 ? !memcmp(&((struct sockaddr_in6 *)&s->hosts[host])->sin6_addr,
+                            &((struct sockaddr_in6 *)&from)->sin6_addr, sizeof(struct in6_addr))
+                  : ((struct sockaddr_in *)&s->hosts[host])->sin_addr.s_addr ==
+                        ((struct sockaddr_in *)&from)->sin_addr.s_addr;
+    if (!same) continue;
     out[2 * k] = -1 - host;
     out[2 * k + 1] = icmp[0];
     k++;

@@ -13,7 +13,7 @@
  * ECONNABORTED (__inet_stream_connect, sock_error) unless an AF_UNSPEC
  * connect resets it first, a syscall for a syscall (1.0-1.3 s measured).
  *
- * ICMP and SYN probes (raw sockets): scan-raw.c.
+ * ICMP, ICMPv6 and SYN probes (raw sockets): scan-raw.c.
  */
 #include "scan.h"
 
@@ -22,6 +22,7 @@ static void finalize(napi_env env, void *data, void *hint) {
   if (s->ep < 0) return;
   for (int i = 0; i < s->cap; i++) if (s->fd[i] >= 0) close(s->fd[i]);
   if (s->icmp >= 0) close(s->icmp);
+  if (s->icmp6 >= 0) close(s->icmp6);
   if (s->syn >= 0) close(s->syn);
   close(s->ep);
   s->ep = -1;
@@ -69,6 +70,10 @@ static napi_value js_create(napi_env env, napi_callback_info info) {
   s->slot_sport = malloc(sizeof(int32_t) * cap);
   for (int i = 0; i < cap; i++) s->slot_host[i] = s->slot_port[i] = s->slot_sport[i] = -1;
   s->icmp = -1;
+  s->icmp6 = -1;
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  s->ping_ident = (uint16_t)(getpid() ^ tv.tv_usec); /* the echo identifier of this scan's raw sockets */
   s->syn = -1;
   CHECK(napi_create_external(env, s, finalize, NULL, &handle));
   return handle;
@@ -189,8 +194,12 @@ static napi_value js_poll(napi_env env, napi_callback_info info) {
   int k = 0;
   for (int i = 0; i < n && k < room; i++) {
     uint32_t slot = evs[i].data.u32;
-    if (slot == ICMP_TAG || slot == SYN_TAG) {
-      k += (slot == ICMP_TAG ? icmp_reply : syn_reply)(s, out + 2 * k, room - k);
+    if (slot == ICMP_TAG || slot == ICMP6_TAG) {
+      k += icmp_reply(s, slot == ICMP6_TAG, out + 2 * k, room - k);
+      continue;
+    }
+    if (slot == SYN_TAG) {
+      k += syn_reply(s, out + 2 * k, room - k);
       continue;
     }
     int fd = s->fd[slot], err = 0;
@@ -216,6 +225,7 @@ static napi_value js_close(napi_env env, napi_callback_info info) {
   for (int i = 0; i < s->cap; i++)
     if (s->fd[i] >= 0) close(s->fd[i]), s->fd[i] = -1;
   if (s->icmp >= 0) close(s->icmp), s->icmp = -1;
+  if (s->icmp6 >= 0) close(s->icmp6), s->icmp6 = -1;
   if (s->syn >= 0) close(s->syn), s->syn = -1;
   return NULL;
 }

@@ -1,4 +1,4 @@
-/* Shared by scan.c (TCP connect probes) and scan-raw.c (ICMP, SYN probes). */
+/* Shared by scan.c (TCP connect probes) and scan-raw.c (ICMP, ICMPv6, SYN probes). */
 #ifndef VIGIL_SCAN_H
 #define VIGIL_SCAN_H
 #define _GNU_SOURCE
@@ -21,6 +21,7 @@
 #define MAX_HOSTS 65536
 #define ICMP_TAG 0xffffffffu
 #define SYN_TAG 0xfffffffeu
+#define ICMP6_TAG 0xfffffffdu
 #define SYN_PORTS 64
 #define SELF_CONNECT (-4242)
 
@@ -33,6 +34,8 @@ typedef struct {
   int icmp;       /* -1: none */
   int icmp_raw;   /* 1: raw socket (IP header in front of replies) */
   uint16_t ping_ident;
+  int icmp6;      /* -1: none */
+  int icmp6_raw;  /* 1: raw socket */
   /* SYN probes (scan-raw.c): a raw TCP socket, our source port, and per slot what was sent. */
   int syn;        /* -1: none */
   uint16_t syn_port;   /* the first of SYN_PORTS source ports */
@@ -49,7 +52,11 @@ typedef struct {
 Scan *unwrap(napi_env env, napi_value v);
 Scan *probe_args(napi_env env, napi_callback_info info, int32_t *slot, int32_t *host, int32_t *port);
 napi_value num(napi_env env, int v);
-int icmp_reply(Scan *s, int32_t *out, int room);
+int icmp_reply(Scan *s, int v6, int32_t *out, int room);
+int ping6(Scan *s, int host);
+void echo_header(Scan *s, uint8_t *pkt, int type, int host);
+int echo_host(Scan *s, const uint8_t *icmp, int raw);
+int ping_open(Scan *s, int family, int proto, uint32_t tag, int *fd, int *raw);
 int syn_reply(Scan *s, int32_t *out, int room);
 void raw_host(Scan *s, int host);
 napi_value js_icmp(napi_env env, napi_callback_info info);

@@ -20,6 +20,8 @@ export interface AuditBench {
   quickPorts: readonly number[];
   nmapFull: boolean;
   vigilOnly: boolean;
+  /** nmap's rows only (its full range at 200 ms takes over half an hour: run it apart, in the background). */
+  nmapOnly?: boolean;
   net: string;
   /** Passed to vigil-audit.ts as is (hostConcurrency, profile). */
   child?: { hostConcurrency?: number; profile?: boolean };
@@ -39,32 +41,8 @@ const timed = async <T>(f: () => Promise<T>): Promise<[number, T]> => {
 
 export async function auditRows(b: AuditBench): Promise<void> {
   for (const type of b.types) {
-    const out = await runIn(b.wan, b.wan.scanNs, process.execPath, [
-      '--import',
-      'tsx',
-      new URL('./vigil-audit.ts', import.meta.url).pathname,
-      JSON.stringify({ addresses: b.addresses, type, ...b.child }),
-    ]);
-    const v = JSON.parse(out.trim().split('\n').pop()!) as {
-      ms: number;
-      phases: Record<string, number>;
-      ports: number;
-      checksRun: number;
-      checksFailed: number;
-      findings: number;
-      hosts: string[];
-      open: string[];
-      detected: number;
-      slowest: string[];
-    };
-    const phases = Object.entries(v.phases)
-      .map(([p, t]) => `${p} until ${(t / 1000).toFixed(1)} s`)
-      .join(', ');
-    console.error(
-      `Vigil ${type}, ${b.setting}: ${v.ports} ports, ${v.checksRun} checks a host, ${v.checksFailed} check runs failed, ${v.findings} findings; ${phases}${v.slowest.map((l) => `\n  ${l}`).join('')}`,
-    );
     const own = portsFor(type);
-    b.row(b.setting, { ...v, tool: `Vigil \`${type}\` audit (${own.length} ports)` }, new Set(own));
+    if (!b.nmapOnly) await vigilRow(b, type, own);
     if (b.vigilOnly) continue;
     const theirs = type === 'advanced' && !b.nmapFull ? b.quickPorts : own;
     const [ms, nmap] = await timed(() =>
@@ -72,4 +50,32 @@ export async function auditRows(b: AuditBench): Promise<void> {
     );
     b.row(b.setting, { tool: `nmap -sS -T4 (${theirs.length} ports)`, ms, ...b.readNmap(nmap) }, new Set(theirs));
   }
+}
+
+async function vigilRow(b: AuditBench, type: AuditType, own: readonly number[]): Promise<void> {
+  const out = await runIn(b.wan, b.wan.scanNs, process.execPath, [
+    '--import',
+    'tsx',
+    new URL('./vigil-audit.ts', import.meta.url).pathname,
+    JSON.stringify({ addresses: b.addresses, type, ...b.child }),
+  ]);
+  const v = JSON.parse(out.trim().split('\n').pop()!) as {
+    ms: number;
+    phases: Record<string, number>;
+    ports: number;
+    checksRun: number;
+    checksFailed: number;
+    findings: number;
+    hosts: string[];
+    open: string[];
+    detected: number;
+    slowest: string[];
+  };
+  const phases = Object.entries(v.phases)
+    .map(([p, t]) => `${p} until ${(t / 1000).toFixed(1)} s`)
+    .join(', ');
+  console.error(
+    `Vigil ${type}, ${b.setting}: ${v.ports} ports, ${v.checksRun} checks a host, ${v.checksFailed} check runs failed, ${v.findings} findings; ${phases}${v.slowest.map((l) => `\n  ${l}`).join('')}`,
+  );
+  b.row(b.setting, { ...v, tool: `Vigil \`${type}\` audit (${own.length} ports)` }, new Set(own));
 }

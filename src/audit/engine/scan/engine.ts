@@ -6,9 +6,10 @@
  *
  * - One global budget of probes in flight over all hosts (`budget`), and a
  *   window per host (`perHost`), taken round-robin so no host starves.
- * - Each host's timeout comes from its own RTT (timing.ts); a silent probe
- *   is retried `retries` times, each time waiting twice as long, then
- *   counted filtered.
+ * - Each host's timeout comes from its own RTT, or the group's while it has
+ *   little of its own (timing.ts); a silent probe is retried, each time
+ *   waiting twice as long, then counted filtered: once while the host never
+ *   needed a retry, `retries` times once it did (host.ts, as nmap does).
  * - Back-off only when loss means congestion. A probe answered only on a
  *   retry was lost the first time; a retry that is never answered is a
  *   filtered port, not a loss. A host's window halves when more than 10%
@@ -18,7 +19,8 @@
  *   2% each way loses about 4% of first attempts, below the threshold.
  * - Last look: on a host that answers with RSTs, the few ports (at most a
  *   window) still silent after their retries are asked once more at the
- *   end of the whole scan, waiting 2 × the maximum timeout (2.5 s). A
+ *   end of the whole scan (of the hosts discovery has let in), waiting
+ *   4 timeouts, 0.5-2.5 s (host.ts). A
  *   path that stalls for a second (a loaded forwarder, a burst queued
  *   somewhere) made the bench/wan.ts run miss 3 of 103 open ports without
  *   it; all of a host's last looks run at once, so they cost one wait.
@@ -38,37 +40,11 @@ import {
   RESOURCE,
   UNREACHABLE,
 } from './outcome.ts';
+import { congested, type Host, lastAttempt, newHost, type Probe, probeWait } from './host.ts';
 import { RttEstimator } from './timing.ts';
 
 export { type EngineOptions, type HostSpec, type HostTally, OPEN, PENDING, type Probes, SELF } from './outcome.ts';
 
-interface Host {
-  i: number;
-  t: HostTally;
-  rtt: RttEstimator;
-  next: number;
-  retry: { port: number; attempt: number }[];
-  /** Ports silent after every retry, for the last look. */
-  last: number[];
-  inflight: number;
-  /** First attempts in flight: the host is only given up while new ports go unanswered, never over its retries. */
-  fresh: number;
-  cwnd: number;
-  answers: number;
-  late: number;
-  lastAnswer: number;
-  pingAt: number;
-  done: boolean;
-}
-
-interface Probe {
-  h: Host;
-  port: number;
-  attempt: number;
-  start: number;
-}
-
-const WINDOW = 64;
 /** Probes in flight at the start, over all hosts (a TUN device queues 500 packets by default: bench/wan.ts). */
 const START = 512;
 
@@ -79,6 +55,8 @@ export class ScanEngine {
   private rr = 0;
   private limit: number;
   private pending: number;
+  /** Every first-attempt answer of the scan, all hosts: the timing of hosts with little of their own. */
+  private readonly group: RttEstimator;
 
   constructor(
     specs: readonly HostSpec[],
@@ -90,42 +68,30 @@ export class ScanEngine {
     // Slow start over all hosts: the first burst is at most START probes, and every probe that ends
     // (answered or given up) lets one more out, so the window doubles per round trip up to the budget.
     this.limit = Math.min(o.budget, START);
+    this.group = new RttEstimator(o);
     this.slots = new Array(o.budget).fill(null);
     this.free = Array.from({ length: o.budget }, (_, i) => o.budget - 1 - i);
-    this.hosts = specs.map((s, i) => {
-      const rtt = new RttEstimator(o);
-      if (s.seed) rtt.seed(s.seed.srtt, s.seed.rttvar);
-      return {
-        i,
-        rtt,
-        t: {
-          address: s.address,
-          open: [],
-          closed: 0,
-          filtered: 0,
-          unreachable: 0,
-          answered: false,
-          via: null,
-          srtt: null,
-          rttvar: null,
-          dropped: false,
-          left: 0,
-        },
-        next: 0,
-        retry: [],
-        last: [],
-        inflight: 0,
-        fresh: 0,
-        cwnd: o.perHost,
-        answers: 0,
-        late: 0,
-        lastAnswer: 0,
-        pingAt: -1,
-        done: false,
-      };
-    });
+    this.hosts = specs.map((s, i) => newHost(s, i, o));
     this.pending = this.hosts.length;
-    if (ports.length === 0) for (const h of this.hosts) this.finish(h);
+    if (ports.length === 0) for (const h of this.hosts) if (!h.held) this.finish(h);
+  }
+
+  /** Discovery found host `i` up: its scan starts, from the RTT discovery measured. */
+  admit(i: number, seed: HostSpec['seed']): void {
+    const h = this.hosts[i];
+    if (!h?.held || h.done) return;
+    h.held = false;
+    if (seed) h.rtt.seed(seed.srtt, seed.rttvar);
+    this.check(h);
+  }
+
+  /** Discovery found host `i` down: it is not scanned, and not reported (discovery did that). */
+  skip(i: number): void {
+    const h = this.hosts[i];
+    if (!h?.held || h.done) return;
+    h.held = false;
+    h.done = true;
+    this.pending--;
   }
 
   get finished(): boolean {
@@ -144,7 +110,12 @@ export class ScanEngine {
     while (started < this.o.burst && this.inflight < this.limit && idle < n) {
       const h = this.hosts[this.rr]!;
       this.rr = (this.rr + 1) % n;
-      if (h.done || h.inflight >= h.cwnd || (h.next >= this.ports.length && !h.retry.length && !this.lastLook(h))) {
+      if (
+        h.done ||
+        h.held ||
+        h.inflight >= h.cwnd ||
+        (h.next >= this.ports.length && !h.retry.length && !this.lastLook(h))
+      ) {
         idle++;
         continue;
       }
@@ -174,7 +145,10 @@ export class ScanEngine {
   pinged(i: number, now: number): void {
     const h = this.hosts[i];
     if (!h || h.done) return;
-    if (h.pingAt >= 0) h.rtt.sample(now - h.pingAt);
+    if (h.pingAt >= 0) {
+      h.rtt.sample(now - h.pingAt);
+      this.group.sample(now - h.pingAt);
+    }
     h.t.answered = true;
     h.t.via ??= 'icmp';
     if (this.o.stopOnAnswer) this.finish(h);
@@ -194,8 +168,8 @@ export class ScanEngine {
       if (now - p.start <= this.timeoutOf(p)) continue;
       this.release(slot);
       this.probes.cancel(slot);
-      if (p.attempt < this.o.retries) p.h.retry.push({ port: p.port, attempt: p.attempt + 1 });
-      else if (p.attempt === this.o.retries && !this.o.stopOnAnswer) p.h.last.push(p.port);
+      if (p.attempt < this.allowed(p.h)) p.h.retry.push({ port: p.port, attempt: p.attempt + 1 });
+      else if (p.attempt <= this.o.retries && !this.o.stopOnAnswer) p.h.last.push(p.port);
       else p.h.t.filtered++;
       this.check(p.h);
     }
@@ -217,6 +191,7 @@ export class ScanEngine {
 
   /** Stops everything in flight; the hosts keep what they counted. */
   abort(): void {
+    for (const h of this.hosts) if (h.held) this.skip(h.i);
     for (const h of this.hosts) if (!h.done) this.finish(h);
   }
 
@@ -238,7 +213,11 @@ export class ScanEngine {
       this.check(h);
       return;
     }
-    if (p.attempt === 0) h.rtt.sample(now - p.start);
+    if (p.attempt === 0) {
+      h.rtt.sample(now - p.start);
+      this.group.sample(now - p.start);
+    }
+    h.tried = Math.max(h.tried, p.attempt);
     h.lastAnswer = now;
     h.t.answered = true;
     h.t.via ??= 'tcp';
@@ -250,21 +229,16 @@ export class ScanEngine {
   }
 
   private congestion(h: Host, late: boolean): void {
-    h.answers++;
-    if (late) h.late++;
-    if (h.answers < WINDOW) return;
-    if (h.late * 10 > h.answers) {
-      // Congestion on the way to this host is likely on the way to the others too (the scanner's own link).
-      h.cwnd = Math.max(4, h.cwnd >> 1);
-      this.limit = Math.max(64, this.limit >> 1);
-    } else h.cwnd = Math.min(this.o.perHost, h.cwnd + Math.max(1, h.cwnd >> 2));
-    h.answers = 0;
-    h.late = 0;
+    // Congestion on the way to this host is likely on the way to the others too (the scanner's own link).
+    if (congested(h, late, this.o.perHost)) this.limit = Math.max(64, this.limit >> 1);
   }
 
-  /** The wait of a probe: the host's timeout, doubled per retry; the last look waits 2 × the maximum. */
   private timeoutOf(p: Probe): number {
-    return p.attempt > this.o.retries ? 2 * this.o.maxTimeoutMs : p.h.rtt.timeout() * 2 ** p.attempt;
+    return probeWait(p.h, p.attempt, this.group, this.o);
+  }
+
+  private allowed(h: Host): number {
+    return lastAttempt(h, this.o);
   }
 
   /** Once the host's ports and retries are all out, its silent ports go back for the last look; false if none. */
@@ -273,10 +247,11 @@ export class ScanEngine {
     if (h.inflight) return false; // after every first pass and retry of this host has ended
     // ... and of every host: a stall that cost these ports their retries is likelier over by then, when
     // nothing else is in flight (bench/wan.ts at 200 ms RTT still lost 1 of 103 open ports otherwise).
-    if (this.hosts.some((o) => !o.done && (o.next < this.ports.length || o.retry.length))) return false;
+    // (Not of the hosts still in discovery: its empty addresses would hold the last looks for their silence.)
+    if (this.hosts.some((o) => !o.done && !o.held && (o.next < this.ports.length || o.retry.length))) return false;
     if (!h.t.closed || h.last.length > this.o.perHost) {
       // Silence is this host's rule, not an exception (a firewall, a filtered range): a last look would
-      // cost a 2.5 s wait per window of ports and find nothing.
+      // cost a wait per window of ports and find nothing.
       h.t.filtered += h.last.length;
       h.last = [];
       this.check(h);

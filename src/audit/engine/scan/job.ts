@@ -4,6 +4,7 @@
  * event loop, polling without blocking and waiting between polls.
  */
 import { type EngineOptions, type HostSpec, type HostTally, ScanEngine } from './engine.ts';
+import { type Gate, gateReader } from './gate.ts';
 import type { Io } from './probes.ts';
 
 export interface ScanJob {
@@ -14,6 +15,8 @@ export interface ScanJob {
   ping?: boolean;
   /** SYN probes where the process may (raw socket), else connects. */
   syn?: boolean;
+  /** The hosts are `held` until discovery opens or closes them here (gate.ts). */
+  gate?: Gate;
 }
 
 /** Longest wait for an answer between two looks at the timeouts (ms). */
@@ -34,23 +37,29 @@ export async function runJob(
     o.onHost,
   );
   try {
-    if (job.ping && io.icmp()) {
+    if (job.ping) {
+      const v6 = job.hosts.map((h) => h.address.includes(':'));
+      const may = { 4: v6.includes(false) && !!io.icmp(4), 6: v6.includes(true) && !!io.icmp(6) };
       const now = performance.now();
-      job.hosts.forEach((h, i) => {
-        if (h.address.includes(':')) return;
-        // Echo and timestamp, as nmap's default discovery (-PE -PP) sends them.
+      job.hosts.forEach((_, i) => {
+        if (!may[v6[i] ? 6 : 4]) return;
+        // Echo and timestamp, as nmap's default discovery (-PE -PP) sends them; IPv6 has no timestamp request.
         if (io.ping(index[i]!, 8) !== 0) return;
-        io.ping(index[i]!, 13);
+        if (!v6[i]) io.ping(index[i]!, 13);
         engine.pingSent(i, now);
       });
     }
     const out = new Int32Array(2048);
     let lastExpire = performance.now();
+    const gate = job.gate ? gateReader(job.gate) : null;
+    const admit = (i: number, seed: HostSpec['seed']) => engine.admit(i, seed);
+    const skip = (i: number) => engine.skip(i);
     while (!engine.finished) {
       if (o.stopped()) {
         engine.abort();
         break;
       }
+      gate?.read(admit, skip);
       engine.pump(performance.now());
       let n = io.poll(out, o.blocking && io.blocking ? TICK : 0);
       if (!n && !(o.blocking && io.blocking)) {

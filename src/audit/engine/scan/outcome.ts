@@ -26,6 +26,8 @@ export interface EngineOptions extends Timing {
 export interface HostSpec {
   address: string;
   seed?: { srtt: number; rttvar: number } | null;
+  /** Waits for discovery to admit it (ScanEngine.admit) or skip it. */
+  held?: boolean;
 }
 
 export interface HostTally {

@@ -2,8 +2,8 @@
  * What opens the scanner's sockets. Two kinds, same interface:
  * - `nativeIo`: the addon native/scan.c + scan-raw.c (Node-API, built by
  *   `npm ci`): SYN probes where a raw socket may be opened, else
- *   nonblocking connect(2), with epoll; ICMP echo and timestamp where the
- *   process may send them. Its poll may block, so the
+ *   nonblocking connect(2), with epoll; ICMP echo and timestamp (ICMPv6
+ *   echo for IPv6) where the process may send them. Its poll may block, so the
  *   big scans run it in a worker thread (worker.ts).
  * - `socketIo` / `netIo`: node:net, public API, one Socket per probe:
  *   about 2× slower on loopback (1.1 s vs 0.5 s for 1-65535, measured
@@ -24,9 +24,9 @@ export interface Io extends Probes {
   /** Whether `poll` itself waits (native); else `wait` does. */
   readonly blocking: boolean;
   wait(ms: number): Promise<void>;
-  /** Opens ICMP if the process may: 'raw', 'datagram' or null. */
-  icmp(): 'raw' | 'datagram' | null;
-  /** Sends an ICMP echo (8) or timestamp (13) request; 0 or a negative errno. */
+  /** Opens ICMP (4) or ICMPv6 (6) if the process may: 'raw', 'datagram' or null. */
+  icmp(family: 4 | 6): 'raw' | 'datagram' | null;
+  /** Sends an ICMP echo (8) or timestamp (13) request (to an IPv6 host: an ICMPv6 echo, 8 only); 0 or a negative errno. */
   ping(host: number, kind: 8 | 13): number;
   close(): void;
 }
@@ -37,7 +37,8 @@ interface Addon {
   connect(h: unknown, slot: number, host: number, port: number): number;
   cancel(h: unknown, slot: number): void;
   poll(h: unknown, out: Int32Array, timeoutMs: number): number;
-  icmp(h: unknown): number;
+  /** `family` 6: ICMPv6 (an addon built before ICMPv6 discovery ignores it, and its ping refuses IPv6). */
+  icmp(h: unknown, family: 4 | 6): number;
   ping(h: unknown, host: number, kind: number): number;
   synOpen(h: unknown): number;
   syn(h: unknown, slot: number, host: number, port: number): number;
@@ -89,8 +90,8 @@ export function nativeIo(slots: number, syn = false): Io {
     cancel: (slot) => a.cancel(h, slot),
     poll: (out, waitMs) => a.poll(h, out, waitMs),
     wait: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 2))),
-    icmp() {
-      const mode = a.icmp(h);
+    icmp(family) {
+      const mode = a.icmp(h, family);
       return mode === 2 ? 'raw' : mode === 1 ? 'datagram' : null;
     },
     ping: (host, kind) => a.ping(h, host, kind),

@@ -9,11 +9,14 @@
  *    The answers' RTTs seed each host's timing (timing.ts).
  * 2. The port scan of the live hosts: one job over all of them (engine.ts:
  *    global budget, a window per host), split into port slices over
- *    worker threads when large.
+ *    worker threads when large. It runs beside discovery: a host's port
+ *    scan starts when it answers (gate.ts), and the addresses that never
+ *    answer wait as long as the live ones took to, not a fixed second.
  */
 import { availableParallelism } from 'node:os';
 import type { Fence } from '../fence.ts';
-import type { EngineOptions, HostSpec, HostTally } from './engine.ts';
+import type { EngineOptions, HostTally } from './engine.ts';
+import { closeHost, createGate, openAll, openHost } from './gate.ts';
 import { runJob, type ScanJob } from './job.ts';
 import { runInWorker } from './pool.ts';
 import { nativeAvailable, nativeIo, socketIo } from './probes.ts';
@@ -62,8 +65,25 @@ export interface ScanHostsOptions {
   onHost?: (i: number, host: HostScan) => void;
 }
 
-/** Below this many probes a worker's start-up is not worth it. */
-const THREAD_MIN_PROBES = 4096;
+/**
+ * Discovery's timeouts follow the RTT of the addresses that answered (engine.ts, group timing), but never
+ * below this: two tries span 750 ms at least, so a path that stalls for half a second (the loaded forwarder
+ * of bench/wan.ts) does not make a live host down, which would lose all its ports. An empty address costs
+ * 750 ms at 50 ms RTT (3 s before, at 1 s then 2 s), and no live host waits for it (gate.ts).
+ */
+const DISCOVERY_MIN_TIMEOUT_MS = 250;
+
+/**
+ * Worker threads for a host's port list this long, or for this many probes in all (how many addresses are
+ * live is not known when the scan starts: it runs beside discovery); below, their start-up is not worth it.
+ * It costs 30-50 ms built, 1.2-1.4 s from source under tsx on the loaded 2-core VM: bench/wan.ts's /24 at
+ * 50 ms, 100 ports (25,600 probes at most), scanned alone, ended its first live host at 1.7-1.9 s on
+ * threads and at 0.4-0.5 s here. In an audit the threads keep the scan off the main thread, where the
+ * detection and checks of the hosts done first run: `standard` (1,023 ports, 261,888 probes at most)
+ * ended its scan at 4.2 and 5.8 s on threads, 4.3 and 7.3 s here (same run, load average ~30).
+ */
+const THREAD_MIN_PORTS = 4096;
+const THREAD_MIN_PROBES = 1 << 16;
 
 export async function scanHosts(
   fence: Fence,
@@ -83,7 +103,13 @@ export async function scanHosts(
     maxTimeoutMs: opts.maxTimeoutMs ?? 1250,
     retries: opts.retries ?? 2,
   };
-  const stopped = () => !!opts.signal?.aborted;
+  // A failed discovery stops the port scan too (its hosts would wait for discovery forever), and the reverse.
+  let failed = false;
+  const fail = (e: unknown) => {
+    failed = true;
+    throw e;
+  };
+  const stopped = () => failed || !!opts.signal?.aborted;
   const out: HostScan[] = addresses.map((address) => ({
     address,
     up: false,
@@ -96,39 +122,51 @@ export async function scanHosts(
     unreachable: 0,
     dropped: false,
   }));
-  let live: number[] = addresses.map((_, i) => i);
-  const seeds = new Map<number, HostSpec['seed']>();
-  if (opts.discovery !== false) {
-    const found = await inThread(
-      {
-        hosts: addresses.map((address) => ({ address })),
-        ports: DISCOVERY_PORTS,
-        options: { ...base, perHost: DISCOVERY_PORTS.length, retries: 1, stopOnAnswer: true },
-        ping: true,
-        syn: opts.syn !== false,
-      },
-      fence,
-      stopped,
-    );
-    live = [];
-    found.forEach((t, i) => {
-      if (t.answered) {
-        live.push(i);
-        out[i]!.reason = t.via;
-        if (t.srtt !== null) seeds.set(i, { srtt: t.srtt, rttvar: t.rttvar ?? t.srtt / 2 });
-      } else opts.onHost?.(i, out[i]!);
-    });
-  } else for (const o of out) o.reason = 'assumed';
-  opts.signal?.throwIfAborted();
-  for (const i of live) out[i]!.up = true;
-  if (!live.length) return out;
+  const discover = opts.discovery !== false;
+  const gate = createGate(addresses.length);
+  if (!discover) {
+    for (const o of out) Object.assign(o, { up: true, reason: 'assumed' });
+    openAll(gate);
+  }
+  // Discovery and the port scan run at once: each address goes on to its port scan as soon as it answers
+  // (gate.ts), and the scan's last probes do not wait for the empty addresses' last silence.
+  const discovery = discover
+    ? inThread(
+        {
+          hosts: addresses.map((address) => ({ address })),
+          ports: DISCOVERY_PORTS,
+          options: {
+            ...base,
+            minTimeoutMs: Math.max(base.minTimeoutMs, DISCOVERY_MIN_TIMEOUT_MS),
+            perHost: DISCOVERY_PORTS.length,
+            retries: 1,
+            stopOnAnswer: true,
+          },
+          ping: true,
+          syn: opts.syn !== false,
+        },
+        fence,
+        stopped,
+        (i, t) => {
+          if (stopped()) return;
+          if (!t.answered) {
+            closeHost(gate, i);
+            opts.onHost?.(i, out[i]!);
+            return;
+          }
+          Object.assign(out[i]!, { up: true, reason: t.via });
+          openHost(gate, i, t.srtt === null ? null : { srtt: t.srtt, rttvar: t.rttvar ?? t.srtt / 2 });
+        },
+      ).catch(fail)
+    : Promise.resolve();
   const job: ScanJob = {
-    hosts: live.map((i) => ({ address: addresses[i]!, seed: seeds.get(i) ?? null })),
+    hosts: addresses.map((address) => ({ address, held: true })),
     ports: list,
     options: base,
     syn: opts.syn !== false,
+    gate,
   };
-  const merge = (k: number, t: HostTally, o = out[live[k]!]!) => {
+  const merge = (i: number, t: HostTally, o = out[i]!) => {
     o.open.push(...t.open);
     o.closed += t.closed;
     o.filtered += t.filtered;
@@ -138,22 +176,26 @@ export async function scanHosts(
     if (t.srtt !== null) o.rttMs = o.rttMs === null ? t.srtt : (o.rttMs + t.srtt) / 2;
   };
   const threads = Math.max(1, Math.min(opts.threads ?? Math.min(2, availableParallelism()), 8));
-  const done = (k: number) => {
-    const host = finish(out[live[k]!]!);
-    opts.onHost?.(live[k]!, host);
+  const done = (i: number) => {
+    const host = finish(out[i]!);
+    opts.onHost?.(i, host);
   };
   let reported = 0;
-  if (nativeAvailable() && live.length * list.length >= THREAD_MIN_PROBES) {
-    try {
-      await threaded(job, threads, stopped, merge, (k) => (reported++, done(k)));
-    } catch (e) {
-      // A worker that cannot start (an odd loader, no threads): the same scan here, if nothing was reported yet.
-      if (reported || stopped()) throw e;
-      for (const o of out)
-        Object.assign(o, { open: [], closed: 0, filtered: 0, unreachable: 0, portsScanned: 0, rttMs: null });
-      await inThread(job, fence, stopped, (k, t) => (merge(k, t), done(k)));
+  const scan = async () => {
+    const large = list.length >= THREAD_MIN_PORTS || addresses.length * list.length >= THREAD_MIN_PROBES;
+    if (nativeAvailable() && large) {
+      try {
+        return await threaded(job, threads, stopped, merge, (i) => (reported++, done(i)));
+      } catch (e) {
+        // A worker that cannot start (an odd loader, no threads): the same scan here, if nothing was reported yet.
+        if (reported || stopped()) throw e;
+        for (const o of out)
+          Object.assign(o, { open: [], closed: 0, filtered: 0, unreachable: 0, portsScanned: 0, rttMs: null });
+      }
     }
-  } else await inThread(job, fence, stopped, (k, t) => (merge(k, t), done(k)));
+    await inThread(job, fence, stopped, (i, t) => (merge(i, t), done(i)));
+  };
+  await Promise.all([discovery, scan().catch(fail)]);
   opts.signal?.throwIfAborted();
   return out;
 }
