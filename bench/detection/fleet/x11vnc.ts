@@ -3,7 +3,7 @@
  * make than the RFB imitations (issue 27). Weak: -nopw (security type None:
  * anyone sees and drives the desktop). Twin: a password (-rfbauth), which
  * offers "VNC Authentication" only (reported as information, never as an
- * alarm). Each x11vnc listens on its own address only (-listen, -noipv6).
+ * alarm). Each x11vnc listens on its own address only (-listen, -no6, -noipv6; on port 5901, display 1's: on 5900 this build still opened [::]:5900, which the bench must leave out as a wildcard listener).
  */
 import { join } from 'node:path';
 import { addr, script, sleep, svc, type Daemon } from './kit.ts';
@@ -16,7 +16,7 @@ const DISPLAY = 87;
 export const X11VNC: Daemon = {
   kind: 'x11vnc',
   binaries: ['x11vnc', 'Xvfb'],
-  ports: { tcp: [5900], udp: [] },
+  ports: { tcp: [5901], udp: [] },
   weaknesses: [
     {
       id: 'vnc-noauth-x11vnc',
@@ -24,7 +24,7 @@ export const X11VNC: Daemon = {
       label: 'x11vnc without a password (-nopw: security type None)',
       daemon: 'x11vnc',
       address: A(1),
-      port: 5900,
+      port: 5901,
       proto: 'tcp',
       vigil: { id: /^vigil\.vnc\.noauth$/ },
       nmap: script('vnc-info', /does not require authentication|None \(1\)/),
@@ -35,7 +35,7 @@ export const X11VNC: Daemon = {
       label: 'x11vnc named as VNC by service detection',
       daemon: 'x11vnc',
       address: A(1),
-      port: 5900,
+      port: 5901,
       proto: 'tcp',
       vigil: { service: /^vnc$/i },
       nmap: svc(/^vnc/),
@@ -56,10 +56,10 @@ export const X11VNC: Daemon = {
       [100, ['-rfbauth', pass]],
     ] as const) {
       const child = ctx.spawn(`x11vnc-${A(n)}`, 'x11vnc', [
-        ...['-display', `:${DISPLAY}`, '-listen', A(n), '-rfbport', '5900', '-noipv6', '-nolookup'],
+        ...['-display', `:${DISPLAY}`, '-listen', A(n), '-rfbport', '5901', '-no6', '-noipv6', '-nolookup'],
         ...['-forever', '-shared', '-quiet', ...auth],
       ]);
-      await ctx.waitTcp(A(n), 5900, child, 30_000);
+      await ctx.waitTcp(A(n), 5901, child, 30_000);
     }
   },
 };

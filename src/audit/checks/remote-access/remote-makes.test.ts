@@ -88,7 +88,7 @@ test('x11vnc: -nopw offers None (a HOLE); the twin behind -rfbauth gives no alar
   execFileSync('x11vnc', ['-storepasswd', 'a-vnc-secret', pass], { stdio: 'ignore' });
   const vnc = (address: string, auth: string[]) =>
     daemon(address, 'x11vnc', (port) => [
-      ...['-display', `:${display}`, '-listen', address, '-rfbport', String(port), '-noipv6', '-nolookup'],
+      ...['-display', `:${display}`, '-listen', address, '-rfbport', String(port), '-no6', '-noipv6', '-nolookup'],
       ...['-forever', '-shared', '-quiet', ...auth],
     ]);
   const [open, twin] = await Promise.all([vnc('127.0.71.44', ['-nopw']), vnc('127.0.71.45', ['-rfbauth', pass])]);
