@@ -47,55 +47,59 @@ static void *receive_loop(void *arg) {
   struct mmsghdr rmsg[BATCH], smsg[BATCH];
   struct iovec riov[BATCH], siov[BATCH];
   struct sockaddr_storage from[BATCH];
+  uint64_t hs[BATCH];
   if (!in || !out) goto done;
+  /* Set up once: the kernel only writes msg_len, msg_namelen and msg_flags back, reset below for what it used. */
+  memset(rmsg, 0, sizeof rmsg);
+  memset(smsg, 0, sizeof smsg);
+  for (int i = 0; i < BATCH; i++) {
+    riov[i].iov_base = in + (size_t)i * RECV_SIZE;
+    riov[i].iov_len = RECV_SIZE;
+    rmsg[i].msg_hdr.msg_iov = &riov[i];
+    rmsg[i].msg_hdr.msg_iovlen = 1;
+    rmsg[i].msg_hdr.msg_name = &from[i];
+    rmsg[i].msg_hdr.msg_namelen = sizeof from[i];
+    siov[i].iov_base = out + (size_t)i * MAX_REPLY;
+    smsg[i].msg_hdr.msg_iov = &siov[i];
+    smsg[i].msg_hdr.msg_iovlen = 1;
+  }
   while (!atomic_load(&s->stop)) {
-    for (int i = 0; i < BATCH; i++) {
-      riov[i].iov_base = in + (size_t)i * RECV_SIZE;
-      riov[i].iov_len = RECV_SIZE;
-      memset(&rmsg[i].msg_hdr, 0, sizeof rmsg[i].msg_hdr);
-      rmsg[i].msg_hdr.msg_iov = &riov[i];
-      rmsg[i].msg_hdr.msg_iovlen = 1;
-      rmsg[i].msg_hdr.msg_name = &from[i];
-      rmsg[i].msg_hdr.msg_namelen = sizeof from[i];
-    }
     int n = recvmmsg(fd, rmsg, BATCH, MSG_WAITFORONE, NULL);
     if (n <= 0) continue; /* timeout, EINTR, or shutdown: the loop checks stop */
     int nout = 0, nhit = 0;
     pthread_rwlock_rdlock(&s->lock);
+    prefetch_batch(s, rmsg, riov, n, hs);
     for (int i = 0; i < n; i++) {
       const uint8_t *q = riov[i].iov_base;
       size_t len = rmsg[i].msg_len;
+      socklen_t namelen = rmsg[i].msg_hdr.msg_namelen;
+      rmsg[i].msg_hdr.msg_namelen = sizeof from[i];
       if (rmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
         atomic_fetch_add(&s->dropped, 1);
         continue;
       }
       if (cacheable(q, len)) {
-        uint64_t h = fnv1a(q + 2, len - 2);
-        entry_t *e = &s->slots[find_slot(s, q + 2, len - 2, h)];
+        entry_t *e = &s->slots[find_slot(s, q + 2, len - 2, hs[i])];
         if (e->bytes) {
           nhit++;
           int verdict = rrl_check(&s->rrl, &from[i], e->rrl);
           if (verdict == RRL_DROP) continue;
-          uint8_t *r = out + (size_t)nout * MAX_REPLY;
+          uint8_t *r = siov[nout].iov_base;
           size_t rlen = e->rlen;
           if (verdict == RRL_SLIP) rlen = rrl_slip(e->bytes + e->klen, e->rlen, r);
           else memcpy(r, e->bytes + e->klen, e->rlen);
           r[0] = q[0], r[1] = q[1];
-          siov[nout].iov_base = r;
           siov[nout].iov_len = rlen;
-          memset(&smsg[nout].msg_hdr, 0, sizeof smsg[nout].msg_hdr);
-          smsg[nout].msg_hdr.msg_iov = &siov[nout];
-          smsg[nout].msg_hdr.msg_iovlen = 1;
           smsg[nout].msg_hdr.msg_name = &from[i];
-          smsg[nout].msg_hdr.msg_namelen = rmsg[i].msg_hdr.msg_namelen;
+          smsg[nout].msg_hdr.msg_namelen = namelen;
           nout++;
           continue;
         }
       }
       miss_t *m = malloc(sizeof(miss_t) + len);
       if (!m) continue;
-      memcpy(&m->from, &from[i], rmsg[i].msg_hdr.msg_namelen);
-      m->fromlen = rmsg[i].msg_hdr.msg_namelen;
+      memcpy(&m->from, &from[i], namelen);
+      m->fromlen = namelen;
       m->len = (uint32_t)len;
       memcpy(m->data, q, len);
       if (napi_call_threadsafe_function(s->misses, m, napi_tsfn_nonblocking) != napi_ok) {

@@ -89,6 +89,8 @@ uint32_t find_slot(server_t *s, const uint8_t *key, size_t klen, uint64_t h);
 void clear_cache(server_t *s);
 uint32_t clear_zones(server_t *s, const uint64_t *zones, uint32_t n);
 int cacheable(const uint8_t *q, size_t n);
+/* Hashes a received batch into hs[] and prefetches what its look-ups will read; caller holds the read lock. */
+void prefetch_batch(server_t *s, struct mmsghdr *rmsg, struct iovec *riov, int n, uint64_t *hs);
 
 /* N-API helpers and calls (udp-calls.c). */
 server_t *unwrap(napi_env env, napi_value v);
