@@ -20,12 +20,17 @@ export default defineCheck({
   categories: ['dos'],
   risk: 'medium',
   type: 'HOLE',
-  cves: ['CVE-1999-0103'],
+  // CVE-1999-0103 is named in the references, not as a CVE of the finding: the CVSS data (data/cvss-data*.ts) has
+  // no NVD facts for it, and a finding's CVEs must carry them (engine/cvss.test.ts).
   description:
     "inetd's small services answer UDP datagrams from anyone: chargen, daytime and qotd send back many times what they get and echo and time reflect it, so they serve to flood third parties with spoofed requests, and two of them aimed at each other loop without end.",
   solution:
     'Turn the small services off (comment out echo, discard, daytime, chargen, time and qotd in inetd.conf or xinetd.d; "no service udp-small-servers" on Cisco IOS) and block UDP ports 7, 13, 17, 19 and 37 at the network edge.',
-  references: ['https://www.rfc-editor.org/rfc/rfc864', 'https://www.rfc-editor.org/rfc/rfc862'],
+  references: [
+    'https://www.rfc-editor.org/rfc/rfc864',
+    'https://www.rfc-editor.org/rfc/rfc862',
+    'https://www.cve.org/CVERecord?id=CVE-1999-0103',
+  ],
   ports: { udp: [7, 13, 17, 19, 37] },
   run: async ({ net, port }) => {
     const service = smallServiceOn(port, undefined);
