@@ -192,7 +192,8 @@ export function firebirdLogin(net: Net, port: number, user: string, password: st
         return false;
       }
     };
-    const r = await c.ask(connect(upper, A), 4000, accepted);
+    // 10 s a step: the first attach opens the security database, and a loaded server took over 4 s (a CI run).
+    const r = await c.ask(connect(upper, A), 10_000, accepted);
     if (r.length < 4) return null;
     const x = new Xdr(r);
     const op = x.int();
@@ -215,7 +216,7 @@ export function firebirdLogin(net: Net, port: number, user: string, password: st
       Buffer.from(proof),
     ]);
     const attach = Buffer.concat([int(OP_SERVICE_ATTACH), int(0), opaque('service_mgr'), opaque(spb)]);
-    const r2 = response(await c.ask(attach, 4000, (b) => response(b) !== null));
+    const r2 = response(await c.ask(attach, 10_000, (b) => response(b) !== null));
     if (!r2 || r2.codes[0] === -1) return null;
     const ok = r2.codes.every((code) => code === 0);
     if (ok) c.send(Buffer.concat([int(OP_SERVICE_DETACH), int(r2.handle)]));
