@@ -111,9 +111,10 @@ async function audit(job: AuditJobSpec, fence: Fence, options: RunOptions): Prom
       checksTotal: checks.length * n,
     });
   tell();
-  // One scan of every address at once (scan/scan.ts: discovery, then a
-  // global socket budget over the live hosts); each host goes on to
-  // detection and checks as soon as its own ports are done.
+  // One scan of every address at once (scan/scan.ts: a host's port scan
+  // starts when it answers discovery, under one socket budget over all
+  // hosts); each host goes on to detection and checks as soon as its own
+  // ports are done.
   const scans = job.addresses.map(() => deferred<HostScan>());
   const scanning = scanHosts(fence, job.addresses, ports, {
     discovery: job.discovery !== false,
