@@ -1,3 +1,4 @@
+// store-incidental: the web console (web/), which reaches the store only through the API (tested on both engines).
 // The web console end to end: Debian's chromium (driven by playwright-core,
 // no browser download) against a real `bin/vigil serve`. Screenshots go to
 // test-artifacts/console/ (git-ignored) for a person to look at.
@@ -315,6 +316,11 @@ describe('web console in chromium', {
     const high = await page.locator('details.finding').count();
     assert.ok(high > 0 && high < all, `high ${high} of ${all}`);
     await page.getByLabel('Risk').selectOption('');
+    // The address filter offers the addresses findings are on (one here) and keeps them all.
+    assert.deepEqual(await page.getByLabel('Address').locator('option').allTextContents(), ['all', TARGET]);
+    await page.getByLabel('Address').selectOption(TARGET);
+    assert.equal(await page.locator('details.finding').count(), all);
+    await page.getByLabel('Address').selectOption('');
     // Exports are the shared renderer's files, byte for byte, of the report the API gives.
     const scanuid = /Audit report (\d+)/.exec(
       (await page.getByRole('heading', { name: /Audit report \d+/ }).textContent())!,

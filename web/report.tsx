@@ -19,6 +19,7 @@ import {
   RISK_LABEL,
   RISKS,
 } from '../src/audit/render/model.ts';
+import { compareAddress } from '../src/audit/address-order.ts';
 import type { ScanInfo } from '../src/audit/report.ts';
 
 function download(name: string, type: string, text: string) {
@@ -98,6 +99,7 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
   const [error, setError] = useState('');
   const [risk, setRisk] = useState('');
   const [port, setPort] = useState('');
+  const [address, setAddress] = useState('');
   const [text, setText] = useState('');
   const [sort, setSort] = useState('risk');
   useEffect(() => {
@@ -135,10 +137,13 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
   const ports = [...new Set(findings.map((v) => v.entry.port))].sort(
     (a, b) => Number(a) - Number(b) || a.localeCompare(b),
   );
+  // A range's report has findings on many hosts: the address narrows them to one.
+  const addresses = [...new Set(findings.map((v) => v.entry.ip))].sort(compareAddress);
   const t = text.toLowerCase();
   let shown = findings.filter(
     (v) =>
       (!risk || v.entry.risk === risk) &&
+      (!address || v.entry.ip === address) &&
       (!port || v.entry.port === port) &&
       (!t || `${v.entry.title}\n${v.entry.description}\n${v.entry.cve}`.toLowerCase().includes(t)),
   );
@@ -219,6 +224,19 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
             <option value="">all</option>
             {RISKS.map((r) => (
               <option value={r}>{RISK_LABEL[r]}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Address{' '}
+          <select
+            aria-label="Address"
+            value={address}
+            onChange={(e) => setAddress((e.currentTarget as HTMLSelectElement).value)}
+          >
+            <option value="">all</option>
+            {addresses.map((a) => (
+              <option value={a}>{a}</option>
             ))}
           </select>
         </label>

@@ -3,6 +3,7 @@ import type { HostResult } from './engine/run.ts';
 import type { Check, Finding, Risk, Service } from './engine/types.ts';
 import type { ReportEntry } from './report.ts';
 import { DETECTION_ENTRY, RESOLVED_ENTRY } from './report-count.ts';
+import { compareAddress } from './address-order.ts';
 import { dedupeReferences, trimEvidence } from './report-evidence.ts';
 
 /** An entry before numbering, with the score it sorts by (not a report field). */
@@ -121,15 +122,6 @@ export function resolvedDraft(ip: string, gone: readonly { id: string; port: num
 }
 
 export const RISK_ORDER: readonly Risk[] = ['high', 'medium', 'low', 'other'];
-
-/** Dotted or colon address text compared by its numbers, so 127.0.0.10 follows 127.0.0.9. */
-function compareAddress(a: string, b: string): number {
-  const parts = (x: string) => x.split(/[.:]/).map((p) => parseInt(p || '0', x.includes(':') ? 16 : 10));
-  const [pa, pb] = [parts(a), parts(b)];
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++)
-    if ((pa[i] ?? -1) !== (pb[i] ?? -1)) return (pa[i] ?? -1) - (pb[i] ?? -1);
-  return 0;
-}
 
 /**
  * Report order: by risk group (high first), within a group by score
