@@ -33,7 +33,9 @@ import { MUNIN } from './munin.ts';
 import { ZABBIX } from './zabbix.ts';
 import { NRPE } from './nrpe.ts';
 import { TLS_CA } from './tls-ca.ts';
+import { NIS } from './nis.ts';
 import { RPC } from './rpc.ts';
+import { XRDP } from './xrdp.ts';
 import { RSH } from './rsh.ts';
 import { INETD } from './inetd.ts';
 import { ISCSI } from './iscsi.ts';
@@ -79,6 +81,8 @@ export const DAEMONS: readonly Daemon[] = [
   NRPE,
   TLS_CA,
   RPC,
+  NIS,
+  XRDP,
   RSH,
   INETD,
   ISCSI,

@@ -68,6 +68,7 @@ import remoteAccessVncNoauth from './remote-access/vnc-noauth.ts';
 import remoteAccessVncUnencrypted from './remote-access/vnc-unencrypted.ts';
 import remoteAccessX11Open from './remote-access/x11-open.ts';
 import windowsRdpExposed from './windows/rdp-exposed.ts';
+import windowsRdpStandardSecurity from './windows/rdp-standard-security.ts';
 import windowsSmbGuestShare from './windows/smb-guest-share.ts';
 import windowsSmbSigning from './windows/smb-signing.ts';
 import windowsSmbV1 from './windows/smb-v1.ts';
@@ -82,6 +83,7 @@ import generalIscsiDiscovery from './general/iscsi-discovery.ts';
 import generalIscsiNoauth from './general/iscsi-noauth.ts';
 import generalLdapAnonymous from './general/ldap-anonymous.ts';
 import generalMqttAnonymous from './general/mqtt-anonymous.ts';
+import generalNisMaps from './general/nis-maps.ts';
 import generalNseVuln from './general/nse-vuln.ts';
 import generalRpcbindDump from './general/rpcbind-dump.ts';
 import generalRsyncOpenModule from './general/rsync-open-module.ts';
@@ -188,6 +190,7 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'remote-access/vnc-unencrypted.ts': remoteAccessVncUnencrypted,
   'remote-access/x11-open.ts': remoteAccessX11Open,
   'windows/rdp-exposed.ts': windowsRdpExposed,
+  'windows/rdp-standard-security.ts': windowsRdpStandardSecurity,
   'windows/smb-guest-share.ts': windowsSmbGuestShare,
   'windows/smb-signing.ts': windowsSmbSigning,
   'windows/smb-v1.ts': windowsSmbV1,
@@ -202,6 +205,7 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'general/iscsi-noauth.ts': generalIscsiNoauth,
   'general/ldap-anonymous.ts': generalLdapAnonymous,
   'general/mqtt-anonymous.ts': generalMqttAnonymous,
+  'general/nis-maps.ts': generalNisMaps,
   'general/nse-vuln.ts': generalNseVuln,
   'general/rpcbind-dump.ts': generalRpcbindDump,
   'general/rsync-open-module.ts': generalRsyncOpenModule,

@@ -153,6 +153,7 @@ describe('remote access checks', () => {
     assert.ok(await flagged(smbV1, host(service(await smb(true), 'microsoft-ds'))));
     assert.ok(!(await flagged(smbV1, host(service(await smb(false), 'microsoft-ds')))));
     assert.ok(await flagged(rdpExposed, host(service(3389, 'ms-wbt-server'))));
+    assert.equal(rdpExposed.type, 'LOG');
     assert.ok(!(await flagged(rdpExposed, host(service(3390, 'http')))));
   });
 });
