@@ -33,6 +33,7 @@ import { ADDRESSES, DAEMONS, WEAKNESSES, daemonAt } from './detection/fleet/inde
 import { judgeNmap, judgeVigil, type Score } from './detection/judge.ts';
 import { report } from './detection/report.ts';
 import { benchCaCert } from './detection/certs.ts';
+import { FLEET_TAG_ENV, fleetTag, reapFleet } from './detection/fleet/reap.ts';
 
 const ALL_TYPES: AuditType[] = ['basic', 'norisk', 'desktop', 'standard', 'advanced'];
 const TYPES = process.env.VIGIL_BENCH_TYPES ? (process.env.VIGIL_BENCH_TYPES.split(',') as AuditType[]) : ALL_TYPES;
@@ -55,7 +56,12 @@ let fleetDied: string | null = null;
 
 async function startFleetProcess(): Promise<{ up: string[]; skipped: string[]; notes: string[] }> {
   const serve = fileURLToPath(new URL('./detection/serve.ts', import.meta.url));
-  fleet = spawn(process.execPath, ['--import', 'tsx', serve], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // The fleet's tag (reap.ts) is chosen here, so that this process can find the fleet's daemons even when the
+  // fleet process dies or is interrupted before it reports its groups.
+  fleet = spawn(process.execPath, ['--import', 'tsx', serve], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, [FLEET_TAG_ENV]: fleetTag() },
+  });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: fleet!.stdout! }).once('line', resolve);
     fleet!.once('exit', (code) => reject(new Error(`fleet process exited (${code})`)));
@@ -69,7 +75,14 @@ async function startFleetProcess(): Promise<{ up: string[]; skipped: string[]; n
   return msg;
 }
 
-async function stopFleetProcess(): Promise<void> {
+let stopping: Promise<void> | null = null;
+/** Once, however many signals arrive: a second Ctrl-C must not exit before the fleet is down. */
+function stopFleetProcess(): Promise<void> {
+  stopping ??= stopFleetNow();
+  return stopping;
+}
+
+async function stopFleetNow(): Promise<void> {
   killNmap();
   const child = fleet;
   fleet = null;
@@ -79,14 +92,8 @@ async function stopFleetProcess(): Promise<void> {
     await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
   }
-  // The daemons' process groups, should the fleet process have died first.
-  for (const g of groups) {
-    try {
-      process.kill(-g, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  // What the fleet process did not stop (it died first, or was cut short): its groups and tagged processes.
+  await reapFleet(groups, fleetTag(), 2000);
 }
 
 process.on('SIGINT', () => void stopFleetProcess().then(() => process.exit(130)));

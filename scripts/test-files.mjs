@@ -21,6 +21,16 @@ const IMPORT =
   /(?:^|[\s;])(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 /**
+ * A test file that opens a store only to hold what its subject needs (an account, a zone) while what it
+ * tests lives above the API or beside the store (transport, listeners, the DNS wire and rate limiting, the
+ * console, the user CLI, the docs' examples) says so on a line of its own, with the reason:
+ *   // store-incidental: <why the engine changes nothing here>
+ * and runs once (the SQLite pass), like a store-independent file. Beside the code, so that whoever adds a
+ * case that does depend on the store sees the line to remove (docs/development.md).
+ */
+export const INCIDENTAL = /^\/\/ store-incidental: \S/m;
+
+/**
  * Whether a test file can touch a store: its imports, followed through every
  * relative import, reach src/store/ or test/helpers/pgdb.ts (what gives an
  * app, a `serve` or an `admin` its PostgreSQL database), or a file on the
@@ -55,21 +65,35 @@ export function storeDependence() {
     memo.set(file, depends);
     return depends;
   };
-  return (testFile) => visit(resolve(ROOT, testFile), new Set());
+  return (testFile) => {
+    const file = resolve(ROOT, testFile);
+    return !INCIDENTAL.test(readFileSync(file, 'utf8')) && visit(file, new Set());
+  };
 }
 
 /**
- * Longest first, by the last run's durations (test-artifacts/test-durations.json),
- * so that a long file does not start last and run alone at the end; files
- * without a figure (new ones, a fresh clone) first of all, integration tests
- * (test/) before unit tests.
+ * The order a clone without a run of its own starts from: each file's time (ms) in a measured run, by
+ * relative path (scripts/test-order.json, kept in git; docs/development.md says how to refresh it).
+ * Without it every file of a fresh clone (CI) is new, and new files go by name.
+ */
+export const SEED = join(ROOT, 'scripts', 'test-order.json');
+
+/**
+ * Longest first, by the last run's durations (test-artifacts/test-durations.json), else the seed's;
+ * so that a long file does not start last and run alone at the end; files without a figure (new ones)
+ * first of all, integration tests (test/) before unit tests.
  */
 export function longestFirst(files) {
-  let last = {};
-  try {
-    last = JSON.parse(readFileSync(DURATIONS, 'utf8'));
-  } catch {}
-  const known = (f) => last[resolve(ROOT, f)];
+  const read = (path) => {
+    try {
+      return JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      return {};
+    }
+  };
+  const seed = read(SEED);
+  const last = read(DURATIONS);
+  const known = (f) => last[resolve(ROOT, f)] ?? seed[relative(ROOT, resolve(ROOT, f))];
   const rank = (f) => [known(f) === undefined ? 0 : 1, f.startsWith('test/') ? 0 : 1, -(known(f) ?? 0), f];
   return [...files].sort((a, b) => {
     const [x, y] = [rank(a), rank(b)];

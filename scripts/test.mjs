@@ -3,8 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { DURATIONS, findTests, longestFirst, storeDependence } from './test-files.mjs';
+import { dirname, join, relative } from 'node:path';
+import { DURATIONS, findTests, longestFirst, ROOT, storeDependence } from './test-files.mjs';
 
 const only = process.argv.slice(2);
 // Types first: tsx runs the tests without checking them. VIGIL_TEST_CHECKS=0 leaves them out: .ci/run's
@@ -53,31 +53,54 @@ if (!only.length && process.env.VIGIL_TEST_DB && !process.env.VIGIL_TEST_ALL) {
 const concurrency = process.env.VIGIL_TEST_CONCURRENCY ?? '3';
 // Beside the usual report, each file's time (scripts/test-durations.mjs), kept for the next run's order.
 const timings = join(tmpdir(), `vigil-test-durations-${process.pid}.json`);
-const reporters = [
-  `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
-  '--test-reporter-destination=stdout',
-  `--test-reporter=${join(import.meta.dirname, 'test-durations.mjs')}`,
-  `--test-reporter-destination=${timings}`,
-];
+// And each file's wall and CPU time, from its own process (scripts/test-clock.mjs); VIGIL_TEST_CLOCK=FILE
+// keeps them (JSON lines) for a comparison of runs.
+const clock = process.env.VIGIL_TEST_CLOCK || join(tmpdir(), `vigil-test-clock-${process.pid}.jsonl`);
+// node:test's run() on the files in this order (scripts/test-run.mjs: `node --test FILE…` sorts them by name),
+// each file's process loading tsx and the clock.
 const args = [
   '--import',
   'tsx',
-  '--test',
-  `--test-concurrency=${concurrency}`,
-  '--test-timeout=300000',
-  ...reporters,
+  '--import',
+  join(import.meta.dirname, 'test-clock.mjs'),
+  join(import.meta.dirname, 'test-run.mjs'),
+  concurrency,
+  timings,
   ...files,
 ];
-const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
+const run = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, VIGIL_TEST_CLOCK: clock } });
+// Wall and CPU per file; the wall time orders the next run (it counts the file's hooks, which the
+// reporter's sum of top-level tests leaves out).
+const walls = {};
+const rows = [];
+try {
+  for (const line of readFileSync(clock, 'utf8').split('\n').filter(Boolean)) {
+    const { file, wallMs, cpuMs } = JSON.parse(line);
+    walls[file] = wallMs;
+    rows.push({ file, wallMs, cpuMs });
+  }
+} catch {}
+if (rows.length) {
+  const top = rows.sort((a, b) => b.wallMs - a.wallMs).slice(0, 10);
+  const cpu = rows.reduce((sum, r) => sum + r.cpuMs, 0);
+  console.error(
+    `# slowest files, wall (CPU) s: ${top.map((r) => `${relative(ROOT, r.file)} ${(r.wallMs / 1000).toFixed(1)} (${(r.cpuMs / 1000).toFixed(1)})`).join(', ')}; CPU of all ${rows.length} files ${(cpu / 1000).toFixed(0)} s`,
+  );
+}
 try {
   let kept = {};
   try {
     kept = JSON.parse(readFileSync(DURATIONS, 'utf8'));
   } catch {}
+  let reported = {};
+  try {
+    reported = JSON.parse(readFileSync(timings, 'utf8'));
+  } catch {}
   mkdirSync(dirname(DURATIONS), { recursive: true });
-  writeFileSync(DURATIONS, JSON.stringify({ ...kept, ...JSON.parse(readFileSync(timings, 'utf8')) }, null, 1));
+  writeFileSync(DURATIONS, JSON.stringify({ ...kept, ...reported, ...walls }, null, 1));
 } catch {
   // No figures (the run was cut short): the next run orders as before.
 }
 rmSync(timings, { force: true });
+if (!process.env.VIGIL_TEST_CLOCK) rmSync(clock, { force: true });
 process.exit(run.status ?? 1);

@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { assertReportShape, entriesOf, finished, runAudit } from './helpers/audits.ts';
 import { stop, tempDir, which } from './helpers/daemons-kit.ts';
 import { eventually } from './helpers/wait.ts';
+import { heldByOther } from './helpers/listeners.ts';
 import { connect } from 'node:net';
 
 // Issue 15, "baseline like with like": a finding only a standard audit
@@ -45,6 +46,10 @@ async function vsftpd(anonymous: boolean) {
       '',
     ].join('\n'),
   );
+  // Port 21 is fixed (the audits' port lists): a listener there that this file did not start (a vsftpd
+  // left by a killed run) would be audited instead of ours. Refuse to start beside it, and check after.
+  const held = heldByOther('tcp', TARGET, 21, []);
+  if (held) throw new Error(`${held} before this test started its vsftpd: stop it (a left-over run?)`);
   const p = spawn(VSFTPD!, [conf], { stdio: 'ignore', detached: true });
   const accepts = () =>
     new Promise<boolean>((res) =>
@@ -56,6 +61,11 @@ async function vsftpd(anonymous: boolean) {
         .once('error', () => res(false)),
     );
   await eventually(async () => p.exitCode === null && (await accepts()), 'vsftpd listening', 20_000);
+  const other = heldByOther('tcp', TARGET, 21, [p.pid!]);
+  if (other) {
+    await stop(p);
+    throw new Error(`${other}, not by the vsftpd this test started`);
+  }
   return p;
 }
 

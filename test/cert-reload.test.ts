@@ -1,3 +1,4 @@
+// store-incidental: the API certificate read again on SIGHUP; the store is not involved.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// store-incidental: docs/client.md's CLI and SDK examples, which reach the store only through the API.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// store-incidental: the console's schedule pages, which reach the store only through the API (tested on both engines).
 // The console's side of issue 31 in Debian's chromium (playwright-core, no
 // browser download) against a real `bin/vigil serve`: the run form's ports
 // field, the Schedules page (add, list with the next run, delete), and an

@@ -1,3 +1,4 @@
+// store-incidental: response rate limiting on the DNS listeners; publishing zones is tested on both engines elsewhere.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import dnsPacket from 'dns-packet';

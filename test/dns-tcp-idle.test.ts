@@ -1,3 +1,4 @@
+// store-incidental: the DNS-over-TCP idle timer; the zone it answers from is published as everywhere else.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,3 +1,4 @@
+// store-incidental: docs/dnssec.md's delv recipe; stored keys are tested on both engines by dnssec*.test.ts and backup.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

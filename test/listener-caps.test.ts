@@ -1,3 +1,4 @@
+// store-incidental: descriptor and connection caps of the forwarder and metrics listeners.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';

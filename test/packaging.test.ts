@@ -1,3 +1,4 @@
+// store-incidental: the build, npm pack and bin/vigil's choice of dist/ or the sources.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

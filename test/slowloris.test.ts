@@ -1,3 +1,4 @@
+// store-incidental: per-address caps, timeouts and lifetimes of the listeners; the store only holds the account.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';

@@ -1,3 +1,4 @@
+// store-incidental: HTTP transport rules (methods, bodies, headers, paths), decided before a script reads the store.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

@@ -1,3 +1,4 @@
+// store-incidental: the user CLI, which reaches the store only through the API (tested on both engines).
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -11,6 +11,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
+import { heldByOther } from './listeners.ts';
 
 const cleanup: (() => unknown)[] = [];
 after(async () => {
@@ -86,11 +87,21 @@ export async function daemon(
     // SIGTERM and wait: masters (postfix, smbd, postgres) take their children down; SIGKILL after 3 s.
     onCleanup(() => stop(p));
     // Up to 40 s: Xvfb took over 20 s to listen on this 2-core machine under a load of 18.
+    let stranger: string | null = null;
     for (let i = 0; i < 800 && p.exitCode === null; i++) {
-      if ((await accepts(addr, port)) && p.exitCode === null) return port;
+      if ((await accepts(addr, port)) && p.exitCode === null) {
+        // Accepting is not enough: a daemon whose bind failed may not have exited yet while another
+        // process (a test beside this one, a daemon left by a killed run) answers on the port.
+        stranger = heldByOther('tcp', addr, port, [p.pid!]);
+        if (!stranger) return port;
+        await stop(p);
+        break;
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
-    if (p.exitCode === null || attempt === 3 || opts.port)
+    if (stranger && (attempt === 3 || opts.port))
+      throw new Error(`${cmd} did not start: ${stranger}, not by the ${cmd} this test started`);
+    if (!stranger && (p.exitCode === null || attempt === 3 || opts.port))
       throw new Error(`${cmd} did not start (exit ${p.exitCode}): ${err}`);
   }
 }

@@ -15,6 +15,22 @@ const made: string[] = [];
 // Temporary directories go with the test process that made them.
 process.once('exit', () => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+/**
+ * Processes started here still running when the test process exits: killed then. A serve whose start timed
+ * out (no ready line within the wait, seen at a load of 50) or whose test threw before stop() outlived its
+ * test file, holding its ports and a share of the CPU until the end of the suite.
+ */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const p of live) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+});
+/** Tracks `proc` until it exits (test/helpers/workers.ts too). */
+export function killedAtExit(proc: ChildProcess): ChildProcess {
+  live.add(proc);
+  proc.once('exit', () => live.delete(proc));
+  return proc;
+}
+
 export function tempDir(prefix = 'vigil-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
@@ -129,16 +145,21 @@ export async function serve(
   // Logs to a file when asked (benchmarks: reading them here would load the measuring process).
   const stderr = opts.logFile ? openSync(opts.logFile, 'a') : 'pipe';
   const [cmd, ...argv] = [...(opts.prefix ?? []), VIGIL, ...args];
-  const proc = spawn(cmd!, argv, {
-    env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', VIGIL_RESOLVER: NO_RESOLVER, ...opts.env },
-    stdio: ['ignore', 'pipe', stderr],
-  });
+  const proc = killedAtExit(
+    spawn(cmd!, argv, {
+      env: { ...process.env, VIGIL_LOG_LEVEL: 'warn', VIGIL_RESOLVER: NO_RESOLVER, ...opts.env },
+      stdio: ['ignore', 'pipe', stderr],
+    }),
+  );
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr?.on('data', (d) => (err += d));
   const readyLine = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`no ready line; stderr: ${err}`)), opts.readyMs ?? 30_000);
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      rej(new Error(`no ready line; stderr: ${err}`));
+    }, opts.readyMs ?? 30_000);
     const check = () => {
       const line = out.split('\n').find((l) => l.startsWith('vigil ready'));
       if (line) {

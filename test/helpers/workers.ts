@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dbArgs } from './pgdb.ts';
-import { VIGIL } from './server.ts';
+import { killedAtExit, VIGIL } from './server.ts';
 
 export interface Worker {
   proc: ChildProcess;
@@ -23,16 +23,21 @@ export async function startWorker(
   args: string[] = [],
   env: Record<string, string> = {},
 ): Promise<Worker> {
-  const proc = spawn(VIGIL, ['worker', '--data', dataDir, ...(await dbArgs(dataDir)), ...args], {
-    env: { ...process.env, VIGIL_LOG_LEVEL: 'info', VIGIL_LOG_FORMAT: 'json', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = killedAtExit(
+    spawn(VIGIL, ['worker', '--data', dataDir, ...(await dbArgs(dataDir)), ...args], {
+      env: { ...process.env, VIGIL_LOG_LEVEL: 'info', VIGIL_LOG_FORMAT: 'json', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (err += d));
   const readyLine = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`no worker ready line; stderr: ${err}`)), 30_000);
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      rej(new Error(`no worker ready line; stderr: ${err}`));
+    }, 30_000);
     proc.stdout!.on('data', () => {
       const line = out.split('\n').find((l) => l.startsWith('vigil worker ready'));
       if (line) {

@@ -91,7 +91,7 @@ describe('nmap-service-probes grammar', () => {
 describe('real daemons our own families do not know', () => {
   const ADDR = '127.0.41.3';
   const missing = !existsSync(PROBES_PATH) ? 'nmap not installed' : ['rsync', 'Xvfb', 'slapd'].find((c) => !which(c));
-  test('rsyncd, Xvfb and slapd on their usual ports are named rsync, X11 and ldap; nmap -sV on the same ports for comparison', {
+  test('rsyncd, Xvfb and slapd on their usual ports are named rsync, X11 and ldap (VIGIL_TEST_NMAP_COMPARE=1: nmap -sV beside it)', {
     skip: missing ? `${missing} missing` : false,
   }, async (t) => {
     const ports = await Promise.all([rsyncd(ADDR, true, 873), xvfb(ADDR, false), slapd(ADDR, true, 389)]);
@@ -108,7 +108,9 @@ describe('real daemons our own families do not know', () => {
     // rsync and LDAP come from nmap's database (NULL probe, LDAPSearchReq/LDAPBindReq); X11 from detect/x11.ts.
     for (const p of [ports[0]!, ports[2]!])
       assert.match(byPort.get(p)!.extra.identifiedBy ?? '', /^nmap-service-probes/);
-    if (which('nmap')) {
+    // A measurement, not a check (it asserts nothing): nmap -sV waits out its probes on the X11 port, 35 of
+    // this file's 43 s in the CI run and the longest single wait of the suite, so it runs only when asked.
+    if (process.env.VIGIL_TEST_NMAP_COMPARE === '1' && which('nmap')) {
       const t1 = performance.now();
       const r = spawnSync('nmap', ['-sV', '-n', '-Pn', '-p', ports.join(','), ADDR], { encoding: 'utf8' });
       t.diagnostic(

@@ -17,7 +17,10 @@ export async function nlst(c: Conv, net: Net): Promise<string[]> {
   const data = await pasvData(c, net);
   if (!data) return [];
   const listing = new Conv(data, 3000, 16384);
-  const started = code(await c.ask('NLST\r\n', 3000, replyDone));
+  // The first reply's code, not the last: a server sends 150, the listing and 226 without waiting for us,
+  // and a client read late (a loaded machine) gets "150 …\r\n226 …\r\n" in one buffer, whose last code
+  // (226) read as "not started" lost the listing (writes.test.ts under the full suite's load).
+  const started = firstCode(await c.ask('NLST\r\n', 3000, replyDone));
   const text = started === 150 || started === 125 ? (await listing.read(3000, () => false)).toString('latin1') : '';
   listing.close();
   if (started === 150 || started === 125) await c.read(3000, (b) => replyDone(b) && code(b) >= 200);
@@ -26,3 +29,6 @@ export async function nlst(c: Conv, net: Net): Promise<string[]> {
     .map((l) => l.trim().replace(/^\.?\//, ''))
     .filter(Boolean);
 }
+
+/** The code of the first reply in a buffer that may hold several (RFC 959 4.2: a 1yz reply, then the final one). */
+const firstCode = (b: Buffer) => Number(/^(\d{3})[ -]/.exec(b.toString('latin1'))?.[1] ?? 0);
