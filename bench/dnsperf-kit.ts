@@ -1,12 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { dnsperf, type Run, type RunOptions } from './dnsperf-run.ts';
+
+export { dnsperf, pinned, type Run } from './dnsperf-run.ts';
 
 /**
  * What the two dnsperf benches (dnsperf.ts, dnsperf-dnssec.ts) share: the
- * zone of N A records, the query file, and one dnsperf run, so both
- * measure the same thing the same way.
+ * zone of N A records, the query file, one dnsperf run (dnsperf-run.ts)
+ * and the rounds, so both measure the same thing the same way.
  */
 
 /**
@@ -50,67 +52,16 @@ export function queryFile(dir: string, zone: string, n: number): string {
   return file;
 }
 
-/** One `dnsperf -c 8 -T 2 -q 1000` run; `extra`: e.g. ['-D'] for the DO bit. */
-export function dnsperf(port: number, queries: string, seconds: number, extra: string[] = []) {
-  const out = execFileSync(
-    'dnsperf',
-    [
-      '-s',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      '-d',
-      queries,
-      '-c',
-      '8',
-      '-T',
-      '2',
-      '-q',
-      '1000',
-      '-l',
-      String(seconds),
-      ...extra,
-    ],
-    { encoding: 'utf8' },
-  );
-  const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
-  return {
-    qps: Math.round(num(/Queries per second:\s+([\d.]+)/)),
-    latencyMs: +(num(/Average Latency \(s\):\s+([\d.]+)/) * 1000).toFixed(3),
-    lostPct: num(/Queries lost:\s+\d+ \(([\d.]+)%\)/),
-    bytes: num(/Average packet size:\s+request \d+, response (\d+)/),
-  };
-}
-
-/**
- * Knot serving one zone file as a primary, two UDP workers like the other servers; `signing: false` serves a
- * signed file as is.
- */
-export function knotConfig(port: number, dir: string, zone: string, zoneFile: string, signing = true): string {
-  return `
-server:
-  listen: 127.0.0.1@${port}
-  rundir: "${dir}"
-  background-workers: 1
-  udp-workers: 2
-control:
-  listen: "${dir}/knot.sock"
-database:
-  storage: "${dir}"
-zone:
-  - domain: ${zone}
-    file: "${zoneFile}"
-    zonefile-load: whole
-    journal-content: none
-${signing ? '' : '    dnssec-signing: off\n'}`;
-}
-
 /** One server under test: a name and what one dnsperf run against it gives. */
 export interface Target {
   name: string;
-  /** Vigil or a peer: the ratio is the best Vigil over the best peer of each round. */
+  /** Vigil or a peer: the ratio is the best Vigil over the best peer of each round (and group). */
   vigil: boolean;
-  run(): ReturnType<typeof dnsperf>;
+  /** Targets compared with each other (a placement: 'pinned', 'unpinned'); '' for one group. */
+  group: string;
+  /** Vigil with a change tried by environment (a variant): compared with Vigil, not in best Vigil / peer. */
+  variant?: boolean;
+  run(): Run;
   /** One short run before the rounds. */
   warm(): void;
 }
@@ -121,46 +72,72 @@ export const median = (xs: number[]): number => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+const span = (xs: number[]) => `${Math.min(...xs)} - ${Math.max(...xs)}`;
+
 /**
  * Runs every target once a round, `rounds` times, the order turning each
  * round (Vigil and its peers alternate), so that load from elsewhere on a
  * shared 2-core machine falls on all of them alike; prints each target's
- * median and range, and the median over rounds of best Vigil / best peer.
+ * median and range, its CPU per query and dnsperf's CPU, and for each group
+ * the ratios of each round: best Vigil / best peer in q/s, the best peer's
+ * CPU per query over the best Vigil's, and Vigil against its variant rows.
  */
 export function roundsTable(targets: Target[], rounds: number, heading: string): void {
-  const runs = new Map<string, ReturnType<typeof dnsperf>[]>(targets.map((t) => [t.name, []]));
-  const ratios: number[] = [];
+  const runs = new Map<Target, Run[]>(targets.map((t) => [t, []]));
+  const groups = [...new Set(targets.map((t) => t.group))];
+  const ratios = new Map<string, Map<string, number[]>>(groups.map((g) => [g, new Map()]));
+  const note = (g: string, what: string, x: number) =>
+    Number.isFinite(x) && ratios.get(g)!.set(what, [...(ratios.get(g)!.get(what) ?? []), x]);
   // Unmeasured: every server's first answers (Vigil's reply caches fill on the first question of each name).
   for (const t of targets) t.warm();
   for (let r = 0; r < rounds; r++) {
     const order = targets.map((_, i) => targets[(i + r) % targets.length]!);
-    const qps = new Map<Target, number>();
     for (const t of order) {
       const one = t.run();
-      runs.get(t.name)!.push(one);
-      qps.set(t, one.qps);
-      console.log(`round ${r + 1}: ${t.name} ${one.qps} q/s`);
+      runs.get(t)!.push(one);
+      console.log(
+        `round ${r + 1}: ${t.name} ${one.qps} q/s, server ${one.serverUs} µs/query, dnsperf ${one.loadCpu}% CPU, load ${one.load1}`,
+      );
     }
-    const best = (vigil: boolean) => Math.max(...targets.filter((t) => t.vigil === vigil).map((t) => qps.get(t)!));
-    if (targets.some((t) => !t.vigil)) ratios.push(best(true) / best(false));
+    for (const g of groups) {
+      const last = (pick: (t: Target) => boolean) =>
+        targets.filter((t) => t.group === g && pick(t)).map((t) => runs.get(t)!.at(-1)!);
+      const [now, old, peer] = [last((t) => t.vigil && !t.variant), last((t) => !!t.variant), last((t) => !t.vigil)];
+      const qps = (xs: Run[]) => Math.max(...xs.map((x) => x.qps));
+      const cpu = (xs: Run[]) => Math.min(...xs.map((x) => x.serverUs));
+      if (now.length && peer.length) {
+        note(g, 'best Vigil / best peer q/s', qps(now) / qps(peer));
+        note(g, 'best peer / best Vigil CPU per query', cpu(peer) / cpu(now));
+      }
+      if (now.length && old.length) {
+        note(g, 'Vigil / Vigil variant q/s', qps(now) / qps(old));
+        note(g, 'Vigil variant / Vigil CPU per query', cpu(old) / cpu(now));
+      }
+    }
   }
+  const all = [...runs.values()].flat();
   console.log(`\n${heading}`);
-  console.log(`${RRL_NOTE}; ${rounds} rounds, each target once a round, the order turning\n`);
-  console.log('| server | queries/s (median) | range | avg reply bytes | lost % |\n|---|---|---|---|---|');
+  console.log(`${RRL_NOTE}; ${rounds} rounds, each target once a round, the order turning`);
+  console.log(`load average (1 min) at the runs' starts: ${span(all.map((x) => x.load1))}\n`);
+  console.log(
+    '| server | queries/s (median) | range | server CPU µs/query | dnsperf CPU % | avg reply bytes | lost % |\n|---|---|---|---|---|---|---|',
+  );
   for (const t of targets) {
-    const xs = runs.get(t.name)!;
-    const q = xs.map((x) => x.qps);
+    const xs = runs.get(t)!;
+    const m = (f: (x: Run) => number, digits = 0) => +median(xs.map(f)).toFixed(digits);
     console.log(
-      `| ${t.name} | ${median(q)} | ${Math.min(...q)} - ${Math.max(...q)} | ${median(xs.map((x) => x.bytes))} | ${median(xs.map((x) => x.lostPct))} |`,
+      `| ${t.name} | ${m((x) => x.qps)} | ${span(xs.map((x) => x.qps))} | ${m((x) => x.serverUs, 2)} | ${m((x) => x.loadCpu)} | ${m((x) => x.bytes)} | ${m((x) => x.lostPct, 2)} |`,
     );
   }
-  if (ratios.length)
-    console.log(
-      `\nbest Vigil / best peer, per round: ${ratios.map((x) => x.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`,
-    );
+  console.log('');
+  for (const [g, byWhat] of ratios)
+    for (const [what, xs] of byWhat)
+      console.log(
+        `${g ? `${g}: ` : ''}${what}, per round: ${xs.map((x) => x.toFixed(2)).join(', ')}; median ${median(xs).toFixed(2)}`,
+      );
 }
 
-/** A server at `port` under dnsperf: `seconds` a round, 2 s to warm. */
+/** A server at `port` under dnsperf: `seconds` a round, 2 s to warm; `group`: '' unless given. */
 export function dnsperfTarget(
   name: string,
   vigil: boolean,
@@ -168,11 +145,14 @@ export function dnsperfTarget(
   queries: string,
   seconds: number,
   extra: string[] = [],
+  opts: RunOptions & { group?: string; variant?: boolean } = {},
 ): Target {
   return {
     name,
     vigil,
-    run: () => dnsperf(port, queries, seconds, extra),
-    warm: () => void dnsperf(port, queries, 2, extra),
+    group: opts.group ?? '',
+    variant: opts.variant,
+    run: () => dnsperf(port, queries, seconds, extra, opts),
+    warm: () => void dnsperf(port, queries, 2, extra, opts),
   };
 }

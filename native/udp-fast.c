@@ -31,95 +31,29 @@
  * (SO_INCOMING_CPU is only kept for connected ones), so the index comes
  * from the order the sockets joined: JavaScript binds them in order.
  */
-static void pin_to(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+static int allowed_cpu(int index) {
+  /* The index-th CPU this process may run on (taskset, a cpuset), modulo their number: never one outside them. */
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < 1) return -1;
+  index %= CPU_COUNT(&allowed);
+  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET(cpu, &allowed) && index-- == 0) return cpu;
+  return -1;
 }
 
-static void *receive_loop(void *arg) {
-  server_t *s = ((reader_t *)arg)->s;
-  int fd = ((reader_t *)arg)->fd;
-  if (((reader_t *)arg)->cpu >= 0) pin_to(((reader_t *)arg)->cpu);
-  uint8_t *in = malloc((size_t)BATCH * RECV_SIZE);
-  uint8_t *out = malloc((size_t)BATCH * MAX_REPLY);
-  struct mmsghdr rmsg[BATCH], smsg[BATCH];
-  struct iovec riov[BATCH], siov[BATCH];
-  struct sockaddr_storage from[BATCH];
-  uint64_t hs[BATCH];
-  if (!in || !out) goto done;
-  /* Set up once: the kernel only writes msg_len, msg_namelen and msg_flags back, reset below for what it used. */
-  memset(rmsg, 0, sizeof rmsg);
-  memset(smsg, 0, sizeof smsg);
-  for (int i = 0; i < BATCH; i++) {
-    riov[i].iov_base = in + (size_t)i * RECV_SIZE;
-    riov[i].iov_len = RECV_SIZE;
-    rmsg[i].msg_hdr.msg_iov = &riov[i];
-    rmsg[i].msg_hdr.msg_iovlen = 1;
-    rmsg[i].msg_hdr.msg_name = &from[i];
-    rmsg[i].msg_hdr.msg_namelen = sizeof from[i];
-    siov[i].iov_base = out + (size_t)i * MAX_REPLY;
-    smsg[i].msg_hdr.msg_iov = &siov[i];
-    smsg[i].msg_hdr.msg_iovlen = 1;
+/* A receive thread, started on `cpu` (-1: anywhere): set before it runs, so it never starts elsewhere. */
+static int start_reader(pthread_t *thread, reader_t *reader, int cpu) {
+  pthread_attr_t attr;
+  cpu_set_t set;
+  pthread_attr_init(&attr);
+  if (cpu >= 0) {
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_attr_setaffinity_np(&attr, sizeof set, &set);
   }
-  while (!atomic_load(&s->stop)) {
-    int n = recvmmsg(fd, rmsg, BATCH, MSG_WAITFORONE, NULL);
-    if (n <= 0) continue; /* timeout, EINTR, or shutdown: the loop checks stop */
-    int nout = 0, nhit = 0;
-    pthread_rwlock_rdlock(&s->lock);
-    prefetch_batch(s, rmsg, riov, n, hs);
-    for (int i = 0; i < n; i++) {
-      const uint8_t *q = riov[i].iov_base;
-      size_t len = rmsg[i].msg_len;
-      socklen_t namelen = rmsg[i].msg_hdr.msg_namelen;
-      rmsg[i].msg_hdr.msg_namelen = sizeof from[i];
-      if (rmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
-        atomic_fetch_add(&s->dropped, 1);
-        continue;
-      }
-      if (cacheable(q, len)) {
-        entry_t *e = &s->slots[find_slot(s, q + 2, len - 2, hs[i])];
-        if (e->bytes) {
-          nhit++;
-          int verdict = rrl_check(&s->rrl, &from[i], e->rrl);
-          if (verdict == RRL_DROP) continue;
-          uint8_t *r = siov[nout].iov_base;
-          size_t rlen = e->rlen;
-          if (verdict == RRL_SLIP) rlen = rrl_slip(e->bytes + e->klen, e->rlen, r);
-          else memcpy(r, e->bytes + e->klen, e->rlen);
-          r[0] = q[0], r[1] = q[1];
-          siov[nout].iov_len = rlen;
-          smsg[nout].msg_hdr.msg_name = &from[i];
-          smsg[nout].msg_hdr.msg_namelen = namelen;
-          nout++;
-          continue;
-        }
-      }
-      miss_t *m = malloc(sizeof(miss_t) + len);
-      if (!m) continue;
-      memcpy(&m->from, &from[i], namelen);
-      m->fromlen = namelen;
-      m->len = (uint32_t)len;
-      memcpy(m->data, q, len);
-      if (napi_call_threadsafe_function(s->misses, m, napi_tsfn_nonblocking) != napi_ok) {
-        free(m); /* queue full or closing: dropped, as an overloaded socket would */
-        atomic_fetch_add(&s->dropped, 1);
-      } else atomic_fetch_add(&s->missed, 1);
-    }
-    pthread_rwlock_unlock(&s->lock);
-    atomic_fetch_add(&s->hits, nhit);
-    for (int sent = 0; sent < nout;) {
-      int k = sendmmsg(fd, smsg + sent, nout - sent, 0);
-      if (k > 0) sent += k;
-      else if (errno == EINTR) continue;
-      else sent++; /* skip the datagram the kernel refused (e.g. unreachable) */
-    }
-  }
-done:
-  free(in);
-  free(out);
-  return NULL;
+  int err = pthread_create(thread, &attr, receive_loop, reader);
+  pthread_attr_destroy(&attr);
+  return err;
 }
 
 /* JavaScript side of a miss: onMiss(message, address, port). */
@@ -169,16 +103,16 @@ static void finalize(napi_env env, void *data, void *hint) {
 }
 
 /*
- * open(host, port, threads, onMiss, recvBufferBytes, steer, group, first) -> handle: `threads` sockets bound
+ * open(host, port, threads, onMiss, recvBufferBytes, steer, group, first, spinUs) -> handle: `threads` sockets bound
  * with SO_REUSEPORT (worker processes and threads share the port), each read by its own thread; `group`: how
  * many sockets all processes bind together, for the steering program (udp-socket.c); `first`: the index in
  * the group of this call's first socket (processes bind in turn), or -1 when unknown.
  */
 static napi_value js_open(napi_env env, napi_callback_info info) {
-  size_t argc = 8;
-  napi_value argv[8];
+  size_t argc = 9;
+  napi_value argv[9];
   char host[INET6_ADDRSTRLEN + 1];
-  int32_t port, threads, rcvbuf, steer, group, first;
+  int32_t port, threads, rcvbuf, steer, group, first, spin_us = 0;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   CHECK(napi_get_value_string_utf8(env, argv[0], host, sizeof host, NULL));
   CHECK(napi_get_value_int32(env, argv[1], &port));
@@ -187,7 +121,9 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
   CHECK(napi_get_value_int32(env, argv[5], &steer));
   CHECK(napi_get_value_int32(env, argv[6], &group));
   CHECK(napi_get_value_int32(env, argv[7], &first));
-  if (threads < 1 || threads > MAX_THREADS || port < 0 || port > 65535 || group < threads || group > 1024)
+  if (argc >= 9) CHECK(napi_get_value_int32(env, argv[8], &spin_us));
+  if (threads < 1 || threads > MAX_THREADS || port < 0 || port > 65535 || group < threads || group > 1024 ||
+      spin_us < 0 || spin_us > 1000000)
     return throw_errno(env, "open", EINVAL);
   struct sockaddr_storage sa;
   socklen_t salen;
@@ -218,10 +154,9 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, "vigil-udp-miss", NAPI_AUTO_LENGTH, &name);
   CHECK(napi_create_threadsafe_function(env, argv[3], NULL, name, MISS_QUEUE, 1, NULL, NULL, NULL, call_js, &s->misses));
   for (int i = 0; i < threads; i++) {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int cpu = steer == STEER_CPU && group > 1 && first >= 0 && cpus > 0 ? (first + i) % (int)cpus : -1;
-    s->readers[i] = (reader_t){s, s->fds[i], cpu};
-    if (pthread_create(&s->threads[i], NULL, receive_loop, &s->readers[i]) != 0) {
+    int cpu = steer == STEER_CPU && group > 1 && first >= 0 ? allowed_cpu(first + i) : -1;
+    s->readers[i] = (reader_t){s, s->fds[i], cpu, spin_us};
+    if (start_reader(&s->threads[i], &s->readers[i], cpu) != 0) {
       for (int j = i; j < threads; j++) close(s->fds[j]); /* fewer threads: the group's hash falls back */
       break;
     }

@@ -1,7 +1,8 @@
 /*
  * What the native UDP I/O's files share (udp-fast.c: sockets, receive
- * threads and the calls that open, send and close; udp-calls.c: the reply
- * cache and the calls that fill, clear, configure and read it).
+ * threads and the calls that open, send and close; udp-receive.c: the
+ * receive threads' loop; udp-calls.c: the reply cache and the calls that
+ * fill, clear, configure and read it).
  */
 #ifndef VIGIL_UDP_FAST_H
 #define VIGIL_UDP_FAST_H
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include "rrl.h"
 #include "udp-socket.h"
@@ -54,7 +56,8 @@ typedef struct server server_t;
 typedef struct {
   server_t *s;
   int fd;
-  int cpu; /* the CPU it runs on, or -1: any */
+  int cpu;     /* the CPU it runs on, or -1: any */
+  int spin_us; /* how long it polls an empty socket before it sleeps in recvmmsg (udp-receive.c receive) */
 } reader_t;
 
 struct server {
@@ -91,6 +94,9 @@ uint32_t clear_zones(server_t *s, const uint64_t *zones, uint32_t n);
 int cacheable(const uint8_t *q, size_t n);
 /* Hashes a received batch into hs[] and prefetches what its look-ups will read; caller holds the read lock. */
 void prefetch_batch(server_t *s, struct mmsghdr *rmsg, struct iovec *riov, int n, uint64_t *hs);
+
+/* A receive thread's loop (udp-receive.c); arg: its reader_t. */
+void *receive_loop(void *arg);
 
 /* N-API helpers and calls (udp-calls.c). */
 server_t *unwrap(napi_env env, napi_value v);

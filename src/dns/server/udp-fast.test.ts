@@ -1,30 +1,38 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import dnsPacket from 'dns-packet';
+import { hasTool } from '../../../test/helpers/tools.ts';
 import { eventually } from '../../../test/helpers/wait.ts';
-import { fastUdpAvailable, openFastUdp, udpPlan } from './udp-fast.ts';
+import { fastUdpAvailable, openFastUdp, SPIN_US, udpPlan } from './udp-fast.ts';
 
 test('udpPlan shares the cores out: a thread per core, CPU steering when the sockets match the cores', () => {
   delete process.env.VIGIL_DNS_THREADS;
   delete process.env.VIGIL_DNS_STEER;
-  assert.deepEqual(udpPlan(1, 0, 2), { threads: 2, group: 2, first: 0, steer: 'cpu' });
+  delete process.env.VIGIL_DNS_SPIN_US;
+  const spinUs = SPIN_US;
+  assert.deepEqual(udpPlan(1, 0, 2), { threads: 2, group: 2, first: 0, steer: 'cpu', spinUs });
   // Two workers on two cores: one thread each, the second worker's socket is the group's second.
-  assert.deepEqual(udpPlan(2, 1, 2), { threads: 1, group: 2, first: 1, steer: 'cpu' });
+  assert.deepEqual(udpPlan(2, 1, 2), { threads: 1, group: 2, first: 1, steer: 'cpu', spinUs });
   // More processes than cores: at least a thread each, spread at random (CPU steering would starve some).
-  assert.deepEqual(udpPlan(4, 3, 2), { threads: 1, group: 4, first: 3, steer: 'random' });
+  assert.deepEqual(udpPlan(4, 3, 2), { threads: 1, group: 4, first: 3, steer: 'random', spinUs });
   // The addon's limit of 16 threads a process.
-  assert.deepEqual(udpPlan(1, 0, 64), { threads: 16, group: 16, first: 0, steer: 'random' });
+  assert.deepEqual(udpPlan(1, 0, 64), { threads: 16, group: 16, first: 0, steer: 'random', spinUs });
 });
 
-test('VIGIL_DNS_THREADS and VIGIL_DNS_STEER override the plan (the benches compare)', () => {
+test('VIGIL_DNS_THREADS, VIGIL_DNS_STEER and VIGIL_DNS_SPIN_US override the plan (the benches compare)', () => {
   process.env.VIGIL_DNS_THREADS = '1';
   process.env.VIGIL_DNS_STEER = 'hash';
+  process.env.VIGIL_DNS_SPIN_US = '50';
   try {
-    assert.deepEqual(udpPlan(1, 0, 2), { threads: 1, group: 1, first: 0, steer: 'hash' });
+    assert.deepEqual(udpPlan(1, 0, 2), { threads: 1, group: 1, first: 0, steer: 'hash', spinUs: 50 });
   } finally {
     delete process.env.VIGIL_DNS_THREADS;
     delete process.env.VIGIL_DNS_STEER;
+    delete process.env.VIGIL_DNS_SPIN_US;
   }
 });
 
@@ -32,7 +40,8 @@ test('clearZones removes the replies of the zones named and keeps every other on
   skip: fastUdpAvailable() ? false : 'the native UDP I/O is not built',
 }, async () => {
   const misses = new Set<number>();
-  const fast = openFastUdp('127.0.0.1', 0, { threads: 1, group: 1, first: -1, steer: 'hash' }, (msg) =>
+  // spinUs 50: the receive thread polls before it sleeps (off by default), the answers are the same.
+  const fast = openFastUdp('127.0.0.1', 0, { threads: 1, group: 1, first: -1, steer: 'hash', spinUs: 50 }, (msg) =>
     misses.add(msg.readUInt16BE(0)),
   );
   const client = createSocket('udp4');
@@ -67,4 +76,54 @@ test('clearZones removes the replies of the zones named and keeps every other on
     client.close();
     fast.close();
   }
+});
+
+/** The CPUs this process may run on, from /proc (e.g. "0-1,4"). */
+function allowedCpus(): number[] {
+  const list = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]!;
+  return list.split(',').flatMap((part) => {
+    const [a, b = a] = part.split('-').map(Number);
+    return Array.from({ length: b! - a! + 1 }, (_, i) => a! + i);
+  });
+}
+
+/*
+ * In a child node (plain, no tsx: it only loads the addon), two receive threads under CPU steering: the CPUs
+ * each may run on, read at once (affinity is set before a thread starts), and their states once they sleep.
+ */
+const CHILD = String.raw`
+const { readdirSync, readFileSync } = require('node:fs');
+const a = require(process.argv[1]);
+const before = new Set(readdirSync('/proc/self/task'));
+const h = a.open('127.0.0.1', 0, 2, () => {}, 1 << 20, 1, 2, 0, Number(process.argv[2]));
+const mine = readdirSync('/proc/self/task').filter((t) => !before.has(t));
+const field = (t, f) => new RegExp(f + ':\\s*(\\S+)').exec(readFileSync('/proc/self/task/' + t + '/status', 'utf8'))[1];
+const cpus = mine.map((t) => field(t, 'Cpus_allowed_list'));
+let states = [];
+for (let i = 0; i < 1000 && !(states.length && states.every((s) => s === 'S')); i++) {
+  states = mine.map((t) => field(t, 'State'));
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+}
+a.close(h);
+console.log(JSON.stringify({ cpus: cpus.sort(), states }));
+`;
+
+test('receive threads start on CPUs the process may use, never outside its taskset, and idle ones sleep', {
+  skip:
+    !fastUdpAvailable() || !hasTool('taskset') || allowedCpus().length < 2
+      ? 'needs the native UDP I/O, taskset and two CPUs'
+      : false,
+}, () => {
+  const addon = resolve(import.meta.dirname, '../../../build/Release/udp_fast.node');
+  const child = (prefix: string[]): { cpus: string[]; states: string[] } => {
+    // Polling 50 µs before sleeping (VIGIL_DNS_SPIN_US, off by default): the threads still end up asleep.
+    const [cmd, ...args] = [...prefix, process.execPath, '-e', CHILD, addon, '50'];
+    return JSON.parse(execFileSync(cmd!, args, { encoding: 'utf8' }));
+  };
+  const [first, second] = allowedCpus();
+  // Free to run anywhere: thread i on the i-th CPU it may use (the CPU whose datagrams its socket gets).
+  assert.deepEqual(child([]), { cpus: [String(first), String(second)].sort(), states: ['S', 'S'] });
+  // Under taskset -c <one CPU>: both on that CPU (before issue 32's fix thread 0 went to CPU 0 whatever the set).
+  const last = String(allowedCpus().at(-1));
+  assert.deepEqual(child(['taskset', '-c', last]), { cpus: [last, last], states: ['S', 'S'] });
 });

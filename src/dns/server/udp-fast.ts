@@ -54,6 +54,7 @@ interface Addon {
     steer: number,
     group: number,
     first: number,
+    spinUs: number,
   ): unknown;
   port(h: unknown): number;
   send(h: unknown, reply: Buffer, address: string, port: number, rrlKey: string): number;
@@ -98,9 +99,12 @@ export interface FastUdpOptions {
   steer: Steering;
   /**
    * This process's first socket's index in the group (processes bind in turn), -1 unknown: under CPU
-   * steering, thread i then runs on CPU first + i, where its socket's datagrams arrive.
+   * steering, thread i then runs on the (first + i)-th CPU the process may use, where its socket's
+   * datagrams arrive.
    */
   first: number;
+  /** How long a receive thread polls its empty socket before it sleeps (native/udp-receive.c receive), in µs. */
+  spinUs: number;
 }
 
 /**
@@ -115,8 +119,8 @@ export function openFastUdp(
 ): FastUdp {
   if (!fastUdpAvailable()) throw new Error('native UDP I/O is not available');
   const a = addon!;
-  const { threads, group, steer, first } = options;
-  const h = a.open(host, port, threads, onMiss, 4 * 1024 * 1024, STEERING[steer], group, first);
+  const { threads, group, steer, first, spinUs } = options;
+  const h = a.open(host, port, threads, onMiss, 4 * 1024 * 1024, STEERING[steer], group, first, spinUs);
   let open = true;
   return {
     port: a.port(h),
@@ -134,21 +138,26 @@ export function openFastUdp(
   };
 }
 
+/** Receive threads sleep at once on an empty socket: polling first did not pay (native/udp-receive.c `receive`). */
+export const SPIN_US = 0;
+
 /**
  * Receive threads and steering for a process that is one of `workers`
  * name-server processes (the `worker`th, from 0): the cores shared out, at
  * least one thread each.
- * VIGIL_DNS_THREADS and VIGIL_DNS_STEER override them (the benches compare).
+ * VIGIL_DNS_THREADS, VIGIL_DNS_STEER and VIGIL_DNS_SPIN_US override them (the benches compare).
  */
 export function udpPlan(workers = 1, worker = 0, cores = availableParallelism()): FastUdpOptions {
   const env = Number(process.env.VIGIL_DNS_THREADS);
   const threads =
     Number.isInteger(env) && env >= 1 && env <= 16 ? env : Math.min(16, Math.max(1, Math.floor(cores / workers)));
   const steer = process.env.VIGIL_DNS_STEER;
+  const spin = Number(process.env.VIGIL_DNS_SPIN_US);
   return {
     threads,
     group: threads * workers,
     first: worker * threads,
+    spinUs: process.env.VIGIL_DNS_SPIN_US && Number.isInteger(spin) && spin >= 0 && spin <= 1_000_000 ? spin : SPIN_US,
     // One socket per core: each core's datagrams to its own socket and thread (udp-socket.c); more sockets than
     // cores: CPU steering would leave some without work, so an even random spread.
     steer:
