@@ -14,7 +14,10 @@
  *     nginx php-fpm apache2 openssl postfix dovecot-imapd dovecot-pop3d vsftpd openssh-server bind9 \
  *     postgresql mariadb-server redis-server memcached slapd ldap-utils rsync samba xvfb socat \
  *     tftpd-hpa snmpd nmap git \
- *     rpcbind rusersd rsh-redone-server openbsd-inetd fingerd finger tgt
+ *     rpcbind rusersd rsh-redone-server openbsd-inetd fingerd finger tgt \
+ *     and the later kinds' packages, as .ci/run's TOOLS lists them (ypserv xrdp zookeeper prosody kamailio
+ *     cups icecast2 libcoap3-bin ngircd beanstalkd gearman-job-server graphite-carbon varnish subversion
+ *     docker-registry nagios4 phpmyadmin cacti …)
  * Debian's policy-rc.d in containers keeps the packages' own instances from
  * starting; elsewhere stop them (`service X stop`): the fleet binds
  * 127.14.K.N only, and anything on 0.0.0.0 shows on every address.

@@ -138,13 +138,18 @@ ${blocks.join('\n')}
 </Server>
 `,
   );
+  return catalinaEnv(base);
+}
+
+/** The environment of `catalina.sh run` for a CATALINA_BASE of our own; `javaOpts` added to JAVA_OPTS. */
+export function catalinaEnv(base: string, javaOpts: readonly string[] = []): NodeJS.ProcessEnv {
   return {
     ...process.env,
     CATALINA_HOME: '/usr/share/tomcat10',
     CATALINA_BASE: base,
     CATALINA_TMPDIR: join(base, 'temp'),
     // A small heap and the client compiler: several Tomcats start faster on a loaded 2-core machine.
-    JAVA_OPTS: '-Xmx192m -XX:TieredStopAtLevel=1 -Djava.security.egd=file:/dev/./urandom',
+    JAVA_OPTS: ['-Xmx192m -XX:TieredStopAtLevel=1 -Djava.security.egd=file:/dev/./urandom', ...javaOpts].join(' '),
   };
 }
 /** catalina.sh in the foreground. */

@@ -4,7 +4,7 @@
  * daemons in the foreground, each in its own process group so that a stop
  * takes its workers with it; Node imitations only where Debian has none.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,8 +34,8 @@ import { ZABBIX } from './zabbix.ts';
 import { NRPE } from './nrpe.ts';
 import { TLS_CA } from './tls-ca.ts';
 import { NIS } from './nis.ts';
-import { RPC } from './rpc.ts';
 import { XRDP } from './xrdp.ts';
+import { RPC } from './rpc.ts';
 import { RSH } from './rsh.ts';
 import { INETD } from './inetd.ts';
 import { ISCSI } from './iscsi.ts';
@@ -49,6 +49,23 @@ import { APACHE_PROXY, PRIVOXY, SQUID } from './forward-proxies.ts';
 import { DNSMASQ, KNOT, NSD } from './dns-makes.ts';
 import { DROPBEAR } from './dropbear.ts';
 import { X11VNC } from './x11vnc.ts';
+import { HTTP_DIGEST, NAGIOS4 } from './web-logins.ts';
+import { CACTI, PHPMYADMIN } from './php-apps.ts';
+import { PROSODY } from './xmpp.ts';
+import { KAMAILIO } from './sip.ts';
+import { CUPS } from './cups.ts';
+import { ICECAST } from './icecast.ts';
+import { COAP } from './coap.ts';
+import { NGIRCD } from './irc.ts';
+import { BEANSTALKD, GEARMAN } from './queues.ts';
+import { CARBON } from './carbon.ts';
+import { VARNISH } from './varnish.ts';
+import { GIT_DAEMON, SVNSERVE } from './vcs.ts';
+import { DOCKER_REGISTRY } from './registry.ts';
+import { TOMCAT_JAVA } from './tomcat-java.ts';
+import { ZOOKEEPER } from './zookeeper.ts';
+import { heldByOther } from '../../../test/helpers/listeners.ts';
+import { FLEET_TAG_ENV, fleetTag, reapFleet } from './reap.ts';
 
 export const DAEMONS: readonly Daemon[] = [
   NGINX,
@@ -102,6 +119,25 @@ export const DAEMONS: readonly Daemon[] = [
   DNSMASQ,
   DROPBEAR,
   X11VNC,
+  NAGIOS4,
+  PHPMYADMIN,
+  CACTI,
+  HTTP_DIGEST,
+  PROSODY,
+  KAMAILIO,
+  CUPS,
+  ICECAST,
+  COAP,
+  NGIRCD,
+  TOMCAT_JAVA,
+  ZOOKEEPER,
+  BEANSTALKD,
+  GEARMAN,
+  CARBON,
+  VARNISH,
+  DOCKER_REGISTRY,
+  GIT_DAEMON,
+  SVNSERVE,
   IMITATIONS,
 ];
 
@@ -117,6 +153,8 @@ export const daemonAt = (address: string) =>
   DAEMONS.find((d) => d.weaknesses.some((w) => w.address === address) || d.twins.some((t) => t.address === address));
 
 const groups: number[] = [];
+/** Set by stopFleet: a kind still starting spawns nothing more. */
+let stopping = false;
 const stops: (() => void | Promise<void>)[] = [];
 let root = '';
 /** Process groups are written here too, so that a killed bench can be cleaned up by hand. */
@@ -131,8 +169,12 @@ function context(kind: string, notes: string[]): Ctx {
     },
     write: (path, text, mode) => writeFile(path, text, mode),
     spawn(label, cmd, args, opts = {}) {
+      // A stop that began while this kind was starting must not be followed by a daemon nobody stops.
+      if (stopping) throw new Error(`${kind}: the fleet is stopping`);
       const log = join(root, `${kind}-${label}.log`.replace(/[^\w.-]/g, '_'));
-      const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...opts });
+      // The tag follows the daemon into whatever it forks or daemonizes (reap.ts).
+      const env = { ...(opts.env ?? process.env), [FLEET_TAG_ENV]: fleetTag() };
+      const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...opts, env });
       child.stdout?.on('data', (d) => appendFileSync(log, d));
       child.stderr?.on('data', (d) => appendFileSync(log, d));
       child.once('error', (e) => appendFileSync(log, `spawn error: ${e.message}\n`));
@@ -167,6 +209,7 @@ function context(kind: string, notes: string[]): Ctx {
           throw new Error(`${kind}: ${address}:${port} not listening after ${ms} ms: ${child ? tail(child) : ''}`);
         await sleep(100);
       }
+      ownListener('tcp', address, port, child);
     },
     async waitUdp(address, port, payload, child, ms = 15_000) {
       const deadline = Date.now() + ms;
@@ -176,10 +219,21 @@ function context(kind: string, notes: string[]): Ctx {
         if (Date.now() > deadline)
           throw new Error(`${kind}: ${address}:${port}/udp silent after ${ms} ms: ${child ? tail(child) : ''}`);
       }
+      ownListener('udp', address, port, child);
     },
     note: (text) => notes.push(`${kind}: ${text}`),
     onStop: (fn) => void stops.push(fn),
   };
+}
+
+/**
+ * What answered must be this fleet's: a daemon that could not bind because another bench's holds the
+ * address leaves that one answering (the owner is read with `ss -lnp`, test/helpers/listeners.ts).
+ */
+function ownListener(proto: 'tcp' | 'udp', address: string, port: number, child?: ChildProcess): void {
+  const ours = [...groups, process.pid, ...(child?.pid ? [child.pid] : [])];
+  const other = heldByOther(proto, address, port, ours);
+  if (other) throw new Error(`${other}, not by this fleet (another bench running?)`);
 }
 
 function tail(child: object): string {
@@ -209,6 +263,7 @@ export async function startFleet(only?: Set<string>): Promise<FleetStatus> {
   pidFile = join(root, 'groups');
   const status: FleetStatus = { up: [], skipped: [], notes: [], groups, root };
   for (const d of DAEMONS) {
+    if (stopping) break;
     if (only && !only.has(d.kind)) continue;
     console.error(`fleet: starting ${d.kind}`);
     const missing = d.binaries.filter((b) => !which(b));
@@ -234,31 +289,16 @@ function addLo(address: string) {
   if (r.status === 0) added.push(address);
 }
 
-/** Stops everything startFleet started: TERM to each process group, KILL to what is left after 5 s. */
+/**
+ * Stops everything startFleet started, also while it is still starting: TERM to each process group and to
+ * every process carrying the fleet's tag or descending from one, KILL to what is left after 5 s (reap.ts).
+ */
 export async function stopFleet(): Promise<void> {
-  const signal = (sig: NodeJS.Signals) =>
-    groups.forEach((g) => {
-      try {
-        process.kill(-g, sig);
-      } catch {
-        // group already gone
-      }
-    });
-  signal('SIGTERM');
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline && groups.some(alive)) await sleep(100);
-  signal('SIGKILL');
+  stopping = true;
+  // The groups, and what left them (setsid, daemonized epmd) by the fleet's tag and by descent (reap.ts).
+  await reapFleet(groups, fleetTag());
   for (const fn of stops.splice(0)) await Promise.resolve(fn()).catch(() => {});
   for (const a of added.splice(0)) spawnSync('ip', ['addr', 'del', `${a}/32`, 'dev', 'lo']);
   groups.length = 0;
   if (root && !process.env.VIGIL_BENCH_KEEP) rmSync(root, { recursive: true, force: true });
 }
-
-const alive = (g: number) => {
-  try {
-    process.kill(-g, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};

@@ -39,6 +39,8 @@ import webWebdavOpen from './web/webdav-open.ts';
 import webAdminOpen from './web/admin-open.ts';
 import webDefaultCredentials from './web/default-credentials.ts';
 import webVendorDefaultLogin from './web/vendor-default-login.ts';
+import webAjpOpen from './web/ajp-open.ts';
+import webAjpFileRead from './web/ajp-file-read.ts';
 import mailImapCleartextLogin from './mail/imap-cleartext-login.ts';
 import mailOpenRelay from './mail/open-relay.ts';
 import mailPop3CleartextLogin from './mail/pop3-cleartext-login.ts';
@@ -101,6 +103,22 @@ import generalMuninOpen from './general/munin-open.ts';
 import generalNrpeOpen from './general/nrpe-open.ts';
 import generalZabbixAgentOpen from './general/zabbix-agent-open.ts';
 import generalZabbixRemoteCommand from './general/zabbix-remote-command.ts';
+import generalRmiRegistry from './general/rmi-registry.ts';
+import generalJmxNoauth from './general/jmx-noauth.ts';
+import generalJmxDefaultCredentials from './general/jmx-default-credentials.ts';
+import generalZookeeper4lw from './general/zookeeper-4lw.ts';
+import generalZookeeperAnonymous from './general/zookeeper-anonymous.ts';
+import generalZookeeperWrite from './general/zookeeper-write.ts';
+import generalBeanstalkdOpen from './general/beanstalkd-open.ts';
+import generalBeanstalkdWrite from './general/beanstalkd-write.ts';
+import generalGearmanOpen from './general/gearman-open.ts';
+import generalCarbonOpen from './general/carbon-open.ts';
+import generalCarbonWrite from './general/carbon-write.ts';
+import generalVarnishCliOpen from './general/varnish-cli-open.ts';
+import generalGitAnonymousPush from './general/git-anonymous-push.ts';
+import generalSvnAnonymousWrite from './general/svn-anonymous-write.ts';
+import generalRegistryOpen from './general/registry-open.ts';
+import generalRegistryPush from './general/registry-push.ts';
 import dosDnsAnyAmplification from './dos/dns-any-amplification.ts';
 import dosHttpRangeAmplification from './dos/http-range-amplification.ts';
 import dosHttpSlowRequest from './dos/http-slow-request.ts';
@@ -110,6 +128,18 @@ import dosNtpMonlist from './dos/ntp-monlist.ts';
 import dosSsdpAmplification from './dos/ssdp-amplification.ts';
 import dosTlsClientRenegotiation from './dos/tls-client-renegotiation.ts';
 import dosUdpSmallServices from './dos/udp-small-services.ts';
+import generalXmppCleartextLogin from './general/xmpp-cleartext-login.ts';
+import generalXmppAnonymousLogin from './general/xmpp-anonymous-login.ts';
+import generalXmppOpenRegistration from './general/xmpp-open-registration.ts';
+import generalSipServerVersion from './general/sip-server-version.ts';
+import generalSipOpenProxy from './general/sip-open-proxy.ts';
+import generalSipOpenRegistrar from './general/sip-open-registrar.ts';
+import generalIppPrintersShared from './general/ipp-printers-shared.ts';
+import generalCupsRemoteAdmin from './general/cups-remote-admin.ts';
+import generalCoapResourceDiscovery from './general/coap-resource-discovery.ts';
+import dosCoapAmplification from './dos/coap-amplification.ts';
+import generalIcecastSourceDefault from './general/icecast-source-default.ts';
+import generalIrcOperDefault from './general/irc-oper-default.ts';
 import type { Check } from './kit.ts';
 
 /**
@@ -161,6 +191,8 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'web/admin-open.ts': webAdminOpen,
   'web/default-credentials.ts': webDefaultCredentials,
   'web/vendor-default-login.ts': webVendorDefaultLogin,
+  'web/ajp-open.ts': webAjpOpen,
+  'web/ajp-file-read.ts': webAjpFileRead,
   'mail/imap-cleartext-login.ts': mailImapCleartextLogin,
   'mail/open-relay.ts': mailOpenRelay,
   'mail/pop3-cleartext-login.ts': mailPop3CleartextLogin,
@@ -223,6 +255,22 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'general/nrpe-open.ts': generalNrpeOpen,
   'general/zabbix-agent-open.ts': generalZabbixAgentOpen,
   'general/zabbix-remote-command.ts': generalZabbixRemoteCommand,
+  'general/rmi-registry.ts': generalRmiRegistry,
+  'general/jmx-noauth.ts': generalJmxNoauth,
+  'general/jmx-default-credentials.ts': generalJmxDefaultCredentials,
+  'general/zookeeper-4lw.ts': generalZookeeper4lw,
+  'general/zookeeper-anonymous.ts': generalZookeeperAnonymous,
+  'general/zookeeper-write.ts': generalZookeeperWrite,
+  'general/beanstalkd-open.ts': generalBeanstalkdOpen,
+  'general/beanstalkd-write.ts': generalBeanstalkdWrite,
+  'general/gearman-open.ts': generalGearmanOpen,
+  'general/carbon-open.ts': generalCarbonOpen,
+  'general/carbon-write.ts': generalCarbonWrite,
+  'general/varnish-cli-open.ts': generalVarnishCliOpen,
+  'general/git-anonymous-push.ts': generalGitAnonymousPush,
+  'general/svn-anonymous-write.ts': generalSvnAnonymousWrite,
+  'general/registry-open.ts': generalRegistryOpen,
+  'general/registry-push.ts': generalRegistryPush,
   'dos/dns-any-amplification.ts': dosDnsAnyAmplification,
   'dos/http-range-amplification.ts': dosHttpRangeAmplification,
   'dos/http-slow-request.ts': dosHttpSlowRequest,
@@ -232,6 +280,18 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'dos/ssdp-amplification.ts': dosSsdpAmplification,
   'dos/tls-client-renegotiation.ts': dosTlsClientRenegotiation,
   'dos/udp-small-services.ts': dosUdpSmallServices,
+  'general/xmpp-cleartext-login.ts': generalXmppCleartextLogin,
+  'general/xmpp-anonymous-login.ts': generalXmppAnonymousLogin,
+  'general/xmpp-open-registration.ts': generalXmppOpenRegistration,
+  'general/sip-server-version.ts': generalSipServerVersion,
+  'general/sip-open-proxy.ts': generalSipOpenProxy,
+  'general/sip-open-registrar.ts': generalSipOpenRegistrar,
+  'general/ipp-printers-shared.ts': generalIppPrintersShared,
+  'general/cups-remote-admin.ts': generalCupsRemoteAdmin,
+  'general/coap-resource-discovery.ts': generalCoapResourceDiscovery,
+  'dos/coap-amplification.ts': dosCoapAmplification,
+  'general/icecast-source-default.ts': generalIcecastSourceDefault,
+  'general/irc-oper-default.ts': generalIrcOperDefault,
 };
 
 export const CHECKS: readonly Check[] = Object.freeze([...Object.values(FILES).flat()]);

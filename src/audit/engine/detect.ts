@@ -1,12 +1,13 @@
 /**
  * Service detection on open TCP ports, ports in parallel (bounded). Per
  * port: wait briefly for a greeting (ssh, ftp, smtp, pop3, imap, mysql,
- * vnc, telnet, nats speak first); if it stays silent, run client-first probes on
+ * vnc, telnet, nats, the Varnish CLI, svnserve speak first); if it stays silent, run client-first probes on
  * fresh connections (HTTP, TLS → https/smtps/…, Redis, PostgreSQL, MongoDB,
- * RDP, SMB, DNS, Memcached, X11, rlogin/rsh/rexec, iSCSI, RPC, AMQP, STOMP, Firebird), the port's usual family first. What none of
+ * RDP, SMB, DNS, Memcached, X11, rlogin/rsh/rexec, iSCSI, RPC, AMQP, STOMP, Firebird, AJP, Java RMI, ZooKeeper), the port's usual family first. What none of
  * our families names goes to nmap's probe database (service-probes-run.ts):
  * the greeting against its NULL probe, then the probes it lists for the
- * port. Every socket comes from the fence's Net; every read is bounded in
+ * port. beanstalkd, Gearman, git and carbon are probed on their usual ports only (detect/ops.ts).
+ * Every socket comes from the fence's Net; every read is bounded in
  * bytes and time.
  */
 import { amqp, nats, stomp } from './detect/broker.ts';
@@ -27,6 +28,10 @@ import { rpc } from './detect/rpc.ts';
 import { rservices } from './detect/rservices.ts';
 import { rdp, smb } from './detect/windows.ts';
 import { x11 } from './detect/x11.ts';
+import { ajp, javaRmi, zookeeper } from './detect/java.ts';
+import { beanstalkd, carbon, gearman, git, svn, varnishCli } from './detect/ops.ts';
+import { xmpp } from './detect/xmpp.ts';
+import { sip } from './detect/sip.ts';
 import { identifyByProbes, identifyGreeting, type Identified } from './service-probes-run.ts';
 import { loadProbesAsync } from './service-probes.ts';
 import type { Net, Service } from './types.ts';
@@ -46,7 +51,7 @@ export interface DetectOptions {
 }
 
 /** Families that speak first, in the order their greeting is tested (ftp before smtp: it tells a bare 220 apart). */
-const GREETING: readonly Family[] = [ssh, vnc, telnet, mysql, pop3, imap, ftp, smtp, nats];
+const GREETING: readonly Family[] = [ssh, vnc, telnet, mysql, pop3, imap, ftp, smtp, nats, varnishCli, svn];
 /**
  * Client-first probes, default order; `tls` is the handshake probe. stomp and amqp come early: a STOMP
  * server off 61613 is silent to HTTP, TLS, Redis, PostgreSQL, MongoDB and AMQP (it waits for a NUL after
@@ -69,6 +74,15 @@ const PROBES: readonly Family[] = [
   iscsi,
   rpc,
   firebird,
+  ajp,
+  javaRmi,
+  zookeeper,
+  xmpp,
+  sip,
+  beanstalkd,
+  gearman,
+  git,
+  carbon,
 ];
 
 export const emptyService = (port: number): Service => ({

@@ -82,12 +82,13 @@ const DESKTOP_EXTRA =
  * Kubernetes API, ActiveMQ's console, Solr, Cassandra, the Zabbix agent,
  * RabbitMQ's management API and Prometheus metrics (15692), STOMP and
  * OpenWire; Privoxy's 8118, the one
- * common forward-proxy port nmap's top 1000 lacks): a norisk or standard audit
+ * common forward-proxy port nmap's top 1000 lacks; the Gearman and beanstalkd job
+ * queues 4730 and 11300, Varnish's CLI 6082; ZooKeeper's client port 2181): a norisk or standard audit
  * must not miss an open database, broker, agent or proxy because nmap's frequency
  * table ranks its port low.
  */
 const CHECKED_EXTRA =
-  '1883,2323,2375,2379,2525,2812,3050,4222,4949,5672,5984,6379,6443,8161,8983,8118,9042,9200,10050,11211,15672,15692,27017-27018,61613,61616';
+  '1883,2181,2323,2375,2379,2525,2812,3050,4222,4730,4949,5672,5984,6082,6379,6443,8161,8983,8118,9042,9200,10050,11211,11300,15672,15692,27017-27018,61613,61616';
 
 /** Parses '1,3-4,7' into sorted unique numbers within 1-65535. */
 export function parsePortRanges(spec: string): number[] {

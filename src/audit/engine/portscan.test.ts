@@ -168,9 +168,13 @@ test('scan loop: a silent port gets one retry, `retries` once the host needed on
 
 test('port sets per audit type and usual services', () => {
   assert.equal(portsFor('basic').length, 100);
-  // nmap's top 1000 plus the checked ports it lacks (databases, brokers, agents, MQTT, 2525, Privoxy).
-  assert.equal(portsFor('standard').length, 1023);
-  for (const p of [6379, 11211, 27017, 27018, 2323, 2525, 9200, 1883, 2379, 5672, 10050, 15672, 15692, 61616, 8118])
+  // nmap's top 1000 plus the checked ports it lacks (databases, brokers, agents, MQTT, 2525, Privoxy, job queues,
+  // Varnish's CLI, ZooKeeper).
+  assert.equal(portsFor('standard').length, 1027);
+  for (const p of [
+    6379, 11211, 27017, 27018, 2323, 2525, 9200, 1883, 2379, 5672, 10050, 15672, 15692, 61616, 8118, 4730, 6082, 11300,
+    2181,
+  ])
     assert.ok(portsFor('standard').includes(p), String(p));
   assert.deepEqual(portsFor('norisk'), portsFor('standard'));
   assert.equal(portsFor('advanced').length, 65535);

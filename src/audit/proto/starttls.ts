@@ -2,9 +2,10 @@ import type { Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import type { Net, Service } from '../engine/types.ts';
 import { mysqlSslRequest } from './mysql.ts';
+import { offersStarttls, streamHeader, XMPP_TLS } from './xmpp.ts';
 
 /**
- * STARTTLS: the plaintext preamble that turns a mail, FTP, database (PostgreSQL, MySQL) or
+ * STARTTLS: the plaintext preamble that turns a mail, chat (XMPP), FTP, database (PostgreSQL, MySQL) or
  * directory connection into a TLS one, so that the same certificate,
  * protocol and cipher checks run on these ports as on implicit-TLS ones.
  * One table, one row per protocol, each quoting the RFC that defines the
@@ -69,7 +70,7 @@ interface Upgrade {
   /** Service names (nmap style) that speak this protocol. */
   names: readonly string[];
   /** Plaintext preamble up to the point where TLS starts; false when the server refuses. */
-  start(d: Dialog): Promise<boolean>;
+  start(d: Dialog, svc: Service): Promise<boolean>;
 }
 
 /** LDAP ExtendedRequest for StartTLS (RFC 4511 §4.14.1, OID 1.3.6.1.4.1.1466.20037), messageID 1. */
@@ -150,6 +151,17 @@ export const UPGRADES: Record<string, Upgrade> = {
       return ok === true;
     },
   },
+  // RFC 6120 §5.4.2: the stream header, <starttls/> among the features, <proceed/>. The stream names the
+  // domain detection found the server hosting (proto/xmpp.ts), else the address.
+  xmpp: {
+    names: ['xmpp-client', 'xmpp', 'jabber'],
+    async start(d, svc) {
+      const domain = svc.extra.xmppDomain ?? d.socket.remoteAddress ?? 'localhost';
+      const features = await d.ask(streamHeader(domain), (t) => /<\/stream:features>|<\/stream:stream>/.test(t));
+      if (!offersStarttls(features)) return false;
+      return /<proceed\b/.test(await d.ask(`<starttls xmlns='${XMPP_TLS}'/>`, (t) => /<proceed\b|<failure\b/.test(t)));
+    },
+  },
 };
 
 /** The STARTTLS protocol a service speaks, if any (never for a port that is already TLS). */
@@ -164,7 +176,7 @@ export async function startPlain(net: Net, svc: Service, timeoutMs = 4000): Prom
   if (!up) return null;
   const d = await Dialog.open(net, svc.port, timeoutMs);
   if (!d) return null;
-  const ok = await up.start(d).catch(() => false);
+  const ok = await up.start(d, svc).catch(() => false);
   if (!ok || d.closed) {
     d.close();
     return null;

@@ -648,6 +648,7 @@ export const CVSS_A: Readonly<Record<string, CveFacts>> = {
     source: 'nvd',
     advisory: 'http://nginx.org/en/CHANGES',
   },
+  'CVE-2020-1938': { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: 9.8, source: 'nvd' },
   'CVE-2020-1967': {
     vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H',
     score: 7.5,

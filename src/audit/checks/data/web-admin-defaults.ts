@@ -86,6 +86,33 @@ const HAPROXY = ['/haproxy?stats', '/stats'].map(
   }),
 );
 
+/**
+ * Nagios Core's CGIs and the classic UIs of its family (Icinga 1's), at
+ * Debian nagios4's paths (/cgi-bin/nagios4/, its apache2.conf) and
+ * upstream's (/nagios/cgi-bin/, /icinga/cgi-bin/). Debian secures them with
+ * HTTP Digest (realm "Nagios4", an htdigest file), upstream with Basic
+ * ("Nagios Access", "Icinga Access"). nagiosadmin is the user every
+ * install guide creates; its password is the guide's (nagiosadmin, nagios):
+ * a guess, so advanced only. Proof: the tactical overview's status panels,
+ * which tac.cgi draws only from a running daemon's status data (an error
+ * page without them).
+ */
+const NAGIOS = ['/cgi-bin/nagios4/tac.cgi', '/nagios/cgi-bin/tac.cgi', '/icinga/cgi-bin/tac.cgi'].map(
+  (path): AdminPage => ({
+    product: 'Nagios web interface',
+    path,
+    realm: /^(?:Nagios|Icinga)/i,
+    source: 'the nagiosadmin password of install guides',
+    pairs: [
+      ['nagiosadmin', 'nagiosadmin'],
+      ['nagiosadmin', 'nagios'],
+    ],
+    // cgi/tac.c: the info box title, then the performance panel drawn from status.dat.
+    proof: /(Tactical Status Overview)[\s\S]*Monitoring Performance/,
+    risk: 'high',
+  }),
+);
+
 export const ADMIN_PAGES: readonly AdminPage[] = [
   {
     // monit.c / http: realm "monit", Server "monit 5.x"; Debian's monitrc template has `allow admin:monit`.
@@ -158,7 +185,21 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
     proof: /ActiveMQ Console/,
     risk: 'high',
   },
+  ...NAGIOS,
   ...HAPROXY,
+  {
+    // Icecast 2.x (src/admin.c, client.c): the admin pages ask Basic realm "Icecast2 Server"; the icecast.xml it
+    // ships has <admin-user>admin</admin-user> and <admin-password>hackme</admin-password> (Debian's too, unless
+    // debconf was told otherwise). /admin/stats answers the server's statistics as XML.
+    product: 'Icecast admin interface',
+    path: '/admin/stats',
+    realm: /^Icecast2? Server$/,
+    source: "Icecast's shipped icecast.xml",
+    pairs: [['admin', 'hackme']],
+    shipped: true,
+    proof: /<icestats>/,
+    risk: 'high',
+  },
   {
     // Supervisor's [inet_http_server] (medusa: realm "default"); its documentation's sample supervisord.conf
     // has `username=user` and `password=123`. Written from supervisor's sources (ui/status.html): Debian's

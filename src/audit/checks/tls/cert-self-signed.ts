@@ -11,7 +11,7 @@ export default defineCheck({
   risk: 'low',
   type: 'NOTE',
   description:
-    'The certificate is signed by its own key, so clients cannot verify it and cannot tell it from an impostor. Implicit TLS and every STARTTLS protocol (SMTP, IMAP, POP3, FTP AUTH TLS, LDAP StartTLS, PostgreSQL and MySQL SSLRequest) are examined.',
+    'The certificate is signed by its own key, so clients cannot verify it and cannot tell it from an impostor. Implicit TLS and every STARTTLS protocol (SMTP, IMAP, POP3, XMPP, FTP AUTH TLS, LDAP StartTLS, PostgreSQL and MySQL SSLRequest) are examined.',
   solution:
     "Install a certificate from a CA the clients trust (a public CA, e.g. via ACME, or your organisation's internal CA distributed to the clients).",
   ports: { where: speaksTls },

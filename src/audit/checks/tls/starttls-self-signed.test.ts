@@ -5,11 +5,9 @@
  * their own (not self-signed, as internal CAs issue them), are not reported.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { mariadb } from '../../../../test/helpers/daemons-auth.ts';
+import { caSigned } from '../../../../test/helpers/ca-signed.ts';
 import { which } from '../../../../test/helpers/daemons-kit.ts';
 import { DOVECOT, dovecot, VSFTPD, vsftpd } from '../../../../test/helpers/mail-daemons.ts';
 import { ADDR, certificate, hostOf, netFor, service, tempDir } from '../../../../test/helpers/web-daemons.ts';
@@ -17,32 +15,6 @@ import type { Service } from '../../engine/types.ts';
 import { checkById } from '../catalogue.ts';
 
 const check = checkById('vigil.tls.cert-self-signed');
-
-/** A leaf signed by a CA made here: cert.pem holds the leaf, then the CA. */
-function caSigned(dir: string): { cert: string; key: string } {
-  const ca = certificate(tempDir('starttls-ca'), { cn: 'Vigil Test Internal CA' });
-  const [key, csr, leaf, ext] = ['key.pem', 'leaf.csr', 'leaf.pem', 'ext.cnf'].map((n) => join(dir, n)) as [
-    string,
-    string,
-    string,
-    string,
-  ];
-  const ossl = (args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  ossl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=mail.vigil.test']);
-  writeFileSync(ext, 'basicConstraints=CA:FALSE\nsubjectAltName=DNS:mail.vigil.test\n');
-  ossl(
-    ['x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '365'].concat([
-      '-extfile',
-      ext,
-      '-out',
-      leaf,
-    ]),
-  );
-  const chain = join(dir, 'chain.pem');
-  writeFileSync(chain, readFileSync(leaf, 'utf8') + readFileSync(ca.cert, 'utf8'));
-  chmodSync(key, 0o644);
-  return { cert: chain, key };
-}
 
 test('dovecot and vsftpd: a self-signed certificate after STARTTLS / STLS / AUTH TLS is found; a CA-signed twin is not', {
   skip: !DOVECOT || !VSFTPD ? 'dovecot or vsftpd is not installed' : false,

@@ -2,6 +2,7 @@ import type { Found } from '../kit.ts';
 import { defineCheck } from '../kit.ts';
 import { isHttpService } from '../../proto/http.ts';
 import { asker, PROVABLE_PAGES, quote, text } from './lib/admin-pages.ts';
+import { FORM_PRODUCTS } from './lib/form-login.ts';
 
 /**
  * An admin interface that answers its admin page without credentials:
@@ -9,7 +10,10 @@ import { asker, PROVABLE_PAGES, quote, text } from './lib/admin-pages.ts';
  * asked with a plain GET, and only a 200 carrying that marker counts (Monit
  * with `allow 0.0.0.0/0.0.0.0` and no user, a Tomcat Manager whose
  * security constraint was removed, an ActiveMQ console with
- * authenticate=false). A login page, a 401 or a 403 is not a finding.
+ * authenticate=false), and each login-form application of
+ * data/web-form-logins.ts whose page shows its logged-in marker to a
+ * request without cookies (phpMyAdmin with auth_type config logs everyone
+ * in). A login page, a 401 or a 403 is not a finding.
  */
 export default defineCheck({
   id: 'vigil.web.admin-open',
@@ -39,6 +43,20 @@ export default defineCheck({
           title: `Admin interface open without authentication: ${p.product}`,
           risk: p.risk,
         });
+    }
+    for (const p of FORM_PRODUCTS) {
+      for (const path of p.paths) {
+        const a = await ask.bare(path);
+        // The product named on the page too: a log-out link alone could be any site's.
+        const m = a?.status === 200 && p.brand.test(text(a)) ? p.proof.exec(text(a)) : null;
+        if (!m) continue;
+        out.push({
+          detail: `GET ${path} without credentials or cookies: HTTP 200 showing "${quote(m)}": ${p.product} is logged in for anyone.`,
+          title: `Admin interface open without authentication: ${p.product}`,
+          risk: p.risk,
+        });
+        break;
+      }
     }
     return out;
   },

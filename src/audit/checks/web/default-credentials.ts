@@ -10,7 +10,8 @@ import { loginRun } from './lib/admin-login.ts';
  * (realm, Server header), only its own few pairs, stopping at the first
  * that works; proven by the logged-in page's marker, or for the generic
  * realm a 200 where a random password is still refused
- * (lib/admin-login.ts). A product's own shipped default is
+ * (lib/admin-login.ts), over HTTP Basic or Digest or through the product's
+ * login form (lib/form-login.ts). A product's own shipped default is
  * vendor-default-login.ts's.
  */
 export default defineCheck({
@@ -25,7 +26,7 @@ export default defineCheck({
   type: 'HOLE',
   qod: 99,
   description:
-    "A web administration page (Tomcat's Manager or Host Manager, HAProxy's statistics page, an HTTP Basic admin area …) let the scanner in with a password from the product's documentation examples or tutorials, or one of the two commonest admin pairs: anyone who reaches it can do what its administrator does (deploy code to Tomcat, drain HAProxy's servers).",
+    "A web administration page (Tomcat's Manager or Host Manager, HAProxy's statistics page, Nagios, phpMyAdmin, an HTTP Basic or Digest admin area …) let the scanner in with a password from the product's documentation examples or tutorials, or one of the two commonest admin pairs: anyone who reaches it can do what its administrator does (deploy code to Tomcat, drain HAProxy's servers, silence Nagios, run SQL through phpMyAdmin).",
   solution:
     'Give every admin account a strong unique password (tomcat-users.xml, haproxy `stats auth`, the web server\u2019s password file), remove the example users, and let only administrators\u2019 addresses reach the page, over HTTPS.',
   references: [

@@ -1,5 +1,6 @@
 import { CONTENT_FAMILIES, type ContentFamily } from '../data/web-content.ts';
 import { MONITORING_FAMILIES } from '../data/web-monitoring.ts';
+import { SAMPLE_FAMILIES } from '../data/web-samples.ts';
 import { type Check, defineCheck } from '../kit.ts';
 import { scan } from './lib/content.ts';
 import type { Risk } from '../../engine/types.ts';
@@ -8,7 +9,8 @@ import { isHttpService } from '../../proto/http.ts';
 /**
  * Files that should not be public, one check per family of data/web-content.ts
  * (version-control metadata, status pages, backups, OS metadata,
- * credentials, phpinfo; metrics endpoints in data/web-monitoring.ts): a new family is a data row, this file is the check.
+ * credentials, phpinfo; metrics endpoints in data/web-monitoring.ts; sample
+ * applications and manuals in data/web-samples.ts): a new family is a data row, this file is the check.
  */
 function exposedFiles(fam: ContentFamily): Check {
   return defineCheck({
@@ -32,4 +34,4 @@ function exposedFiles(fam: ContentFamily): Check {
   });
 }
 
-export default [...CONTENT_FAMILIES, ...MONITORING_FAMILIES].map(exposedFiles);
+export default [...CONTENT_FAMILIES, ...MONITORING_FAMILIES, ...SAMPLE_FAMILIES].map(exposedFiles);

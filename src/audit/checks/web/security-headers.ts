@@ -18,7 +18,9 @@ export default defineCheck({
     const h = service?.http;
     if (!h) return null;
 
-    if (!isHtml(h) || h.status >= 400) return null;
+    // An empty answer is no page a browser renders (Docker registry's GET / is a health answer: 200, no body,
+    // no Content-Type; it was a NOTE on the registry's hardened twin in the detection bench).
+    if (!isHtml(h) || h.status >= 400 || !h.body.trim()) return null;
     const csp = h.headers['content-security-policy'] ?? '';
     const missing: string[] = [];
     if (!h.headers['x-frame-options'] && !/frame-ancestors/i.test(csp))

@@ -82,15 +82,15 @@ test('Tomcat: Manager and Host Manager with tutorial pairs, a status-only user a
   );
   assert.match(
     weak.findings[0]!.detail,
-    /^GET \/manager\/html without credentials: HTTP 401 \(WWW-Authenticate: Basic realm="Tomcat Manager Application"\); with user "tomcat" and password "s3cret" .*: HTTP 200 showing "Tomcat Web Application Manager": logged in/,
+    /^GET \/manager\/html without credentials: HTTP 401 \(WWW-Authenticate: Basic realm="Tomcat Manager Application"\); with user "tomcat" and password "s\*\*\*\*t" .*: HTTP 200 showing "Tomcat Web Application Manager": logged in/,
   );
-  assert.match(weak.findings[1]!.detail, /user "admin" and password "admin" .*"Tomcat Virtual Host Manager"/);
+  assert.match(weak.findings[1]!.detail, /user "admin" and password "a\*\*\*n" .*"Tomcat Virtual Host Manager"/);
 
   const status = await run('vigil.web.default-credentials', A(22), 8080);
   assert.equal(status.findings.length, 1);
   assert.match(
     status.findings[0]!.detail,
-    /user "role1" and password "role1" .*HTTP 403 \(authenticated, no role for it\); GET \/manager\/status with the same pair: HTTP 200 showing "Server Status": logged in to the Manager status page\.$/,
+    /user "role1" and password "r\*\*\*1" .*HTTP 403 \(authenticated, no role for it\); GET \/manager\/status with the same pair: HTTP 200 showing "Server Status": logged in to the Manager status page\.$/,
   );
 
   const opened = await run('vigil.web.admin-open', A(23), 8080);
@@ -186,7 +186,7 @@ test('RabbitMQ management API: guest/guest is found; a broker whose user is anot
   assert.equal(w.findings.length, 1);
   assert.match(
     w.findings[0]!.detail,
-    /^GET \/api\/whoami without credentials: HTTP 401 \(WWW-Authenticate: Basic realm="RabbitMQ Management", Server: Cowboy\); with user "guest" and password "guest" .*: HTTP 200 showing "\{"name":"guest","tags":": logged in to the RabbitMQ management API\.$/,
+    /^GET \/api\/whoami without credentials: HTTP 401 \(WWW-Authenticate: Basic realm="RabbitMQ Management", Server: Cowboy\); with user "guest" and password "g\*\*\*t" .*: HTTP 200 showing "\{"name":"guest","tags":": logged in to the RabbitMQ management API\.$/,
   );
   assert.deepEqual((await run('vigil.web.vendor-default-login', A(32), twin)).findings, []);
   assert.deepEqual((await run('vigil.web.admin-open', A(31), weak)).findings, []);

@@ -52,7 +52,9 @@ export const http: Family = {
   async probe(conv, s, net) {
     const host = net.address.includes(':') ? `[${net.address}]:${s.port}` : `${net.address}:${s.port}`;
     if (!(await httpExchange(conv, s, host))) return false;
-    s.name = 'http';
+    // IPP is HTTP POST (RFC 8010 §4): CUPS and printers say so in their Server header ("CUPS/2.4 IPP/2.1"),
+    // and nmap names the port ipp.
+    s.name = /\bIPP\/\d/.test(s.http?.headers['server'] ?? '') ? 'ipp' : 'http';
     return true;
   },
 };
