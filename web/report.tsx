@@ -94,6 +94,25 @@ function HeatMap({ info }: { info: ScanInfo }) {
   );
 }
 
+/** A findings filter over the values findings have ("all" first): addresses, ports. */
+function ChoiceFilter(props: { label: string; value: string; choices: string[]; onChange: (v: string) => void }) {
+  return (
+    <label>
+      {props.label}{' '}
+      <select
+        aria-label={props.label}
+        value={props.value}
+        onChange={(e) => props.onChange((e.currentTarget as HTMLSelectElement).value)}
+      >
+        <option value="">all</option>
+        {props.choices.map((c) => (
+          <option value={c}>{c}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function ReportPage({ scanuid }: { scanuid: string }) {
   const [info, setInfo] = useState<ScanInfo | null>(null);
   const [error, setError] = useState('');
@@ -104,7 +123,7 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
   const [sort, setSort] = useState('risk');
   useEffect(() => {
     call('saGetAuditReport.php', { scanuid }).then(
-      (r: any) => setInfo(r.scaninfo),
+      (r) => setInfo((r as { scaninfo: ScanInfo }).scaninfo),
       (e) => setError(e instanceof ApiCallError ? words(e.code) : String(e)),
     );
   }, [scanuid]);
@@ -227,32 +246,8 @@ export function ReportPage({ scanuid }: { scanuid: string }) {
             ))}
           </select>
         </label>
-        <label>
-          Address{' '}
-          <select
-            aria-label="Address"
-            value={address}
-            onChange={(e) => setAddress((e.currentTarget as HTMLSelectElement).value)}
-          >
-            <option value="">all</option>
-            {addresses.map((a) => (
-              <option value={a}>{a}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Port{' '}
-          <select
-            aria-label="Port"
-            value={port}
-            onChange={(e) => setPort((e.currentTarget as HTMLSelectElement).value)}
-          >
-            <option value="">all</option>
-            {ports.map((p) => (
-              <option value={p}>{p}</option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label="Address" value={address} choices={addresses} onChange={setAddress} />
+        <ChoiceFilter label="Port" value={port} choices={ports} onChange={setPort} />
         <label>
           Text{' '}
           <input type="search" value={text} onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} />
