@@ -79,4 +79,16 @@ describe('a one-zone change touches one zone', () => {
     assert.ok(catalogSerial()! > catalog);
     assert.equal((await udpQuery(port, `www.${ZONES[29]}`, 'A')).rcode, 'REFUSED');
   });
+
+  test('the zone served last is deleted, then another changes: the change is served (served_seq never goes back)', async () => {
+    // ZONES[7] holds the highest served_seq (its change above). Before migration 013 its deletion let the next
+    // version take that number again, and the reload, which had seen it, skipped that version.
+    await c.call('dnsDeleteDomain.php', { domain: ZONES[7]! });
+    await cycle();
+    await c.call('dnsAddA.php', { domain: ZONES[3]!, name: 'after', ip: '192.0.2.201' });
+    await c.call('dnsPublish.php', { domain: ZONES[3]! });
+    await cycle();
+    assert.equal((await udpQuery(port, `after.${ZONES[3]}`, 'A')).answers?.[0]?.data, '192.0.2.201');
+    assert.equal(t.app.serving.size, ZONES.length - 2);
+  });
 });

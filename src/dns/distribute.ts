@@ -26,7 +26,7 @@ export async function distributionCycle(db: Db, clock: Clock, signer?: ZoneSigne
     // First, before any row lock: the served versions' numbers (served_seq), taken under the lock it holds to commit.
     let seq = await nextServedSeq(trx);
     const now = clock.now();
-    const removed = await removeMarked(trx);
+    const removed = await removeMarked(trx, now, seq);
     // On PostgreSQL a publish may commit while this runs (SQLite has one
     // writer at a time): each step applies only to the version read here
     // (every publish has a new serial), so a newer one stays pending for the

@@ -205,6 +205,8 @@ export interface DistributionScheduleTable {
   cycle: number;
   /** When that cycle was claimed (epoch ms): the set's schedule counts from here. */
   last_at: number;
+  /** Raised by a cycle that removed zones: served_seq numbering goes on above it (migration 013). */
+  served_seq_floor: ColumnType<number, number | undefined, number>;
 }
 
 export interface Database {

@@ -31,7 +31,11 @@ export type Nsec3Chain = readonly Nsec3Link[];
  * with proofs); the records stay in the zone's transfers, which are made
  * before this (zone-index.ts, `all`). Yields every STEP owners (slices.ts).
  */
-export function* nsec3ChainSteps(zone: string, nodes: Map<string, Node>, names: Set<string>): Steps<Nsec3Chain> {
+export function* nsec3ChainSteps(
+  zone: string,
+  nodes: Map<string, Node>,
+  names: { delete(name: string): unknown },
+): Steps<Nsec3Chain> {
   const chain: Nsec3Link[] = [];
   let n = 0;
   for (const [name, node] of nodes) {

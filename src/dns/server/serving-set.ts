@@ -1,55 +1,24 @@
-import { type Clock, systemClock } from '../../clock.ts';
+import { systemClock } from '../../clock.ts';
 import type { Db } from '../../store/db.ts';
 import type { ZoneModel } from '../zone.ts';
-import { fqdn } from '../names.ts';
-import { buildCatalog } from './catalog.ts';
+import { Catalog } from './catalog.ts';
 import type { ZoneFinder } from './resolve.ts';
 import { type Peer, transferAllowed } from './transfer.ts';
 import { type ZoneIndex, zoneIndexSteps } from './zone-index.ts';
 import { drain, sliced, type Steps } from './slices.ts';
 import { servedModelsOf, servedRows, servedSince } from '../zone-store/served.ts';
-import { dataIf } from '../records.ts';
-import { WebForwarding } from '../rr/web-forwarding.ts';
+import {
+  type Built,
+  type Forward,
+  forwardsOf,
+  LOAD_BATCH,
+  type Plan,
+  type ServingOptions,
+  type ServingStats,
+  type Stale,
+} from './serving-parts.ts';
 
-export interface Forward {
-  target: string;
-  cloak: boolean;
-  /** The zone it is published in (a reload re-reads only changed zones). */
-  zone: string;
-}
-
-export interface ServingOptions {
-  /** Address web-forwarded hosts resolve to; null when the forwarder is off. */
-  forwardAddress?: string | null;
-  /** Name of the RFC 9432 catalog zone; null: no catalog. */
-  catalogZone?: string | null;
-  /** Stock secondaries: may transfer every zone, get every NOTIFY. */
-  secondaries?: readonly Peer[];
-  clock?: Clock;
-  /** Event-loop time one slice of a load's indexing may take (slices.ts); 0: a turn after every step (tests). */
-  sliceMs?: number;
-}
-
-/**
- * What a swap made stale in reply caches: the zones whose answers changed
- * (a new version, a zone gone, the catalog, and the served zones above a
- * zone that came or went, whose names it now answers or gives back), and
- * `outside`: replies for names in no zone (REFUSED), stale when a zone
- * comes. Null: everything (the first load).
- */
-export type Stale = { zones: readonly string[]; outside: boolean } | null;
-
-/** What reloads cost, counted: test/dns-scale.test.ts proves a change costs the same whatever the zone count. */
-export interface ServingStats {
-  /** Zone versions indexed. */
-  builds: number;
-  /** Snapshots read from the store. */
-  reads: number;
-  /** Rows of (zone, serial) read from the store; the whole list only when a zone left (or at the first load). */
-  serials: number;
-  /** Loads that read every zone's serial. */
-  fullReads: number;
-}
+export type { Forward, ServingOptions, ServingStats, Stale } from './serving-parts.ts';
 
 /**
  * The zones the name server answers for, and the catalog listing them. A
@@ -60,6 +29,8 @@ export interface ServingStats {
 export class ServingSet implements ZoneFinder {
   private readonly zones = new Map<string, ZoneIndex>();
   private catalog: ZoneIndex | null = null;
+  /** Builds the catalog, keeping each member's record from one version to the next. */
+  private catalogs: Catalog | null = null;
   private readonly forwards = new Map<string, Forward>();
   /** Each zone's forwarded hosts, so that a change in one zone redoes its own alone. */
   private readonly forwardHosts = new Map<string, string[]>();
@@ -121,7 +92,8 @@ export class ServingSet implements ZoneFinder {
   replace(models: ZoneModel[]): ZoneIndex[] {
     const keep = new Set(models.map((m) => m.zone));
     const gone = [...this.memberNames()].filter((z) => !keep.has(z));
-    return this.apply(models, gone, drain(this.indexSteps(models)), true);
+    const plan = this.plan(drain(this.indexSteps(models)), gone);
+    return this.swap(plan, plan?.members ? drain(this.catalogSteps(plan.members)) : null, true);
   }
 
   /**
@@ -154,14 +126,9 @@ export class ServingSet implements ZoneFinder {
       this.stats.fullReads++;
     }
     this.stats.serials += rows!.length;
-    const moved = rows!.filter(([zone, serial]) => this.zones.get(zone)?.serial !== serial || !this.isMember(zone));
-    const fresh = moved.length
-      ? await servedModelsOf(
-          db,
-          moved.map(([zone]) => zone),
-        )
-      : [];
-    this.stats.reads += fresh.length;
+    const moved = rows!
+      .filter(([zone, serial]) => this.zones.get(zone)?.serial !== serial || !this.isMember(zone))
+      .map(([zone]) => zone);
     let gone: string[] = [];
     if (full) {
       const keep = new Set(rows!.map(([zone]) => zone));
@@ -169,10 +136,24 @@ export class ServingSet implements ZoneFinder {
     }
     // In one piece: the first load (nothing is answered yet, and the start waits for it: no turns to give), or
     // VIGIL_DNS_LOAD=whole, as before slicing (bench/sign-stall.ts compares the two in one run).
-    const steps = this.indexSteps(fresh);
     const whole = this.seq < 0 || process.env.VIGIL_DNS_LOAD === 'whole';
-    const built = whole ? drain(steps) : await sliced(steps, this.options.sliceMs);
-    const changed = this.apply(fresh, gone, built, this.seq < 0);
+    // A batch of snapshots at a time, each indexed and let go before the next is read, rather than every parsed
+    // snapshot held next to the growing index: at 100,000 zones the start's peak resident size is then the
+    // index's own (VmHWM 2,073 MB, 2,041 MB at the first answer; docs/performance.md, "100,000 zones").
+    const built: Built[] = [];
+    for (let i = 0; i < moved.length; i += LOAD_BATCH) {
+      const models = await servedModelsOf(db, moved.slice(i, i + LOAD_BATCH));
+      this.stats.reads += models.length;
+      const steps = this.indexSteps(models);
+      built.push(...(whole ? drain(steps) : await sliced(steps, this.options.sliceMs)));
+    }
+    const plan = this.plan(built, gone);
+    let catalog: ZoneIndex | null = null;
+    if (plan?.members) {
+      const steps = this.catalogSteps(plan.members);
+      catalog = whole ? drain(steps) : await sliced(steps, this.options.sliceMs);
+    }
+    const changed = this.swap(plan, catalog, this.seq < 0);
     for (const [, , seq] of rows!) if (seq > this.seq) this.seq = seq;
     if (this.seq < 0) this.seq = 0;
     return changed;
@@ -187,11 +168,12 @@ export class ServingSet implements ZoneFinder {
     for (const [zone, index] of this.zones) if (index !== this.catalog) yield zone;
   }
 
-  /** Each of these versions indexed (`stats.builds` counts them). */
-  private *indexSteps(models: readonly ZoneModel[]): Steps<Map<string, ZoneIndex>> {
-    const out = new Map<string, ZoneIndex>();
+  /** Each of these versions indexed with its web forwardings (`stats.builds` counts them). */
+  private *indexSteps(models: readonly ZoneModel[]): Steps<Built[]> {
+    const out: Built[] = [];
     for (const m of models) {
-      out.set(m.zone, yield* zoneIndexSteps(m, this.options.forwardAddress ?? null));
+      const index = yield* zoneIndexSteps(m, this.options.forwardAddress ?? null);
+      out.push({ index, forwards: forwardsOf(m) });
       this.stats.builds++;
       yield;
     }
@@ -199,63 +181,86 @@ export class ServingSet implements ZoneFinder {
   }
 
   /**
-   * Puts the new versions of `fresh` (indexed in `built`) in, and takes the
-   * `gone` zones out, in one synchronous step; the other zones are not
-   * touched. `all`: every cache is stale (the first load, a replace).
+   * What a swap of these new versions (`built`) and of the `gone` zones
+   * does: the versions that differ from those served, the zones whose
+   * cached replies go stale, and the members of the new catalog when they
+   * change. Null: nothing to swap.
    */
-  private apply(
-    fresh: readonly ZoneModel[],
-    gone: readonly string[],
-    built: ReadonlyMap<string, ZoneIndex>,
-    all: boolean,
-  ): ZoneIndex[] {
-    const changed: ZoneIndex[] = [];
+  private plan(built: readonly Built[], gone: readonly string[]): Plan | null {
     const stale = new Set<string>(gone);
     let outside = false;
-    const puts: [ZoneIndex, ZoneModel][] = [];
-    for (const m of fresh) {
-      const index = built.get(m.zone)!;
-      const current = this.isMember(m.zone) ? this.zones.get(m.zone) : undefined;
+    const puts: Built[] = [];
+    for (const b of built) {
+      const { index } = b;
+      const current = this.isMember(index.zone) ? this.zones.get(index.zone) : undefined;
       if (current?.serial === index.serial) continue;
       if (current) index.previous = { serial: current.serial, all: current.all };
       else {
         // A zone that comes takes its names from the zone above it, or from no zone.
         outside = true;
-        const above = this.find(m.zone);
+        const above = this.find(index.zone);
         if (above && above !== this.catalog) stale.add(above.zone);
       }
-      puts.push([index, m]);
-      stale.add(m.zone);
+      puts.push(b);
+      stale.add(index.zone);
     }
     for (const zone of gone) {
       const above = this.find(zone.slice(zone.indexOf('.') + 1));
       if (zone.includes('.') && above && above !== this.catalog) stale.add(above.zone);
     }
-    const membersChanged = gone.length > 0 || outside;
-    const name = this.options.catalogZone;
-    const catalogDue = name && (membersChanged || !this.catalog);
+    const catalogDue = this.options.catalogZone && (gone.length > 0 || outside || !this.catalog);
     // Nothing new (a reload after a poll that saw only a publish): keep the set, its generation and the caches.
-    if (!puts.length && !catalogDue) return changed;
-    // The swap: synchronous from here on, so no query sees half of it.
+    if (!puts.length && !catalogDue) return null;
+    let members: string[] | null = null;
+    if (catalogDue) {
+      const leaving = new Set(gone);
+      members = [...this.memberNames()].filter((z) => !leaving.has(z));
+      for (const { index } of puts) if (!this.isMember(index.zone)) members.push(index.zone);
+      members.sort();
+    }
+    return { puts, gone, stale, outside, members };
+  }
+
+  /**
+   * The catalog listing `members`, built before the swap (a slice at a time
+   * while the old one answers): at 100,000 members a build took 0.07 to
+   * 0.47 s on the loaded VM (0.86 to 1.04 s before Catalog kept its
+   * records), which the swap, synchronous, made every query wait for.
+   */
+  private catalogSteps(members: readonly string[]): Steps<ZoneIndex> {
+    const name = this.options.catalogZone!;
+    // Serial: seconds since 1970, and always above the last one.
+    const serial = Math.max(
+      (this.catalog?.serial ?? 0) + 1,
+      Math.floor((this.options.clock ?? systemClock).now() / 1000),
+    );
+    this.catalogs ??= new Catalog(name);
+    return this.catalogs.buildSteps(members, serial);
+  }
+
+  /**
+   * Puts the planned new versions in, and takes the gone zones out, in one
+   * synchronous step; the other zones are not touched. `all`: every cache is
+   * stale (the first load, a replace).
+   */
+  private swap(plan: Plan | null, catalog: ZoneIndex | null, all: boolean): ZoneIndex[] {
+    const changed: ZoneIndex[] = [];
+    if (!plan) return changed;
+    const { puts, gone, stale, outside } = plan;
     for (const zone of gone) {
       this.zones.delete(zone);
       this.dropForwards(zone);
     }
-    for (const [index, m] of puts) {
+    for (const { index, forwards } of puts) {
       this.zones.set(index.zone, index);
-      this.addForwards(m);
+      this.setForwards(index.zone, forwards);
       changed.push(index);
     }
-    if (name && catalogDue) {
-      // Serial: seconds since 1970, and always above the last one.
-      const serial = Math.max(
-        (this.catalog?.serial ?? 0) + 1,
-        Math.floor((this.options.clock ?? systemClock).now() / 1000),
-      );
-      this.catalog = buildCatalog(name, [...this.memberNames()].sort(), serial);
-      this.zones.set(name, this.catalog);
-      changed.push(this.catalog);
-      stale.add(name);
+    if (catalog) {
+      this.catalog = catalog;
+      this.zones.set(catalog.zone, catalog);
+      changed.push(catalog);
+      stale.add(catalog.zone);
     }
     this.generation++;
     const what: Stale = all ? null : { zones: [...stale], outside };
@@ -269,16 +274,13 @@ export class ServingSet implements ZoneFinder {
   }
 
   /** The web forwardings of a zone's new version, in place of its old ones. */
-  private addForwards(m: ZoneModel): void {
-    this.dropForwards(m.zone);
-    const hosts: string[] = [];
-    for (const r of m.records) {
-      const d = dataIf(WebForwarding, r);
-      if (!d) continue;
-      const host = fqdn(d.host, m.zone).slice(0, -1);
-      this.forwards.set(host, { target: d.target, cloak: d.cloak === 1, zone: m.zone });
-      hosts.push(host);
-    }
-    if (hosts.length) this.forwardHosts.set(m.zone, hosts);
+  private setForwards(zone: string, forwards: readonly [string, Forward][]): void {
+    this.dropForwards(zone);
+    for (const [host, f] of forwards) this.forwards.set(host, f);
+    if (forwards.length)
+      this.forwardHosts.set(
+        zone,
+        forwards.map(([host]) => host),
+      );
   }
 }

@@ -18,9 +18,9 @@ import { decodeSignedSteps } from '../dnssec/wire.ts';
 import { WIRE } from '../rr/wire-names.ts';
 import { type Nsec3Chain, nsec3ChainSteps } from './nsec3-answer.ts';
 import { drain, inOrder, pushAll, STEP, type Steps } from './slices.ts';
+import { addTo, type Node, OneTypeNode, ZoneNames } from './node.ts';
 
-/** Resource records of one owner name, by type (upper case). */
-export type Node = Map<string, Answer[]>;
+export type { Node } from './node.ts';
 
 /**
  * One zone version, indexed for answering: built once when a version enters
@@ -119,15 +119,15 @@ export function* zoneIndexSteps(model: ZoneModel, forwardAddress: string | null 
     alsonotify: opts.alsonotify ?? '',
   };
   const soaRr = soaAnswer(soa, model.zone, model.serial);
-  if (!model.dnssec) return yield* indexSteps(model.zone, soaRr, answers, options);
+  if (!model.dnssec) return yield* indexAnswersSteps(model.zone, soaRr, answers, options);
   // Signed: the signer's records (DNSKEY, RRSIG, NSEC, CDS…) join the others, so
   // queries for them, ANY and zone transfers carry them like any record.
   const signed = yield* decodeSignedSteps(model.dnssec.wire, STEP);
   yield* pushAll(answers, signed);
-  const index = yield* indexSteps(model.zone, soaRr, answers, options);
+  const index = yield* indexAnswersSteps(model.zone, soaRr, answers, options);
   if (model.dnssec.denial === 'nsec3') {
-    // indexSteps's maps are this build's own: the chain's owners are taken out of them in place.
-    const nsec3 = yield* nsec3ChainSteps(index.zone, index.nodes as Map<string, Node>, index.names as Set<string>);
+    // indexAnswersSteps's maps are this build's own: the chain's owners are taken out of them in place.
+    const nsec3 = yield* nsec3ChainSteps(index.zone, index.nodes as Map<string, Node>, index.names as ZoneNames);
     return { ...index, nsec3 };
   }
   const chain: NsecLink[] = [];
@@ -158,40 +158,42 @@ function sameTtlPerSet(answers: Answer[]): void {
   for (const a of answers) (a as { ttl: number }).ttl = lowest.get(`${a.name.toLowerCase()} ${a.type}`)!;
 }
 
-/** Indexes a zone given as wire records (also used for the catalog zone). */
+/** Indexes a zone given as wire records. */
 export function indexAnswers(zone: string, soaRr: Answer, answers: Answer[], options: ZoneIndex['options']): ZoneIndex {
-  return drain(indexSteps(zone, soaRr, answers, options));
+  return drain(indexAnswersSteps(zone, soaRr, answers, options));
 }
 
-function* indexSteps(zone: string, soaRr: Answer, answers: Answer[], options: ZoneIndex['options']): Steps<ZoneIndex> {
+/** indexAnswers a slice at a time (a zone version's index, the catalog zone). */
+export function* indexAnswersSteps(
+  zone: string,
+  soaRr: Answer,
+  answers: Answer[],
+  options: ZoneIndex['options'],
+): Steps<ZoneIndex> {
   const nodes = new Map<string, Node>();
   let n = 0;
-  const add = (a: Answer) => {
-    const name = a.name.toLowerCase();
-    let node = nodes.get(name);
-    if (!node) nodes.set(name, (node = new Map()));
-    const list = node.get(a.type);
-    if (list) list.push(a);
-    else node.set(a.type, [a]);
-  };
-  add(soaRr);
+  addTo(nodes, soaRr);
   for (const a of answers) {
-    add(a);
+    addTo(nodes, a);
     if (++n % STEP === 0) yield;
   }
-  const names = new Set<string>();
+  const ents = new Set<string>();
   const cuts = new Set<string>();
   const all = [soaRr];
   for (const [name, node] of nodes) {
     if (++n % STEP === 0) yield;
-    // Every ancestor up to the apex exists too (empty non-terminals).
-    for (let a = name; a.length >= zone.length; a = a.slice(a.indexOf('.') + 1)) {
-      if (names.has(a)) break;
-      names.add(a);
-      if (a === zone || !a.includes('.')) break;
+    // Every ancestor up to the apex exists too: those with no node are empty non-terminals. The walk stops at
+    // an ancestor with a node (its own walk covers what is above it) or one already found.
+    for (let a = name; a !== zone && a.includes('.'); ) {
+      a = a.slice(a.indexOf('.') + 1);
+      if (a.length < zone.length || nodes.has(a) || ents.has(a)) break;
+      ents.add(a);
     }
     if (name !== zone && node.has(WIRE.NS)) cuts.add(name);
-    for (const [t, rrs] of node) if (t !== WIRE.SOA) for (const rr of rrs) all.push(rr);
+    // One type (most owners): its list as is, without an iterator.
+    if (node instanceof OneTypeNode) {
+      if (node.type !== WIRE.SOA) node.pushTo(all);
+    } else for (const [t, rrs] of node) if (t !== WIRE.SOA) for (const rr of rrs) all.push(rr);
   }
   const serial = (soaRr as { data: { serial: number } }).data.serial;
   // The SOA's own TTL is its minimum too, so negative answers use it.
@@ -201,7 +203,7 @@ function* indexSteps(zone: string, soaRr: Answer, answers: Answer[], options: Zo
     soa: soaRr,
     negativeTtl: (soaRr as { ttl: number }).ttl,
     nodes,
-    names,
+    names: new ZoneNames(nodes, ents),
     cuts,
     options,
     all,

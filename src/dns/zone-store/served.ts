@@ -11,11 +11,13 @@ import type { Executor } from './domains.ts';
 
 /**
  * The number the next served version's row takes (served_seq): one above
- * the highest, under a lock held until the transaction ends (an advisory
- * lock on PostgreSQL, the write lock on SQLite), so numbers commit in the
- * order they are taken and a reader that has seen N never later finds a
- * row numbered below N appear (servedSince). The index makes the max one
- * look-up.
+ * the highest ever taken, under a lock held until the transaction ends (an
+ * advisory lock on PostgreSQL, the write lock on SQLite), so numbers commit
+ * in the order they are taken and a reader that has seen N never later
+ * finds a row numbered below N appear (servedSince). The highest is the
+ * highest row's, or the floor a removal raised (`served_seq_floor`,
+ * raiseServedSeqFloor): a number is never taken twice. The index makes the
+ * max one look-up.
  */
 export async function nextServedSeq(trx: Executor): Promise<number> {
   await serialize(trx, 'servedSeq');
@@ -23,7 +25,33 @@ export async function nextServedSeq(trx: Executor): Promise<number> {
     .selectFrom('zone_publications')
     .select((eb) => eb.fn.max('served_seq').as('top'))
     .executeTakeFirst();
-  return Number(row?.top ?? 0) + 1;
+  const floor = await trx
+    .selectFrom('distribution_schedule')
+    .select('served_seq_floor')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return Math.max(Number(row?.top ?? 0), Number(floor?.served_seq_floor ?? 0)) + 1;
+}
+
+/**
+ * Raises the floor of the numbering to `top` (a cycle that removed zones:
+ * its first number, above every row's, deleted ones included), in the
+ * deleting transaction, which holds the servedSeq lock (the cycle takes its
+ * numbers first). The schedule's one row is made if no process made it
+ * yet, as readSchedule makes it.
+ */
+export async function raiseServedSeqFloor(trx: Executor, top: number, now: number): Promise<void> {
+  await trx
+    .insertInto('distribution_schedule')
+    .values({ id: 1, cycle: 0, last_at: now })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  await trx
+    .updateTable('distribution_schedule')
+    .set({ served_seq_floor: top })
+    .where('id', '=', 1)
+    .where('served_seq_floor', '<', top)
+    .execute();
 }
 
 /** What a reload reads: the served zones counted, and the rows written after `since`. */
