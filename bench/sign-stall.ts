@@ -15,13 +15,12 @@
  *   node --import tsx bench/sign-stall.ts [--records 100000] [--rounds 2] [--sides inline,whole,sliced]
  */
 import { readFileSync } from 'node:fs';
-import { createSocket } from 'node:dgram';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { encodeForm } from '../src/client/index.ts';
-import { queryPacket, udpQuery } from '../test/helpers/dns-client.ts';
-import { addAccount, freePort, type Served, serve, tempDir } from '../test/helpers/server.ts';
+import { udpQuery } from '../test/helpers/dns-client.ts';
+import { addAccount, freePort, serve, tempDir } from '../test/helpers/server.ts';
 import { bulkARecords, median, until } from './dnsperf-kit.ts';
+import { largeZoneCaps, measureStall, type StallSide } from './stall-kit.ts';
 
 const arg = (name: string, fallback: number) =>
   process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : fallback;
@@ -30,13 +29,8 @@ const rounds = arg('--rounds', 2);
 const ZONE = 'stall.example';
 const PASSWORD = 'stall password';
 
-interface Side {
-  name: string;
-  s: Served;
-  dnsPort: number;
-  body: string;
+interface Side extends StallSide {
   expect: string;
-  call: (script: string, fields: Record<string, string>) => Promise<Record<string, unknown>>;
 }
 
 async function side(name: string, env: Record<string, string>): Promise<Side> {
@@ -46,8 +40,7 @@ async function side(name: string, env: Record<string, string>): Promise<Side> {
     logFile: join(tempDir('vigil-stall-'), 'vigil.log'),
     args: [
       ...['--dns-port', String(dnsPort), '--publish-interval', '1s', '--domain-hold', 'none', '--dns-rrl-rate', '0'],
-      // A provider's large zone: above the default caps (20,000 records, 4 MiB of text).
-      ...['--max-zone-records', String(N + 100), '--max-zone-bytes', String(64 * 1024 * 1024)],
+      ...largeZoneCaps(N),
     ],
   });
   const key = await addAccount(s.dataDir, 'stall', PASSWORD, '--dns-credits', '2');
@@ -73,66 +66,9 @@ async function side(name: string, env: Record<string, string>): Promise<Side> {
 const serial = async (port: number) =>
   ((await udpQuery(port, ZONE, 'SOA')).answers?.[0] as { data: { serial: number } } | undefined)?.data.serial ?? 0;
 
-/** DNS questions that miss every cache (random names: NXDOMAIN made in JavaScript), one each 20 ms; ms each. */
-function dnsProbe(port: number): { stop(): Promise<number[]> } {
-  const socket = createSocket('udp4');
-  const sent = new Map<number, number>();
-  const took: number[] = [];
-  socket.on('message', (m) => {
-    const at = sent.get(m.readUInt16BE(0));
-    if (at !== undefined) took.push(performance.now() - at);
-  });
-  const timer = setInterval(() => {
-    const q = queryPacket(`r${Math.random().toString(36).slice(2)}.${ZONE}`, 'A');
-    sent.set(q.readUInt16BE(0), performance.now());
-    socket.send(q, port, '127.0.0.1');
-  }, 20);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await new Promise((r) => setTimeout(r, 500));
-      socket.close();
-      return took;
-    },
-  };
-}
-
-const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)] ?? Number.NaN;
-
 /** Load on the cheap call and the DNS probe until `done` resolves; their latencies. */
-async function measure(x: Side, done: Promise<unknown>) {
-  const probe = dnsProbe(x.dnsPort);
-  let finished: (r: autocannon.Result) => void = () => {};
-  const result = new Promise<autocannon.Result>((res) => (finished = res));
-  const load = autocannon(
-    {
-      url: `${x.s.httpsUrl}/api/dnsGetDomainList.php`,
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: x.body,
-      connections: 4,
-      duration: 3600,
-      expectBody: x.expect,
-    },
-    (_err, r) => finished(r),
-  );
-  const started = performance.now();
-  await done;
-  const ms = performance.now() - started;
-  load.stop();
-  const { latency, requests, timeouts } = await result;
-  const dns = await probe.stop();
-  // A call that waited past autocannon's 10 s timeout is not in its latencies: counted apart.
-  return {
-    ms,
-    api: latency.p99,
-    apiMax: latency.max,
-    timeouts,
-    calls: requests.total,
-    dns: p99(dns),
-    dnsMax: Math.max(...dns),
-  };
-}
+const measure = (x: Side, done: Promise<unknown>) =>
+  measureStall({ httpsUrl: x.s.httpsUrl, body: x.body, expect: x.expect, dnsPort: x.dnsPort, zone: ZONE }, () => done);
 
 const SIDES: Record<string, [string, Record<string, string>]> = {
   inline: ['main thread', { VIGIL_SIGN_INLINE: '1' }],

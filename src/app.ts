@@ -153,7 +153,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     dns: {
       domains,
       edits: new ZoneEdits(domains, (d) => dnssec.ds(d)),
-      publisher: new Publisher(domains, egress),
+      publisher: new Publisher(domains, egress, (account, domain) => health.hintPlan(account, domain)),
       dnssec,
       schedule: cycles,
       health,
@@ -164,7 +164,8 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   };
   await work.start();
   await cycles.start(() => serving.load(db));
-  const stopDistribution = () => cycles.stop();
+  // The publish thread ends with the cycles (both unref'd threads: this is for in-process restarts).
+  const stopDistribution = () => Promise.all([cycles.stop(), services.dns.publisher.close()]);
   const slaves = new SecondaryZones(
     db,
     clock,

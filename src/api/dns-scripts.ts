@@ -42,7 +42,7 @@ const publish = dnsCall('dnsPublish.php', async ({ account, services }, f) => {
   const out = await services.dns.publisher.publish(account, f.domain);
   // Issue 30: the ERRORs the published zone shows join the warnings, a hint that never refuses (docs/dns.md).
   if (out.serial !== null) {
-    const hint = await services.dns.health.publishHint(account, f.domain, out.index).catch((err: unknown) => {
+    const hint = await services.dns.health.publishHint(account, f.domain, out.hint).catch((err: unknown) => {
       services.logger.error({ err, domain: out.domain }, 'zone health: publish hint failed');
       return [];
     });

@@ -4,6 +4,7 @@ import type { Domains, DomainRow } from '../domains.ts';
 import { parsePeer, type Peer } from '../peers.ts';
 import { buildZoneIndex, type ZoneIndex } from '../server/zone-index.ts';
 import { HealthContext } from './context.ts';
+import { type HintPlan, type HintResult, publishHintOn } from './hint.ts';
 import { type HostProbes, hostProbes } from './hosts.ts';
 import { HEALTH_CHECKS, runChecks } from './table.ts';
 import type { HealthFinding } from './types.ts';
@@ -75,46 +76,52 @@ export class ZoneHealth {
    * never a refusal. The world is asked only through a resolver the
    * operator named (--resolver), within PUBLISH_MS, and not while it is
    * known to be silent; host probes are left to dnsCheckDomain.php.
+   * `published`: the hint a publish already ran on its test load's index
+   * (on the publish thread, hint.ts); without it the zone is indexed here.
    */
-  async publishHint(account: AccountRow, field: string | undefined, published?: ZoneIndex): Promise<string[]> {
+  async publishHint(account: AccountRow, field: string | undefined, published?: HintResult): Promise<string[]> {
+    if (published) return this.hintDone(published);
     const domain = await this.domains.own(account, field);
-    let world: World | null = null;
-    if (this.settings.resolvers.length && this.domains.clock.now() >= this.quietUntil) {
-      const hosts = hostProbes(account.allow_ip ?? '', this.settings.scanAllow);
-      world = new World({
-        resolvers: this.resolvers(),
-        mayAsk: (a) => hosts.mayAudit(a),
-        // Deadlines of network waits are wall time (a socket's timeout cannot follow an injected clock);
-        // the quiet period above is policy and follows the service's Clock.
-        deadline: Date.now() + PUBLISH_MS,
-        attemptMs: 800,
-      });
-      if (!(await world.resolve(domain.name, 'SOA'))) {
-        this.quietUntil = this.domains.clock.now() + RESOLVER_QUIET_MS;
-        world = null;
-      }
+    const index = await this.indexOf(domain);
+    return index ? this.hintDone(await publishHintOn(index, this.hintPlan(account, domain))) : [];
+  }
+
+  /** What a publish's hint needs, as plain data (it runs where the version's index is). */
+  hintPlan(account: AccountRow, domain: DomainRow): HintPlan {
+    const world =
+      this.settings.resolvers.length && this.domains.clock.now() >= this.quietUntil
+        ? {
+            resolvers: this.resolvers(),
+            allowIp: account.allow_ip ?? '',
+            scanAllow: this.settings.scanAllow,
+            budgetMs: PUBLISH_MS,
+            attemptMs: 800,
+          }
+        : null;
+    return { zone: domain.name, signing: Number(domain.dnssec) === 1, now: this.domains.clock.now(), world };
+  }
+
+  /** A hint's outcome: a silent resolver quiets the next publishes' world; a row that threw is told. */
+  private hintDone(result: HintResult): string[] {
+    if (result.silent) this.quietUntil = this.domains.clock.now() + RESOLVER_QUIET_MS;
+    for (const f of result.failed) this.onFailure?.(f.id, Object.assign(new Error(f.message), { stack: f.stack }));
+    if (result.error !== undefined) throw new Error(result.error);
+    return result.hint;
+  }
+
+  /** The zone as a publish now would serve it; null for a slave domain before its first transfer (no SOA yet). */
+  private async indexOf(domain: DomainRow): Promise<ZoneIndex | null> {
+    try {
+      return buildZoneIndex(await this.domains.model(domain), this.settings.forwardAddress);
+    } catch {
+      return null;
     }
-    const findings = await this.run(domain, world, null, world === null, published);
-    return findings
-      .filter((f) => f.level === 'ERROR')
-      .map((f) => `zone health: ${f.name}: ${f.message} (${f.id}; dnsCheckDomain.php tells more)`);
   }
 
   /** The rows on the zone as a publish now would serve it; `localOnly`: the zone's own rows alone. */
-  private async run(
-    domain: DomainRow,
-    world: World | null,
-    hosts: HostProbes | null,
-    localOnly: boolean,
-    published?: ZoneIndex,
-  ) {
-    let index = published;
-    try {
-      index ??= buildZoneIndex(await this.domains.model(domain), this.settings.forwardAddress);
-    } catch {
-      // A slave domain before its first transfer has no zone yet (not even an SOA): nothing to check.
-      return [];
-    }
+  private async run(domain: DomainRow, world: World | null, hosts: HostProbes | null, localOnly: boolean) {
+    const index = await this.indexOf(domain);
+    if (!index) return [];
     const ctx = new HealthContext(
       domain.name,
       index,
