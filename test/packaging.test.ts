@@ -96,7 +96,11 @@ test('packaging/vigil.service passes systemd-analyze verify without a warning', 
   // It exits 0 on unknown keys and bad values too, and only warns: any output is a failure.
   const v = spawnSync('systemd-analyze', ['verify', '--man=no', join(dir, 'vigil.service')], { encoding: 'utf8' });
   assert.equal(v.status, 0, v.stderr);
-  assert.equal(v.stderr + v.stdout, '');
+  // verify also loads the units ours names (multi-user.target and what it wants), so another package's unit
+  // warns too (seen: graphite-carbon's carbon-cache.service, "StandardOutput=syslog is obsolete"): those
+  // lines name their own file under /lib or /etc and are not ours to fix.
+  const ours = (v.stderr + v.stdout).split('\n').filter((l) => l && !/^\/(lib|usr\/lib|etc)\/systemd\//.test(l));
+  assert.deepEqual(ours, []);
   for (const line of [
     'DynamicUser=yes',
     'StateDirectory=vigil',
