@@ -135,8 +135,37 @@ function vhost(ctx: Ctx, address: string, conf: string, writable: boolean): stri
   return `<VirtualHost ${address}:80>\n ServerName ${address}\n DocumentRoot ${dir}\n <Directory ${dir}>\n  Require all granted\n  Options None\n  AllowOverride None\n </Directory>\n ${HARDENED.join('\n ')}\n ${conf.replace(/\n/g, '\n ')}\n</VirtualHost>`;
 }
 
-async function apache(ctx: Ctx, name: string, tokens: string, addresses: string[], vhosts: string[]): Promise<void> {
+function apache(ctx: Ctx, name: string, tokens: string, addresses: string[], vhosts: string[]): Promise<void> {
   const root = ctx.dir(name);
+  const extra = [
+    'ExtendedStatus On',
+    `DavLockDB ${root}/davlock`,
+    'StartServers 1',
+    'ServerLimit 2',
+    'ThreadsPerChild 32',
+    'MaxRequestWorkers 64',
+  ];
+  return startApache(ctx, { name, root, tokens, modules: MODULES, extra, addresses, vhosts });
+}
+
+/**
+ * Debian's apache2 in the foreground on a server configuration of its own in `root` (nothing of /etc/apache2):
+ * the modules named, `extra` server lines, everything denied outside the virtual hosts, which listen on
+ * `addresses`:80. Shared by the kinds that plant Apache (this file, web-logins.ts).
+ */
+export async function startApache(
+  ctx: Ctx,
+  o: {
+    name: string;
+    root: string;
+    tokens: string;
+    modules: string[];
+    extra: string[];
+    addresses: string[];
+    vhosts: string[];
+  },
+): Promise<void> {
+  const { root } = o;
   const conf = ctx.write(
     join(root, 'apache2.conf'),
     `ServerRoot ${root}
@@ -145,31 +174,26 @@ PidFile ${root}/apache2.pid
 Mutex file:${root} default
 ErrorLog ${root}/error.log
 LogLevel warn
-${MODULES.map((m) => `LoadModule ${m}_module ${MOD}/mod_${m}.so`).join('\n')}
+${o.modules.map((m) => `LoadModule ${m}_module ${MOD}/mod_${m}.so`).join('\n')}
 User www-data
 Group www-data
 ServerName bench
-ServerTokens ${tokens}
+ServerTokens ${o.tokens}
 ServerSignature Off
-ExtendedStatus On
 TypesConfig /etc/mime.types
 DirectoryIndex index.html
-DavLockDB ${root}/davlock
-StartServers 1
-ServerLimit 2
-ThreadsPerChild 32
-MaxRequestWorkers 64
+${o.extra.join('\n')}
 <Directory />
  Require all denied
  AllowOverride None
 </Directory>
-${addresses.map((a) => `Listen ${a}:80`).join('\n')}
-${vhosts.join('\n')}
+${o.addresses.map((a) => `Listen ${a}:80`).join('\n')}
+${o.vhosts.join('\n')}
 `,
   );
-  ctx.run('chown', ['www-data:www-data', root]);
-  const child = ctx.spawn(`apache-${name}`, '/usr/sbin/apache2', ['-f', conf, '-DFOREGROUND'], {
+  ctx.run('chown', ['-R', 'www-data:www-data', root]);
+  const child = ctx.spawn(`apache-${o.name}`, '/usr/sbin/apache2', ['-f', conf, '-DFOREGROUND'], {
     env: { ...process.env, APACHE_RUN_DIR: root, APACHE_LOCK_DIR: root, APACHE_LOG_DIR: root },
   });
-  for (const a of addresses) await ctx.waitTcp(a, 80, child);
+  for (const a of o.addresses) await ctx.waitTcp(a, 80, child);
 }

@@ -15,6 +15,7 @@
 import { join } from 'node:path';
 import { htdigest, NAGIOS, nagiosApache, nagiosConfig, nagiosReady } from '../../../test/helpers/nagios.ts';
 import { addr, none, sleep, type Daemon, type Weakness } from './kit.ts';
+import { startApache } from './apache.ts';
 import { INDEX } from './nginx-proc.ts';
 
 export const STRONG = 'bench-L0gin-not-a-secret';
@@ -29,7 +30,6 @@ export const weakness = (
   w: Pick<Weakness, 'id' | 'label' | 'vigil' | 'nmap'>,
 ): Weakness => ({ family: 'auth', daemon, address, port, proto: 'tcp', ...w });
 
-const MOD = '/usr/lib/apache2/modules';
 const HARDENED = [
   'TraceEnable Off',
   'Header always set X-Frame-Options DENY',
@@ -114,36 +114,16 @@ export const NAGIOS4: Daemon = {
       'env',
       'headers',
     ];
-    const conf = ctx.write(
-      join(root, 'apache2.conf'),
-      `ServerRoot ${root}
-DefaultRuntimeDir ${root}
-PidFile ${root}/apache2.pid
-Mutex file:${root} default
-ErrorLog ${root}/error.log
-LogLevel warn
-${modules.map((m) => `LoadModule ${m}_module ${MOD}/mod_${m}.so`).join('\n')}
-User www-data
-Group www-data
-ServerName bench
-ServerTokens Prod
-ServerSignature Off
-TypesConfig /etc/mime.types
-DirectoryIndex index.html
-StartServers 2
-<Directory />
- Require all denied
- AllowOverride None
-</Directory>
-${[NG(1), NG(2), NG(3), NG(100)].map((a) => `Listen ${a}:80`).join('\n')}
-${hosts.join('\n')}
-`,
-    );
-    ctx.run('chown', ['-R', 'www-data:www-data', root]);
-    const child = ctx.spawn('apache', '/usr/sbin/apache2', ['-f', conf, '-DFOREGROUND'], {
-      env: { ...process.env, APACHE_RUN_DIR: root, APACHE_LOCK_DIR: root, APACHE_LOG_DIR: root },
+    const addresses = [NG(1), NG(2), NG(3), NG(100)];
+    await startApache(ctx, {
+      name: 'nagios',
+      root,
+      tokens: 'Prod',
+      modules,
+      extra: ['StartServers 2'],
+      addresses,
+      vhosts: hosts,
     });
-    for (const a of [NG(1), NG(2), NG(3), NG(100)]) await ctx.waitTcp(a, 80, child);
   },
 };
 
