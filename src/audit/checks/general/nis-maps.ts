@@ -12,14 +12,22 @@ const COMMON = ['nis', 'yp', 'nisdomain', 'ypdomain', 'domain', 'localdomain', '
 
 /**
  * Domain candidates: the DNS names the host's other services announce (SMTP
- * and FTP banners, certificate names), each with its parent suffixes and
+ * and FTP banners, certificate names, protocol facts detection kept, HTTP
+ * headers), each with its parent suffixes and
  * first label, then the common ones. NIS domains are usually the DNS domain
  * or a label of it (ypserv(8), Debian's nis README).
  */
 export function domainCandidates(host: HostFacts): string[] {
   const names = new Set<string>();
   for (const s of host.services) {
-    const texts = [s.banner ?? '', s.tls?.certificate?.subject ?? '', ...(s.tls?.certificate?.altNames ?? [])];
+    const texts = [
+      s.banner ?? '',
+      s.tls?.certificate?.subject ?? '',
+      ...(s.tls?.certificate?.altNames ?? []),
+      // What detection read off the protocol (an XMPP domain, …) and HTTP headers (Location, cookie domains).
+      ...Object.values(s.extra),
+      ...Object.values(s.http?.headers ?? {}),
+    ];
     for (const t of texts)
       for (const m of t.matchAll(/\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi)) names.add(m[0].toLowerCase());
   }

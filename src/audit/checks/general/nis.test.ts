@@ -11,6 +11,7 @@ import { which } from '../../../../test/helpers/daemons-kit.ts';
 import { NIS_BINARIES, nisPlan, nisRelays } from '../../../../test/helpers/nis-daemons.ts';
 import { nsDaemon } from '../../../../test/helpers/ns-daemons.ts';
 import { hostOf, netFor, service } from '../../../../test/helpers/web-daemons.ts';
+import type { Service } from '../../engine/types.ts';
 import { checkById } from '../catalogue.ts';
 import { domainCandidates } from './nis-maps.ts';
 
@@ -30,6 +31,11 @@ test('NIS maps are read when ypserv serves anyone; behind securenets nothing is 
   const host = (addr: string) =>
     hostOf(addr, [service(111, 'rpcbind'), service(25, 'smtp', { banner: `220 mail.${DOMAIN} ESMTP Postfix` })]);
   assert.ok(domainCandidates(host(OPEN)).includes(DOMAIN));
+  // Names come from any service's facts, not the SMTP banner alone: an HTTP redirect, an XMPP domain.
+  const named = (extra: Partial<Service>) => domainCandidates(hostOf(OPEN, [service(80, 'http', extra)]));
+  assert.ok(named({ extra: { xmppDomain: 'chat.nis-a.test' } }).includes('nis-a.test'));
+  const redirect = { status: 302, headers: { location: 'https://intranet.nis-b.test/' }, body: '' };
+  assert.ok(named({ http: redirect }).includes('nis-b.test'));
 
   const [found] = await checkById('vigil.nis.maps').runOn(host(OPEN), netFor(OPEN));
   assert.ok(found, 'the open ypserv is reported');
