@@ -16,14 +16,13 @@ import { Publisher } from './dns/publish.ts';
 import { ZoneEdits } from './dns/zone-edits.ts';
 import { CycleLoop } from './dns/cycle-loop.ts';
 import { DnsCounters } from './dns/server/counters.ts';
-import type { NotifyStats } from './dns/server/notify.ts';
+import { NotifyPeers, notifyAll } from './dns/server/notify-peers.ts';
 import { Metrics } from './metrics.ts';
 import { scheduleMetrics } from './metrics-schedules.ts';
 import { listenMetrics } from './metrics-server.ts';
 import { SCRIPTS } from './api/scripts.ts';
 import { NameServer } from './dns/server/name-server.ts';
 import { ServingSet } from './dns/server/serving-set.ts';
-import { notifyAll } from './dns/server/notify.ts';
 import { SecondaryZones } from './dns/server/secondary.ts';
 import { type DnsWorkers, startDnsWorkers } from './dns/server/workers.ts';
 import { parsePeer } from './dns/server/transfer.ts';
@@ -94,7 +93,9 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   });
   const metrics = config.metricsPort !== 0 ? new Metrics(new Set(Object.keys(SCRIPTS)), config.metricsZoneNames) : null;
   if (metrics) runner.onEnded = (e) => metrics.audit(e);
-  const notifyStats: NotifyStats = { sent: 0, acknowledged: 0, unanswered: 0 };
+  // A dead NOTIFY target is held to one NOTIFY a round (notify-peers.ts); the thread fault hooks are the tests'.
+  const notifyPeers = new NotifyPeers(logger, clock);
+  const thread = (faultZone?: string) => ({ observer: metrics?.threads, faultZone });
   let workers: DnsWorkers | null = null;
   // Every change of what is served (our cycle, a slave copy, another process's
   // cycle or `admin distribute`) goes through the loop's refresh: new versions
@@ -110,6 +111,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
       forwardAddress: config.forwardPort !== 0 ? config.forwardAddress : null,
       intervalMs: config.publishIntervalMs,
       logger,
+      thread: thread(config.threadFaultZones.sign),
     }),
     async apply() {
       const changed = await serving.load(db);
@@ -125,7 +127,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
           },
           'dns: now serving',
         );
-      if (changed.length) void notifyAll(changed, serving.secondaries, egress, logger, notifyStats);
+      if (changed.length) void notifyAll(changed, serving.secondaries, egress, logger, notifyPeers);
     },
     onCycle: (facts) => metrics?.cycle(facts),
   });
@@ -153,7 +155,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
     dns: {
       domains,
       edits: new ZoneEdits(domains, (d) => dnssec.ds(d)),
-      publisher: new Publisher(domains, egress, (account, domain) => health.hintPlan(account, domain)),
+      publisher: new Publisher(domains, egress, health.hintPlan.bind(health), thread(config.threadFaultZones.publish)),
       dnssec,
       schedule: cycles,
       health,
@@ -191,7 +193,7 @@ export async function startApp(config: Config, options: AppOptions = {}): Promis
   const dnsCounters = new DnsCounters();
   metrics?.attach({
     dns: dnsCounters,
-    notify: notifyStats,
+    notify: notifyPeers.stats,
     slaves: slaves.stats,
     nextCycleAt: () => cycles.nextAt(),
     audits: () => queue.depth(),

@@ -78,6 +78,12 @@ export interface Config {
   readonly dnsTcpLifetimeMs: number;
   /** UDP response rate limiting: identical responses a second to one client network; 0: off (docs/dns.md). */
   readonly dnsRrlRate: number;
+  /**
+   * Tests only, never set by `serve`: the zone whose jobs throw on the publish thread, and the one whose
+   * signing throws on the signing thread (src/dns/job-thread.ts), to show the fault's typed code, the
+   * metrics and the thread's replacement.
+   */
+  readonly threadFaultZones: { readonly publish?: string; readonly sign?: string };
 }
 
 /** `--allow-domains`: what the operator lets tenants add beyond the default rules. */
@@ -166,6 +172,7 @@ export function buildConfig(partial: Partial<Config> & { dataDir?: string }): Co
     requestTimeoutMs: partial.requestTimeoutMs ?? 30_000,
     dnsTcpLifetimeMs: partial.dnsTcpLifetimeMs ?? 60_000,
     dnsRrlRate: partial.dnsRrlRate ?? DEFAULTS.dnsRrlRate,
+    threadFaultZones: Object.freeze({ ...partial.threadFaultZones }),
   });
 }
 

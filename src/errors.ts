@@ -198,3 +198,31 @@ export function fail(code: ErrorCode): never {
 export function reportLoadFailure(reason: string): ReportLoadFailure {
   return `reportLoadFailure[${reason}]`;
 }
+
+/**
+ * Faults inside the service that no reply may name: the spec gives
+ * dnsPublish.php and dnsBuildZone.php no code but `unspecifiedError` for a
+ * system error (api-spec.md section 7), so the script answers that, and the
+ * fault's code goes to the log line ("script failed", `err.code`) and to the
+ * metrics (docs/operations.md, "Worker threads").
+ */
+export const FAULT_CODES = [
+  /** A job on a worker thread (a publish's checks, a signing) threw an untyped error: that thread is replaced. */
+  'workerThreadFailed',
+  /** A worker thread died (out of memory, a crash) with the job in flight. */
+  'workerThreadLost',
+] as const;
+export type FaultCode = (typeof FAULT_CODES)[number];
+
+/** A fault with its typed code and where it happened; never an ApiError, so the script answers its system error. */
+export class FaultError extends Error {
+  constructor(
+    readonly code: FaultCode,
+    /** Which part failed (`publish`, `sign`): a log field, never free text. */
+    readonly thread: string,
+    options?: ErrorOptions,
+  ) {
+    super(code, options);
+    this.name = 'FaultError';
+  }
+}

@@ -4,6 +4,10 @@ import type { CycleFacts } from './dns/cycle-loop.ts';
 import { type DnsCounters, RCODE_NAMES, TRANSPORTS } from './dns/server/counters.ts';
 import type { NotifyStats } from './dns/server/notify.ts';
 import { AuditMetrics, processRegistry } from './metrics-process.ts';
+import { ThreadMetrics } from './metrics-threads.ts';
+
+/** Zone-health finding levels (docs/dns.md, "Zone health"), each a series of vigil_zone_health_findings_total. */
+const HEALTH_LEVELS = ['ERROR', 'WARNING', 'NOTICE', 'INFO'] as const;
 
 /** What the service counts elsewhere in plain numbers; read only when scraped. */
 export interface MetricSources {
@@ -103,6 +107,8 @@ export class Metrics {
   });
 
   private readonly audits = new AuditMetrics(this.registry);
+  /** The publish and signing threads' jobs (src/dns/job-thread.ts): their runners report here. */
+  readonly threads = new ThreadMetrics(this.registry);
 
   /**
    * `zoneNames` (serve --metrics-zone-names): a series per served zone, named. Off by default: the scrape
@@ -111,7 +117,10 @@ export class Metrics {
   constructor(
     private readonly scripts: ReadonlySet<string>,
     private readonly zoneNames = false,
-  ) {}
+  ) {
+    // Every level a series from the first scrape, before any check: rate() then sees the first findings.
+    for (const level of HEALTH_LEVELS) this.healthFindings.inc({ level }, 0);
+  }
 
   /** One API request; unknown script names are one label value, so a scanner cannot grow the series. */
   api(script: string | null, code: string | null, seconds: number): void {
@@ -134,7 +143,7 @@ export class Metrics {
   /** One zone-health check and its findings; every level is a series from the start (0 until seen). */
   zoneHealth(findings: readonly { level: string }[]): void {
     this.healthChecks.inc();
-    for (const level of ['ERROR', 'WARNING', 'NOTICE', 'INFO'])
+    for (const level of HEALTH_LEVELS)
       this.healthFindings.inc({ level }, findings.filter((f) => f.level === level).length);
   }
 
@@ -222,14 +231,23 @@ export class Metrics {
     mirroredCounter(
       r,
       'vigil_dns_notify_total',
-      'NOTIFY messages sent (retries included) and peers that acknowledged or never answered',
+      'NOTIFY messages sent (retries included), peers that acknowledged or never answered, NOTIFYs held back from unresponsive peers',
       ['event'],
       () => [
         [{ event: 'sent' }, s.notify.sent],
         [{ event: 'acknowledged' }, s.notify.acknowledged],
         [{ event: 'unanswered' }, s.notify.unanswered],
+        [{ event: 'deferred' }, s.notify.deferred],
       ],
     );
+    new Gauge({
+      name: 'vigil_dns_notify_unresponsive_peers',
+      help: 'NOTIFY targets unresponsive now: each gets one NOTIFY a round until it answers (docs/secondaries.md)',
+      registers: [r],
+      collect() {
+        this.set(s.notify.unresponsive);
+      },
+    });
     mirroredCounter(
       r,
       'vigil_dns_slave_transfers_total',

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import dnsPacket from 'dns-packet';
 import { pino } from 'pino';
 import { DnsEgress } from '../src/dns/egress.ts';
-import { notifyAll } from '../src/dns/server/notify.ts';
+import { notifyAll } from '../src/dns/server/notify-peers.ts';
 import { SecondaryZones } from '../src/dns/server/secondary.ts';
 import { buildZoneIndex } from '../src/dns/server/zone-index.ts';
 import { defaultSoa } from '../src/dns/records.ts';

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { Gate } from '../gate.ts';
 import type { Db } from '../store/db.ts';
 import { ApiError, RetryLaterError, fail } from '../errors.ts';
 import type { AccountRow } from './accounts.ts';
@@ -26,25 +27,6 @@ const EXPIRED_KEPT_MS = 7 * 86_400_000;
  * fairness only: the throttle itself is in the store.
  */
 const UNKNOWN_CHECKS_AT_ONCE = 2;
-
-class Gate {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly limit: number) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((res) => this.waiting.push(res));
-    else this.active++;
-    try {
-      return await work();
-    } finally {
-      // The slot passes straight to the next waiter, if any.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
 
 export interface Credentials {
   apikey: string | undefined;

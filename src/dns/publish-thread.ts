@@ -1,4 +1,4 @@
-import { type JobRunner, ThreadRunner } from './job-thread.ts';
+import { type JobRunner, type ThreadObserver, ThreadRunner } from './job-thread.ts';
 import {
   type CheckReply,
   type CheckRequest,
@@ -40,20 +40,33 @@ export interface PublishRunner {
  */
 export const THREAD_FROM = 1000;
 
-export function publishRunner(): PublishRunner {
+/** What the service tells the runner: who hears of its jobs (the metrics), and the tests' fault hook. */
+export interface PublishRunnerOptions {
+  observer?: ThreadObserver;
+  /**
+   * Tests only (config threadFaultZones): this zone's jobs throw on the thread, and every job goes to the
+   * thread whatever its zone's size, so that a test's small zones exercise it.
+   */
+  faultZone?: string | null;
+}
+
+export function publishRunner(o: PublishRunnerOptions = {}): PublishRunner {
   const inline = process.env.VIGIL_PUBLISH_INLINE === '1';
+  const faultZone = o.faultZone ?? null;
+  // The checks throw no typed error (no `typed`): what does is a fault (workerThreadFailed), answered by the
+  // script with its system error, unspecifiedError, the only one the spec has for it.
   const thread: JobRunner<PublishJob, CheckReply | string> = new ThreadRunner({
+    name: 'publish',
     module: 'publish-worker',
-    // The checks throw no typed error: what does is a fault, answered as before with the script's system error.
-    revive: (e) => Object.assign(new Error(), e),
-    lost: (why) => new Error('the publish thread stopped', { cause: why }),
+    observer: o.observer,
   });
-  const here = (m: PublishJob) => inline || m.count < THREAD_FROM;
+  const here = (m: PublishJob) => faultZone === null && (inline || m.count < THREAD_FROM);
+  const there = (m: PublishJob) => thread.run(m, m.zone === faultZone);
   return {
-    check: (m) => (here(m) ? checkVersion(m) : (thread.run(m) as Promise<CheckReply>)),
+    check: (m) => (here(m) ? checkVersion(m) : (there(m) as Promise<CheckReply>)),
     text: async (m) => {
       const job: TextRequest = { op: 'text', ...m };
-      return here(job) ? (runJob(job) as string) : ((await thread.run(job)) as string);
+      return here(job) ? (runJob(job) as string) : ((await there(job)) as string);
     },
     close: () => thread.close(),
   };

@@ -7,7 +7,7 @@ import { type DnsEgress, peerText } from './egress.ts';
 import type { HintPlan, HintResult } from './health/hint.ts';
 import { parsePeer, type Peer } from './peers.ts';
 import type { CheckReply } from './publish-jobs.ts';
-import { publishRunner } from './publish-thread.ts';
+import { type PublishRunner, type PublishRunnerOptions, publishRunner } from './publish-thread.ts';
 import { setDomainState } from './zone-store/domains.ts';
 import { writePublication } from './zone-store/publications.ts';
 import { zoneRecordsText } from './zone-store/records.ts';
@@ -65,14 +65,18 @@ export class Publisher {
   onChecked?: (zone: string) => void;
   /** Tests only: holds each check job until `hold[0]` is set (publish-jobs.ts). */
   hold?: Int32Array;
-  private readonly runner = publishRunner();
+  private readonly runner: PublishRunner;
 
   constructor(
     private readonly domains: Domains,
     private readonly egress: DnsEgress,
     /** Zone health's plan for a publish's hint (health/service.ts); none: no hint. */
     private readonly hintPlan: (account: AccountRow, domain: DomainRow) => HintPlan | null = () => null,
-  ) {}
+    /** The publish thread's observer (the metrics) and the tests' fault hook (publish-thread.ts). */
+    thread: PublishRunnerOptions = {},
+  ) {
+    this.runner = publishRunner(thread);
+  }
 
   /** dnsBuildZone.php: a large master zone's text is written on the publish thread, as its checks are. */
   async buildZone(account: AccountRow, field: string | undefined): Promise<string> {

@@ -4,7 +4,7 @@ import type { Db } from '../store/db.ts';
 import { generateKey, openPrivateKey, sealPrivateKey, exportPrivateKey, type ZoneKey } from './dnssec/index.ts';
 import { DEFAULT_POLICY, keyStates, nextKeyEvent, plan, type KeyPolicy, type KeyTimes } from './dnssec/keyring.ts';
 import type { SignReply } from './sign-jobs.ts';
-import { type SignRunner, signRunner } from './sign-thread.ts';
+import { type SignRunner, type SignRunnerOptions, signRunner } from './sign-thread.ts';
 import { deleteKeys, insertKey, keysForUpdate, keysOf, type KeyRow, retireKey } from './zone-store/dnssec-keys.ts';
 import { type SigningCandidate, signingCandidates, stageSigned } from './zone-store/publications.ts';
 
@@ -20,6 +20,8 @@ export interface SignerOptions {
   readonly intervalMs: number;
   readonly policy?: KeyPolicy;
   readonly logger?: Logger;
+  /** The signing thread's observer (the metrics) and the tests' fault hook (sign-thread.ts). */
+  readonly thread?: SignRunnerOptions;
 }
 
 type PrepareReply = Extract<SignReply, { op: 'prepare' }>;
@@ -57,7 +59,7 @@ export const timesOf = (rows: readonly KeyRow[]): KeyTimes[] =>
 export class ZoneSigner {
   private readonly policy: KeyPolicy;
   /** The CPU-bound half, and each zone's signatures for reuse (sign-jobs.ts), on its own thread. */
-  private readonly runner: SignRunner = signRunner();
+  private readonly runner: SignRunner;
   /** Names each version handed to the thread (passes may overlap: a timer's cycle and a test's). */
   private tickets = 1;
   /**
@@ -78,6 +80,7 @@ export class ZoneSigner {
     private readonly o: SignerOptions,
   ) {
     this.policy = o.policy ?? DEFAULT_POLICY;
+    this.runner = signRunner(o.thread);
   }
 
   /**

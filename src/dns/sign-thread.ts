@@ -1,5 +1,5 @@
 import { DnssecError, type DnssecCode } from './dnssec/errors.ts';
-import { type JobRunner, ThreadRunner } from './job-thread.ts';
+import { type JobRunner, type ThreadObserver, ThreadRunner } from './job-thread.ts';
 import { SignJobs, type SignReply, type SignRequest } from './sign-jobs.ts';
 
 /**
@@ -23,15 +23,29 @@ export interface SignRunner {
   close(): Promise<void>;
 }
 
-export function signRunner(): SignRunner {
-  if (process.env.VIGIL_SIGN_INLINE === '1') {
+/** The metrics' observer, and the tests' fault hook (config threadFaultZones.sign: this zone's `prepare` throws). */
+export interface SignRunnerOptions {
+  observer?: ThreadObserver;
+  faultZone?: string | null;
+}
+
+export function signRunner(o: SignRunnerOptions = {}): SignRunner {
+  const faultZone = o.faultZone ?? null;
+  if (process.env.VIGIL_SIGN_INLINE === '1' && faultZone === null) {
     const jobs = new SignJobs();
     return { run: async <R extends SignReply>(m: SignRequest) => jobs.run(m) as R, close: async () => {} };
   }
+  // A DNSSEC code is the job's answer (a key that does not open); anything else is a fault, and a new
+  // thread signs next: the signatures kept for reuse are lost with the old one (a full signing follows).
   const thread: JobRunner<SignRequest, SignReply> = new ThreadRunner({
+    name: 'sign',
     module: 'sign-worker',
-    revive: (e) => (e.code ? new DnssecError(e.code as DnssecCode) : Object.assign(new Error(), e)),
-    lost: (why) => Object.assign(new DnssecError('signerLost'), { cause: why }),
+    typed: (e) => new DnssecError(e.code as DnssecCode),
+    observer: o.observer,
   });
-  return { run: <R extends SignReply>(m: SignRequest) => thread.run(m) as Promise<R>, close: () => thread.close() };
+  return {
+    run: <R extends SignReply>(m: SignRequest) =>
+      thread.run(m, m.op === 'prepare' && m.zone === faultZone) as Promise<R>,
+    close: () => thread.close(),
+  };
 }

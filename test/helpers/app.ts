@@ -4,7 +4,7 @@ import { type App, startApp } from '../../src/app.ts';
 import { buildConfig, type Config } from '../../src/config.ts';
 import { NO_RESOLVER } from './server.ts';
 import { VigilClient } from '../../src/client/index.ts';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testDb } from './pgdb.ts';
@@ -22,7 +22,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/** `logger`: where the app logs (a test reading its lines); silent by default. */
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  options: { logger?: Logger } = {},
+): Promise<TestApp> {
   const clock = new ManualClock(Date.UTC(2026, 10, 23, 12));
   // A test may restart the app on the same data directory: it keeps its store (testDb).
   const dataDir = overrides.dataDir ?? tempDir();
@@ -38,7 +42,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     forwardPort: 0,
     ...overrides,
   });
-  const app = await startApp(config, { clock, logger: pino({ level: 'silent' }) });
+  const app = await startApp(config, { clock, logger: options.logger ?? pino({ level: 'silent' }) });
   const url = `https://${app.listeners.https}`;
   const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
   const clients: VigilClient[] = [];

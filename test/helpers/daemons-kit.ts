@@ -6,17 +6,54 @@
  * beside this one before the daemon binds it).
  */
 import { type ChildProcess, execFileSync, spawn, type SpawnOptions } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { heldByOther } from './listeners.ts';
+import { describePid, heldByOther, processTable, type ProcessRow, startOf } from './listeners.ts';
+
+/**
+ * Every daemon this file starts carries this in its environment, and so
+ * does whatever it forks or daemonizes: at the end, what left its process
+ * group (Erlang's `epmd -daemon`, its own session reparented to init; a
+ * master that calls setsid()) is found by it and stopped too.
+ */
+const TAG = { name: 'VIGIL_TEST_DAEMONS', value: `${process.pid}-${randomBytes(4).toString('hex')}` };
 
 const cleanup: (() => unknown)[] = [];
 after(async () => {
   for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => {});
+  await reapLeftovers();
 });
+
+/** The tagged processes still alive; each is named on stderr (a fixture to fix), then stopped. */
+async function reapLeftovers(): Promise<void> {
+  const marker = Buffer.from(`${TAG.name}=${TAG.value}\0`);
+  const left = processTable().filter((row) => {
+    try {
+      return row.pid !== process.pid && readFileSync(`/proc/${row.pid}/environ`).includes(marker);
+    } catch {
+      return false;
+    }
+  });
+  if (!left.length) return;
+  process.stderr.write(
+    `daemons-kit: stopping what outlived its test: ${left.map((r) => describePid(r.pid)).join(', ')}\n`,
+  );
+  const alive = (r: ProcessRow) => startOf(r.pid) === r.start;
+  const signal = (sig: NodeJS.Signals) => {
+    for (const r of left.filter(alive))
+      try {
+        process.kill(r.pid, sig);
+      } catch {}
+  };
+  signal('SIGTERM');
+  for (let i = 0; i < 30 && left.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+  signal('SIGKILL');
+}
+
 export const onCleanup = (f: () => unknown) => cleanup.push(f);
 
 /** Path of `cmd` or null (tests skip with the reason when a daemon is missing). */
@@ -77,7 +114,8 @@ export async function daemon(
     let err = '';
     // detached (a process group of its own): postfix's master and smbd signal their whole process
     // group when they stop (master_sigdeath; smbd with --no-process-group), which must not be the test's.
-    const p = spawn(cmd, argsFor(port), { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...opts });
+    const env = { ...(opts.env ?? process.env), [TAG.name]: TAG.value };
+    const p = spawn(cmd, argsFor(port), { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...opts, env });
     // VIGIL_DAEMON_LOG=1 shows what the daemons say (debugging a test's setup).
     const keep = (d: Buffer) => (
       (err = (err + d).slice(-2000)), process.env.VIGIL_DAEMON_LOG && process.stderr.write(d)

@@ -2,14 +2,29 @@ import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import dnsPacket from 'dns-packet';
 import type { Logger } from 'pino';
-import { type DnsEgress, peerText } from '../egress.ts';
+import { type Clock, systemClock } from '../../clock.ts';
+import { Gate } from '../../gate.ts';
+import { peerText } from '../egress.ts';
 import { parsePeer, type Peer } from './transfer.ts';
 import type { ZoneIndex } from './zone-index.ts';
 import { WIRE } from '../rr/wire-names.ts';
 
 const OPCODE_NOTIFY = 4 << 11;
-const TRIES = 3;
-const WAIT_MS = 1000;
+/**
+ * Sends of one NOTIFY and the wait after each. RFC 1996 3.6 leaves both to
+ * the operator ("reasonable defaults are a 60 second interval ... and a
+ * maximum of 5 retransmissions"); a second apart tells a live secondary
+ * within seconds, and notify-peers.ts bounds what a dead one costs.
+ */
+export const TRIES = 3;
+export const WAIT_MS = 1000;
+/**
+ * The wait is measured on the service's clock (a test moves it instead of
+ * sleeping); the timer looks at the clock this often at most, so a send
+ * goes at most this late. A NOTIFY answered in time clears its timer; only
+ * unanswered ones (NOTIFY_IN_FLIGHT at most) wake, 5 times a second.
+ */
+const RECHECK_MS = 200;
 
 /**
  * Who hears of a new version (ARCHITECTURE.md): the configured secondaries
@@ -41,13 +56,28 @@ export interface NotifyStats {
   sent: number;
   acknowledged: number;
   unanswered: number;
+  /** NOTIFYs held back from an unresponsive peer (notify-peers.ts), sent when it answers again. */
+  deferred: number;
+  /** Peers unresponsive now. */
+  unresponsive: number;
 }
 
 /** What a NOTIFY says of a version: a queued one keeps this much alive, not the version's index. */
-type Notified = Pick<ZoneIndex, 'zone' | 'serial' | 'soa'>;
+export type Notified = Pick<ZoneIndex, 'zone' | 'serial' | 'soa'>;
 
-/** Sends NOTIFY (RFC 1996) for the zone's SOA to one peer, retrying until it answers. */
-export function sendNotify(zone: Notified, peer: Peer, logger: Logger, stats?: NotifyStats): Promise<boolean> {
+/**
+ * Sends NOTIFY (RFC 1996) for the zone's SOA to one peer until it answers,
+ * TRIES times WAIT_MS apart on `clock`, or until the peer's host says the
+ * port is closed (ICMP port unreachable, heard on the connected socket as
+ * an error: RFC 1996 3.6 names it as a reason to stop).
+ */
+export function sendNotify(
+  zone: Notified,
+  peer: Peer,
+  logger: Logger,
+  stats?: NotifyStats,
+  clock: Clock = systemClock,
+): Promise<boolean> {
   const facts = { zone: zone.zone, serial: zone.serial, peer: peerText(peer) };
   const id = Math.floor(Math.random() * 65536);
   const message = dnsPacket.encode({
@@ -60,28 +90,44 @@ export function sendNotify(zone: Notified, peer: Peer, logger: Logger, stats?: N
   return new Promise((resolve) => {
     const socket = createSocket(isIPv6(peer.address) ? 'udp6' : 'udp4');
     let tries = 0;
-    let timer: NodeJS.Timeout;
-    const done = (ok: boolean) => {
+    let deadline = 0;
+    let over = false;
+    let timer: NodeJS.Timeout | undefined;
+    /** `error`: the socket's code (ECONNREFUSED: the peer's host says the port is closed). */
+    const done = (ok: boolean, error?: string) => {
+      if (over) return;
+      over = true;
       clearTimeout(timer);
       socket.close();
       if (stats) stats[ok ? 'acknowledged' : 'unanswered']++;
       if (ok) logger.info({ ...facts, tries }, 'dns: NOTIFY acknowledged');
-      else logger.warn({ ...facts, tries: TRIES }, 'dns: NOTIFY not acknowledged');
+      else logger.warn({ ...facts, tries, error }, 'dns: NOTIFY not acknowledged');
       resolve(ok);
     };
+    const wait = () => {
+      const left = deadline - clock.now();
+      if (left <= 0) return send();
+      // Unref'd, as the socket: a NOTIFY still waiting never keeps a stopping process alive.
+      timer = setTimeout(wait, Math.min(left, RECHECK_MS)).unref();
+    };
     const send = () => {
-      if (tries++ >= TRIES) return done(false);
-      socket.send(message, peer.port, peer.address);
+      if (over) return;
+      if (tries >= TRIES) return done(false);
+      tries++;
+      socket.send(message);
       if (stats) stats.sent++;
       // The first send only: retries show in the acknowledged or not-acknowledged line.
       if (tries === 1) logger.info(facts, 'dns: NOTIFY sent');
-      timer = setTimeout(send, WAIT_MS);
+      deadline = clock.now() + WAIT_MS;
+      wait();
     };
     socket.on('message', (msg) => {
       if (msg.length >= 2 && msg.readUInt16BE(0) === id) done(true);
     });
-    socket.on('error', () => done(false));
-    send();
+    socket.on('error', (e: NodeJS.ErrnoException) => done(false, e.code));
+    socket.unref();
+    // Connected: only the peer's address and port are heard (RFC 1996 3.6), and its ICMP errors too.
+    socket.connect(peer.port, peer.address, send);
   });
 }
 
@@ -93,40 +139,8 @@ export function sendNotify(zone: Notified, peer: Peer, logger: Logger, stats?: N
  * it). The rest wait their turn, first come first served.
  */
 export const NOTIFY_IN_FLIGHT = 256;
-let inFlight = 0;
-const waiting: (() => void)[] = [];
+
+const line = new Gate(NOTIFY_IN_FLIGHT);
 
 /** Runs `send` when fewer than NOTIFY_IN_FLIGHT others run (exported for its test). */
-export async function inTurn<T>(send: () => Promise<T>): Promise<T> {
-  if (inFlight < NOTIFY_IN_FLIGHT) inFlight++;
-  else await new Promise<void>((turn) => waiting.push(turn));
-  try {
-    return await send();
-  } finally {
-    // The slot passes straight to the next in line; only an empty line frees it.
-    const next = waiting.shift();
-    if (next) next();
-    else inFlight--;
-  }
-}
-
-/** NOTIFY every target of every changed zone that the egress fence allows; never throws. */
-export async function notifyAll(
-  changed: ZoneIndex[],
-  secondaries: readonly Peer[],
-  egress: DnsEgress,
-  logger: Logger,
-  stats?: NotifyStats,
-): Promise<void> {
-  const sends = changed.flatMap((zone) => {
-    const { allowed, refused } = egress.split(notifyTargets(zone, secondaries));
-    if (refused.length)
-      logger.warn(
-        { zone: zone.zone, refused: refused.map(peerText) },
-        'dns: NOTIFY not sent: outside --dns-peers-allow',
-      );
-    const version: Notified = { zone: zone.zone, serial: zone.serial, soa: zone.soa };
-    return allowed.map((peer) => inTurn(() => sendNotify(version, peer, logger, stats)));
-  });
-  await Promise.all(sends);
-}
+export const inTurn = <T>(send: () => Promise<T>): Promise<T> => line.run(send);

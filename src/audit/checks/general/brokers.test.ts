@@ -12,13 +12,14 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { daemon, freePort, tempDir, which } from '../../../../test/helpers/daemons-kit.ts';
+import { EPMD, runScopedEpmd } from '../../../../test/helpers/epmd.ts';
 import { hostOf, netFor, service } from '../../../../test/helpers/web-daemons.ts';
 import { detectOne } from '../../engine/detect.ts';
 import { amqp10Anonymous } from '../../proto/amqp10.ts';
 import { checkById } from '../catalogue.ts';
 
 const RABBIT = '/usr/lib/rabbitmq/bin/rabbitmq-server';
-const HAVE_RABBIT = existsSync(RABBIT) && which('epmd');
+const HAVE_RABBIT = existsSync(RABBIT) && EPMD;
 const ACTIVEMQ_JAR = '/usr/share/activemq/bin/activemq.jar';
 const HAVE_ACTIVEMQ = which('java') && existsSync(ACTIVEMQ_JAR);
 const NATS = which('nats-server');
@@ -29,13 +30,12 @@ const run = (id: string, addr: string, port: number, name: string) =>
 /** A RabbitMQ node on `addr`: AMQP on the returned port, STOMP on `stomp`; its own epmd on 127.0.0.1. */
 async function rabbitmq(addr: string, guest: boolean): Promise<{ amqp: number; stomp: number }> {
   const dir = tempDir('rabbitmq');
-  const epmd = await daemon('127.0.0.1', which('epmd')!, (p) => ['-address', '127.0.0.1', '-port', String(p)]);
+  const epmd = await runScopedEpmd();
   const stomp = await freePort(addr);
   const env = {
     ...process.env,
     HOME: dir,
-    ERL_EPMD_PORT: String(epmd),
-    ERL_EPMD_ADDRESS: '127.0.0.1',
+    ...epmd,
     RABBITMQ_BASE: dir,
     RABBITMQ_MNESIA_BASE: join(dir, 'mnesia'),
     RABBITMQ_LOG_BASE: join(dir, 'log'),

@@ -12,6 +12,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { daemon, freePort, tempDir, which } from '../../../../test/helpers/daemons-kit.ts';
+import { EPMD, runScopedEpmd } from '../../../../test/helpers/epmd.ts';
 import { binary, certificate, hostOf, netFor, writeFiles } from '../../../../test/helpers/web-daemons.ts';
 import {
   CATALINA,
@@ -127,12 +128,12 @@ const RABBIT_SBIN = (() => {
 
 /**
  * rabbitmq-server in the foreground with the management plugin, on address
- * only: its own epmd (foreground, on a free port of 127.0.0.1, stopped with
- * the test) and a distribution port on 127.0.0.1.
+ * only: its own epmd (test/helpers/epmd.ts: foreground, on a free port of
+ * 127.0.0.1, stopped with the test) and a distribution port on 127.0.0.1.
  */
 async function rabbit(address: string, conf: string[]): Promise<number> {
   const dir = tempDir('rabbitmq');
-  const epmd = await daemon('127.0.0.1', 'epmd', (port) => ['-port', String(port), '-address', '127.0.0.1']);
+  const epmd = await runScopedEpmd();
   const amqp = await freePort(address);
   const dist = await freePort('127.0.0.1');
   return daemon(
@@ -163,14 +164,14 @@ async function rabbit(address: string, conf: string[]): Promise<number> {
         RABBITMQ_PID_FILE: join(dir, 'pid'),
         RABBITMQ_DIST_PORT: String(dist),
         RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: '-kernel inet_dist_use_interface {127,0,0,1}',
-        ERL_EPMD_PORT: String(epmd),
+        ...epmd,
       },
     },
   );
 }
 
 test('RabbitMQ management API: guest/guest is found; a broker whose user is another one is not', {
-  skip: RABBIT_SBIN && which('epmd') ? false : 'rabbitmq-server (with its management plugin) is not installed',
+  skip: RABBIT_SBIN && EPMD ? false : 'rabbitmq-server (with its management plugin) is not installed',
 }, async () => {
   const [weak, twin] = await Promise.all([
     rabbit(A(31), []),
