@@ -1,11 +1,45 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AuditEnded } from './audit/runner.ts';
+import { closedByListener } from './net/connection-cap.ts';
 
-/** A registry with prom-client's process metrics (CPU, memory, open files, event-loop lag, GC), prefixed `vigil_`. */
+/**
+ * A registry with prom-client's process metrics (CPU, memory, open files, event-loop lag, GC), prefixed `vigil_`,
+ * and what the listeners' connection caps closed.
+ */
 export function processRegistry(): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'vigil_' });
+  connectionCapMetrics(registry);
   return registry;
+}
+
+/**
+ * `vigil_connections_closed_total{listener, reason}`: connections the caps of src/net/connection-cap.ts closed
+ * on each listener of this process (serve's https, http, dns-tcp with its DNS workers', forward, metrics; a
+ * worker's metrics): `address_cap` refused over --max-connections-per-ip, `total_cap` refused at the listener's
+ * total, `shed` an older connection closed at the total to take a newer one. Rising values are a flood.
+ */
+function connectionCapMetrics(registry: Registry): void {
+  const last = new Map<string, number>();
+  new Counter({
+    name: 'vigil_connections_closed_total',
+    help: 'connections closed by the listener caps: refused over the per-address cap or at the total, or shed at the total',
+    labelNames: ['listener', 'reason'],
+    registers: [registry],
+    collect() {
+      for (const [listener, c] of closedByListener())
+        for (const [reason, n] of [
+          ['address_cap', c.address],
+          ['total_cap', c.total],
+          ['shed', c.shed],
+        ] as const) {
+          const key = `${listener}|${reason}`;
+          // inc by 0 at first: the series shows from the start.
+          this.inc({ listener, reason }, Math.max(0, n - (last.get(key) ?? 0)));
+          last.set(key, Math.max(n, last.get(key) ?? 0));
+        }
+    },
+  });
 }
 
 /**

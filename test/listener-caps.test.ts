@@ -1,4 +1,4 @@
-// store-incidental: descriptor and connection caps of the forwarder and metrics listeners.
+// store-incidental: descriptor and connection caps of the forwarder, metrics and DNS-over-TCP listeners.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
@@ -7,6 +7,7 @@ import { capConnections } from '../src/net/connection-cap.ts';
 import { heard, open, type Target } from './helpers/raw.ts';
 import { freePort, serve, type Served } from './helpers/server.ts';
 import { apiProbe, dnsProbe, Flood, httpProbe } from './helpers/slow-clients.ts';
+import { queryPacket } from './helpers/dns-client.ts';
 import { eventually } from './helpers/wait.ts';
 
 /**
@@ -66,6 +67,8 @@ describe('the forwarder and the metrics listener under slow clients', () => {
       // Before the fix all 150 stayed open.
       await eventually(async () => f.kept() === CAP, `${CAP} of 150 left open`);
       assert.notEqual(await httpProbe(t[listener], '127.0.0.2', path)(), null, 'another address is served');
+      // Counted where an operator looks (before: only a warn-once log line said so).
+      assert.ok(closedCount(await scrape(), listener, 'address_cap') >= 150 - CAP, 'refusals in /metrics');
       f.release();
       await eventually(
         async () => (await httpProbe(t[listener], '127.0.0.1', path)()) !== null,
@@ -86,7 +89,40 @@ describe('the forwarder and the metrics listener under slow clients', () => {
       f.release();
     });
   }
+
+  test('DNS over TCP: 120 slow queries from 15 addresses; at the total the longest unserved makes room', async () => {
+    const f = flood();
+    const q = queryPacket('example.invalid', 'A');
+    // A query trickled a byte at a time (the slowloris kind); 8 per address, each within its cap.
+    const slowQuery = Buffer.concat([Buffer.from([q.length >> 8, q.length & 0xff]), q]);
+    const { kept: held } = await f.open(t.dns, 120, 15, slowQuery, 60_000, 71);
+    // Before: the total (100 at this limit) refused the newcomer until the slow ones' idle timer (10 s) ran out.
+    assert.notEqual(await dnsProbe(t.dns, NORMAL)(), null, 'a new DNS client is answered');
+    assert.ok(held <= 100, `the total holds: ${held} open`);
+    assert.ok(closedCount(await scrape(), 'dns-tcp', 'shed') >= 20, 'sheds in /metrics');
+    f.release();
+  });
+
+  /** /metrics over a raw GET from an address no flood uses (fetch cannot choose its source address). */
+  async function scrape(from = '127.0.0.250'): Promise<string> {
+    const conn = await open({ ...t.metrics, localAddress: from });
+    conn.socket.write('GET /metrics HTTP/1.1\r\nHost: scrape.example\r\nConnection: close\r\n\r\n');
+    return (await conn.closed).data.toString('utf8');
+  }
 });
+
+/** A `vigil_connections_closed_total` sample of a scrape (0 when absent). */
+function closedCount(text: string, listener: string, reason: string): number {
+  const line = text
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('vigil_connections_closed_total{') &&
+        l.includes(`listener="${listener}"`) &&
+        l.includes(`reason="${reason}"`),
+    );
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
 
 test('shedding at the total: the connection longest unserved makes room; one the server works on never does', async () => {
   const sockets: Socket[] = [];

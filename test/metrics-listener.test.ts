@@ -47,6 +47,9 @@ describe('serve: the metrics listener', () => {
       await eventually(async () => (await scrape()).includes('vigil_zones_served 1'), 'the zone counted');
       // Before: vigil_zone_served_serial{zone="secret-customer.example"} for anyone reaching the listener.
       assert.doesNotMatch(await scrape(), /secret-customer|zone=/);
+      // Series that exist before their first event, so that rate() sees it: zone-health levels, the caps.
+      assert.match(await scrape(), /^vigil_zone_health_findings_total\{level="ERROR"\} 0$/m);
+      assert.match(await scrape(), /^vigil_connections_closed_total\{listener="dns-tcp",reason="shed"\} 0$/m);
     } finally {
       await s.stop();
     }
@@ -79,6 +82,9 @@ describe('worker: --config, --log-format and a metrics listener', () => {
       assert.match(m, /^vigil_audits\{state="queued"\} 0$/m);
       assert.match(m, /^vigil_process_resident_memory_bytes \d+/m);
       assert.match(m, /^# TYPE vigil_audit_duration_seconds histogram$/m);
+      // A worker starts scheduled runs too: the set's schedule series are here as well as in serve's.
+      assert.match(m, /^vigil_schedules_due 0$/m);
+      assert.match(m, /^vigil_schedule_runs_total\{outcome="queued"\} 0$/m);
       assert.doesNotMatch(m, /vigil_api_requests_total|vigil_distribution_/, "serve's series are not the worker's");
       // --log-format on the command line beats VIGIL_LOG_FORMAT=json (the helper's): readable lines, not JSON.
       await eventually(async () => /worker started/.test(w.stderr()), 'the start logged');

@@ -51,6 +51,7 @@ describe('admin store copy: a populated SQLite data directory into an empty Post
     const source = await serve({ dataDir, args: [...SQLITE, ...dnsArgs] });
     let before: Record<string, unknown>;
     let serial: number;
+    let signedSerial: number;
     let scanuid: string;
     let apikey: string;
     try {
@@ -88,10 +89,29 @@ describe('admin store copy: a populated SQLite data directory into an empty Post
         async () => Object.values<any>((await c.call('dnsGetDomainList.php', {})).domains).every((d) => d.state === 3),
         'both domains distributed',
       );
+      // One signed zone: its keys are copied sealed, and the copy must say which file opens them.
+      await c.call('dnsSetDNSSEC.php', { domain: 'move-two.example', enable: 'YES' });
+      await eventually(
+        async () => (await c.call('dnsGetDNSSEC.php', { domain: 'move-two.example' })).ds.length > 0,
+        'move-two.example signed',
+      );
       scanuid = await runAudit(c, { ipaddr: '127.0.5.9', audittype: 'basic' });
       await finished(c, scanuid);
       serial = (await digSerial(dnsPort, 'move-one.example'))!;
       assert.ok(serial > 0);
+      // The signed version served (its DNSKEY answered) before its serial is taken.
+      await eventually(async () => {
+        const { stdout } = await run('dig', [
+          '@127.0.0.1',
+          '-p',
+          String(dnsPort),
+          '+short',
+          'DNSKEY',
+          'move-two.example',
+        ]);
+        return stdout.trim() !== '';
+      }, 'move-two.example served signed');
+      signedSerial = (await digSerial(dnsPort, 'move-two.example'))!;
       before = await answers(c, scanuid);
     } finally {
       assert.equal(await source.stop(), 0);
@@ -109,6 +129,7 @@ describe('admin store copy: a populated SQLite data directory into an empty Post
     const copy = await vigil('admin', 'store', 'copy', '--data', dataDir, '--to', target, '--json');
     assert.equal(copy.code, 0, copy.stderr);
     const rows = JSON.parse(copy.stdout).rows;
+    assert.equal(JSON.parse(copy.stdout).dnssecKeyFile, `${dataDir}/dnssec/kek`, 'the key file is named');
     assert.deepEqual([rows.accounts, rows.domains, rows.zone_publications, rows.audits], [2, 2, 2, 1]);
     // Three records each, plus the default NS records a new domain starts with.
     assert.ok(rows.records >= 6, `records ${rows.records}`);
@@ -129,7 +150,7 @@ describe('admin store copy: a populated SQLite data directory into an empty Post
       await c.login(apikey, 'mover', PASSWORD);
       assert.deepEqual(await answers(c, scanuid), before);
       assert.equal(await digSerial(dnsPort, 'move-one.example'), serial);
-      assert.equal(await digSerial(dnsPort, 'move-two.example'), serial);
+      assert.equal(await digSerial(dnsPort, 'move-two.example'), signedSerial);
       // Sequences continue after the copied ids: new rows do not collide.
       const oldSeqs = Object.keys((before.list as any).domains).map(Number);
       await c.call('dnsAddDomain.php', { domain: 'move-three.example', domaintype: 'master', aup: 'YES' });

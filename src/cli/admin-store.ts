@@ -37,6 +37,7 @@ export function storeCommand(): Command {
       const { openStore, NoStoreError } = await import('../store/open.ts');
       const { openPostgres, isPostgresUrl, StoreError } = await import('../store/postgres.ts');
       const { copyStore, CopyError } = await import('../store/copy.ts');
+      const { sealedKeys } = await import('../dns/zone-store/dnssec-keys.ts');
       const config = buildConfig({ dataDir: o.data, db: null });
       try {
         if (!isPostgresUrl(o.to))
@@ -48,8 +49,12 @@ export function storeCommand(): Command {
             const copied = await copyStore(source, target);
             const to = shown(o.to);
             const rows = Object.fromEntries(copied.map((t) => [t.table, t.rows]));
-            const text = `copied ${config.dataDir} to ${to}, counts checked: ${copied.map((t) => `${t.table} ${t.rows}`).join(', ')}\nstart serve with: vigil serve --db ${to === o.to ? to : '<that URL>'} (copy DATA/tls/ too, or give --tls-cert/--tls-key)`;
-            process.stdout.write(o.json ? `${JSON.stringify({ from: config.dataDir, to, rows })}\n` : `${text}\n`);
+            // The copy's DNSSEC keys are sealed with a key that is a file, not a row (docs/scaling.md): a serve
+            // on another host without it refuses to start (kekMissing), so the operator hears it here first.
+            const kek = (await sealedKeys(source)).length ? config.dnssecKeyFile : null;
+            const text = `copied ${config.dataDir} to ${to}, counts checked: ${copied.map((t) => `${t.table} ${t.rows}`).join(', ')}\nstart serve with: vigil serve --db ${to === o.to ? to : '<that URL>'} (copy DATA/tls/ too, or give --tls-cert/--tls-key)${kek ? `\nthe signed zones' DNSSEC keys are sealed with ${kek} (or the file serve was given with --dnssec-key-file): give every serve of the copy that file (--dnssec-key-file), or it refuses to start` : ''}`;
+            const json = { from: config.dataDir, to, rows, ...(kek ? { dnssecKeyFile: kek } : {}) };
+            process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
             await adminEvent('admin: store copied', { data: config.dataDir, to, rows });
           } finally {
             await target.destroy();

@@ -100,6 +100,7 @@ export function workerCommand(): Command {
         { systemClock },
         metricsKit,
         { listenMetrics },
+        { scheduleMetrics },
       ] = await Promise.all([
         import('../log-format.ts'),
         import('../store/open.ts'),
@@ -107,6 +108,7 @@ export function workerCommand(): Command {
         import('../clock.ts'),
         import('../metrics-process.ts'),
         import('../metrics-server.ts'),
+        import('../metrics-schedules.ts'),
       ]);
       const logger = await serverLogger(config.logLevel, o.logFormat);
       // A mistyped --data must not start a worker on a fresh store nobody serves.
@@ -124,6 +126,8 @@ export function workerCommand(): Command {
         const audits = new metricsKit.AuditMetrics(registry);
         audits.queue(() => work.queue.depth());
         work.runner.onEnded = (e) => audits.ended(e);
+        // A worker starts scheduled runs too (src/audit/scheduler.ts): the set's schedule series, as serve's.
+        scheduleMetrics(registry, db, systemClock);
         metrics = await listenMetrics({ registry }, db, logger, config);
       }
       await work.start();

@@ -88,6 +88,49 @@ export interface CapOptions {
   name?: string;
 }
 
+/**
+ * Connections a listener's caps closed: refused at the per-address cap, refused at the total (nothing could
+ * be shed), or shed (an older one closed to take a newer one). Counted per listener name in this process,
+ * and as reported by its DNS worker processes; `vigil_connections_closed_total` (src/metrics-process.ts)
+ * shows them, so an operator sees a flood the warn-once log lines only hint at (issue 28 left them uncounted).
+ */
+export interface CapClosed {
+  address: number;
+  total: number;
+  shed: number;
+}
+const closedHere = new Map<string, CapClosed>();
+const closedElsewhere = new Map<string, Map<string, CapClosed>>();
+
+function tallyOf(name: string): CapClosed {
+  let t = closedHere.get(name);
+  if (!t) closedHere.set(name, (t = { address: 0, total: 0, shed: 0 }));
+  return t;
+}
+
+/** This process's counts of one listener (a DNS worker sends its own to the main process). */
+export function closedBy(name: string): CapClosed {
+  return { ...tallyOf(name) };
+}
+
+/** The latest counts another process (`from`, e.g. a DNS worker's pid) reported for listener `name`. */
+export function reportClosed(from: string, name: string, counts: CapClosed): void {
+  let m = closedElsewhere.get(from);
+  if (!m) closedElsewhere.set(from, (m = new Map()));
+  m.set(name, { ...counts });
+}
+
+/** Listener name -> what its caps closed, this process's and its workers' added up. */
+export function closedByListener(): Map<string, CapClosed> {
+  const out = new Map<string, CapClosed>();
+  for (const m of [closedHere, ...closedElsewhere.values()])
+    for (const [name, c] of m) {
+      const t = out.get(name) ?? { address: 0, total: 0, shed: 0 };
+      out.set(name, { address: t.address + c.address, total: t.total + c.total, shed: t.shed + c.shed });
+    }
+  return out;
+}
+
 /** What a listener with `shed` tells the cap about its connections. */
 export interface ConnectionCap {
   /** The connection was just served: it goes to the back of the line of connections to shed. */
@@ -116,8 +159,12 @@ export interface ConnectionCap {
 export function capConnections(server: Server, options: CapOptions): ConnectionCap {
   const total = options.total ?? defaultTotalCap();
   const shed = options.shed;
-  // Without shedding, Node refuses connections over maxConnections itself, before 'connection'.
-  if (!shed) server.maxConnections = total;
+  const closed = tallyOf(options.name ?? 'other');
+  // Without shedding, Node refuses connections over maxConnections itself, before 'connection' ('drop').
+  if (!shed) {
+    server.maxConnections = total;
+    server.on('drop', () => closed.total++);
+  }
   const open = new Map<string, number>();
   const atCap = new Set<string>();
   /** Open connections, longest unserved first (a Map keeps insertion order). */
@@ -150,6 +197,7 @@ export function capConnections(server: Server, options: CapOptions): ConnectionC
           'connection cap reached; refusing more from this client',
         );
       }
+      closed.address++;
       refuse(socket);
       return;
     }
@@ -165,11 +213,13 @@ export function capConnections(server: Server, options: CapOptions): ConnectionC
         );
       }
       if (!old) {
+        closed.total++;
         refuse(socket);
         return;
       }
       line.delete(old);
       cap.shedCount++;
+      closed.shed++;
       old.destroy();
     }
     open.set(key, count + 1);

@@ -3,7 +3,7 @@ import { createServer, isIPv6, type Server, type Socket as TcpSocket } from 'nod
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../../clock.ts';
 import { DEFAULTS } from '../../config.ts';
-import { capConnections } from '../../net/connection-cap.ts';
+import { capConnections, DESCRIPTOR_SHARES, defaultTotalCap } from '../../net/connection-cap.ts';
 import { parsePeer } from '../peers.ts';
 import type { ZoneFinder } from './resolve.ts';
 import type { Stale } from './serving-set.ts';
@@ -143,9 +143,22 @@ export class NameServer {
     const tcp = createServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
-      serveDnsTcp(socket, this.limits, { answer: (message, peer) => this.answerTcp(message, peer) });
+      serveDnsTcp(socket, this.limits, {
+        answer: (message, peer) => this.answerTcp(message, peer),
+        served: () => cap.served(socket),
+      });
     });
-    capConnections(tcp, { perAddress: this.limits.maxConnectionsPerIp, logger: this.logger, name: 'dns-tcp' });
+    // At its total, DNS over TCP sheds as the HTTP listeners do (issue 28): refusing the newcomer let slow
+    // connections from a few addresses keep every new client out until the 10 s idle timer (docs/security.md,
+    // the bench's "DNS does not shed" row). Answers are written at once, so a connection still holding unsent
+    // replies (a transfer to a slow reader) is the only one being served; idle and half-sent ones may go.
+    const cap = capConnections(tcp, {
+      perAddress: this.limits.maxConnectionsPerIp,
+      total: defaultTotalCap(DESCRIPTOR_SHARES['dns-tcp']),
+      shed: (socket) => socket.writableLength === 0,
+      logger: this.logger,
+      name: 'dns-tcp',
+    });
     await new Promise<void>((res, rej) => tcp.once('error', rej).listen(port, host, () => res()));
     const bound = (tcp.address() as { port: number }).port;
     this.tcp = tcp;

@@ -29,6 +29,8 @@ const HEADER = 12;
 export interface TcpHandler {
   /** The replies to one message (several for a zone transfer). */
   answer(message: Buffer, peer: string): Buffer[];
+  /** A query was answered: the connection goes to the back of the line to shed (connection-cap.ts). */
+  served?(): void;
 }
 
 /**
@@ -75,6 +77,7 @@ export function serveDnsTcp(socket: Socket, limits: Required<TcpLimits>, handler
         len.writeUInt16BE(out.length);
         socket.write(Buffer.concat([len, out]));
       }
+      handler.served?.();
     }
     if (socket.writableLength > TCP_MAX_QUEUED) socket.pause();
   });

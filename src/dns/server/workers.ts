@@ -7,6 +7,7 @@ import { NameServer } from './name-server.ts';
 import { ServingSet } from './serving-set.ts';
 import { parsePeer } from '../peers.ts';
 import { DnsCounters, type DnsCountsSnapshot } from './counters.ts';
+import { type CapClosed, closedBy, reportClosed } from '../../net/connection-cap.ts';
 
 /** Messages between the main process and its name-server workers. */
 type ToWorker = { reload: true } | { slaves: [string, string[]][] } | { bind: true };
@@ -14,7 +15,7 @@ type FromWorker =
   | { loaded: true }
   | { ready: number }
   | { notify: { zone: string; address: string } }
-  | { counts: DnsCountsSnapshot };
+  | { counts: DnsCountsSnapshot; closed?: CapClosed };
 /** How often a worker reports its counters to the main process (the metrics are this fresh). */
 const COUNTS_EVERY_MS = 1000;
 
@@ -62,7 +63,11 @@ export async function startDnsWorkers(
       if ('loaded' in m) isLoaded();
       else if ('ready' in m) isReady(m.ready);
       else if ('notify' in m) onNotify(m.notify.zone, m.notify.address);
-      else if ('counts' in m && worker.process.pid) counters?.workers.set(worker.process.pid, m.counts);
+      else if ('counts' in m && worker.process.pid) {
+        counters?.workers.set(worker.process.pid, m.counts);
+        // Its DNS-over-TCP caps' counts: vigil_connections_closed_total adds them to this process's.
+        if (m.closed) reportClosed(`dns-worker-${worker.process.pid}`, 'dns-tcp', m.closed);
+      }
     });
   }
   let closing = false;
@@ -123,7 +128,10 @@ export async function runDnsWorker(logger: Logger): Promise<void> {
   );
   const port = await server.listen(config.listen, config.dnsPort);
   // Plain numbers over IPC, once a second: the main process's metrics add them up.
-  setInterval(() => process.send?.({ counts: counters.snapshot() } satisfies FromWorker), COUNTS_EVERY_MS).unref();
+  setInterval(
+    () => process.send?.({ counts: counters.snapshot(), closed: closedBy('dns-tcp') } satisfies FromWorker),
+    COUNTS_EVERY_MS,
+  ).unref();
   process.on('message', (m: ToWorker) => {
     if ('reload' in m) serving.load(db).catch((err) => logger.error({ err }, 'dns worker: reload failed'));
     else if ('slaves' in m) slaves = new Map(m.slaves);
