@@ -22,6 +22,6 @@ export default defineCheck({
         certNamesAddress(c, host.address)
           ? null
           : `The certificate names ${c.altNames.join(', ') || cn(c.subject) || 'nothing'}, not ${host.address}.`,
-      { implicitOnly: true },
+      { implicitOnly: true, trust: true },
     ),
 });

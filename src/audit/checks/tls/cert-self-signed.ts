@@ -19,5 +19,5 @@ export default defineCheck({
   // certificate, so a self-signed one there is the same weakness as on HTTPS. Port 25 between MTAs is
   // opportunistic (RFC 7435), but a self-signed certificate still leaves DANE and MTA-STS senders nothing to
   // verify (RFC 8461 §4.2 requires a valid chain), so it is reported there as well, at the same low risk.
-  run: (t) => certDetail(t, (c) => (c.selfSigned ? 'The certificate is self-signed.' : null)),
+  run: (t) => certDetail(t, (c) => (c.selfSigned ? 'The certificate is self-signed.' : null), { trust: true }),
 });

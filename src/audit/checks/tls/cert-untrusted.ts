@@ -27,14 +27,18 @@ export default defineCheck({
   ],
   ports: { where: speaksTls },
   run: (t) =>
-    certDetail(t, (c, host, _now, info) => {
-      if (c.selfSigned || !info.chain?.length) return null;
-      const v = verifyChain(info.chain, host.caCertificates ?? []);
-      if (!v || v.trusted || v.selfSigned) return null;
-      const sent =
-        info.chain.length === 1
-          ? 'the server sent its certificate alone'
-          : `the server sent ${info.chain.length} certificates`;
-      return `The chain does not lead to a trusted CA: ${v.reason} (the path stops at the issuer "${v.issuer}", which is not among the trusted CAs; ${sent})`;
-    }),
+    certDetail(
+      t,
+      (c, host, _now, info) => {
+        if (c.selfSigned || !info.chain?.length) return null;
+        const v = verifyChain(info.chain, host.caCertificates ?? []);
+        if (!v || v.trusted || v.selfSigned) return null;
+        const sent =
+          info.chain.length === 1
+            ? 'the server sent its certificate alone'
+            : `the server sent ${info.chain.length} certificates`;
+        return `The chain does not lead to a trusted CA: ${v.reason} (the path stops at the issuer "${v.issuer}", which is not among the trusted CAs; ${sent})`;
+      },
+      { trust: true },
+    ),
 });

@@ -55,6 +55,8 @@ export const http: Family = {
     // IPP is HTTP POST (RFC 8010 §4): CUPS and printers say so in their Server header ("CUPS/2.4 IPP/2.1"),
     // and nmap names the port ipp.
     s.name = /\bIPP\/\d/.test(s.http?.headers['server'] ?? '') ? 'ipp' : 'http';
+    // Tor answers HTTP on its ControlPort with a 501 page of its own (control.c): the port is Tor's control port.
+    if (/<title>Tor's ControlPort is not an HTTP proxy<\/title>/.test(s.http?.body ?? '')) s.name = 'tor-control';
     return true;
   },
 };

@@ -6,7 +6,8 @@
  * not do). proto/tls.ts's readTlsInfo also sees 1024-bit and SHA-1 certificates.
  */
 import { isIP } from 'node:net';
-import type { HostFacts, Target, TlsCertificate, TlsInfo } from '../../../engine/types.ts';
+import type { HostFacts, Net, Target, TlsCertificate, TlsInfo } from '../../../engine/types.ts';
+import { requestsClientCertificate } from '../../../proto/tls-client-auth.ts';
 import { tlsTargetOn, via } from './targets.ts';
 
 export const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -43,21 +44,40 @@ export const EXPIRY_WARNING_DAYS = 30;
  * (self-signed, name) pass `implicitOnly`: on STARTTLS ports the certificate is usually not what protects
  * the client: SMTP between servers is opportunistic and unauthenticated by design (RFC 7435, RFC 3207 §4: a
  * publicly-referenced server must not require TLS), and mail, directory and database certificates name a
- * host, never the audited address. The validity, key and signature checks apply to both.
+ * host, never the audited address. The validity, key and signature checks apply to both. Trust checks
+ * (self-signed, untrusted, name) also pass `trust`: before one reports an implicit-TLS port, one TLS 1.2
+ * ClientHello per port and host asks whether the server requests a client certificate (the same act as a
+ * client's handshake, as the STARTTLS handshakes of targets.ts are; docs/audits.md, "Control ports").
  */
 export async function certDetail(
   { host, net, port }: Target,
   test: (c: TlsCertificate, host: HostFacts, now: number, info: TlsInfo) => string | null,
-  opts: { implicitOnly?: boolean } = {},
+  opts: { implicitOnly?: boolean; trust?: boolean } = {},
 ): Promise<string | null> {
   const t = await tlsTargetOn(host, net, port);
   const info = t?.info;
   const cert = info?.certificate;
   if (!t || !info || !cert || (t.starttls && opts.implicitOnly)) return null;
+  let detail: string | null;
   try {
-    const detail = test(cert, host, Date.now(), info);
-    return detail ? `${detail}${via(t)} (subject: ${cert.subject}; issuer: ${cert.issuer})` : null;
+    detail = test(cert, host, Date.now(), info);
   } catch {
     return null; // an odd certificate record costs this port only
   }
+  if (!detail) return null;
+  // Trust checks (self-signed, untrusted, name): a server that asks every client for a certificate serves
+  // clients provisioned to it, which trust its certificate by configuration (unbound-control pins
+  // unbound_server.pem; Docker and etcd clients are given the CA file), not through public CAs.
+  if (opts.trust && !t.starttls && (await asksClientCertificate(host, net, port))) return null;
+  return `${detail}${via(t)} (subject: ${cert.subject}; issuer: ${cert.issuer})`;
+}
+
+/** One TLS 1.2 hello per port and audited host, shared by the trust checks (proto/tls-client-auth.ts). */
+const clientAuth = new WeakMap<HostFacts, Map<number, Promise<boolean | null>>>();
+function asksClientCertificate(host: HostFacts, net: Net, port: number): Promise<boolean | null> {
+  let ports = clientAuth.get(host);
+  if (!ports) clientAuth.set(host, (ports = new Map()));
+  let p = ports.get(port);
+  if (!p) ports.set(port, (p = requestsClientCertificate(net, port)));
+  return p;
 }
