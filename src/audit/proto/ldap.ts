@@ -13,7 +13,8 @@ function len(n: number): Buffer {
   if (n < 0x100) return Buffer.from([0x81, n]);
   return Buffer.from([0x82, n >> 8, n & 0xff]);
 }
-const tlv = (tag: number, ...body: Buffer[]) => {
+/** A BER/DER TLV (short or long definite length); Kerberos messages share it (krb5.ts). */
+export const tlv = (tag: number, ...body: Buffer[]) => {
   const b = Buffer.concat(body);
   return Buffer.concat([Buffer.from([tag]), len(b.length), b]);
 };
@@ -42,7 +43,7 @@ function search(id: number, base: string, scope: 0 | 2, sizeLimit: number, attrs
   );
 }
 
-interface Tlv {
+export interface Tlv {
   tag: number;
   start: number;
   end: number;
@@ -62,7 +63,8 @@ export function readTlv(b: Buffer, at: number): Tlv | null {
   return start + l <= b.length ? { tag: b[at]!, start, end: start + l } : null;
 }
 
-const children = (b: Buffer, t: Tlv) => {
+/** The TLVs directly inside `t`. */
+export const children = (b: Buffer, t: Tlv) => {
   const out: Tlv[] = [];
   for (let at = t.start; at < t.end; ) {
     const c = readTlv(b, at);

@@ -19,7 +19,7 @@ const reverseName = (address: string) =>
 const hostName = /\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63})\b/gi;
 
 /** Host names the audit saw on this host: banners, certificate names, HTTP headers. */
-function namesSeen(host: HostFacts): string[] {
+export function namesSeen(host: HostFacts): string[] {
   const out: string[] = [];
   for (const s of host.services) {
     for (const text of [
