@@ -53,6 +53,11 @@ export async function httpRequest(
     body?: string;
     timeoutMs?: number;
     maxBytes?: number;
+    /**
+     * Done once the body has its Content-Length, without waiting for the close: for servers that keep the
+     * connection open whatever the request says (the V8 inspector answers HTTP/1.0 and does not close).
+     */
+    endAtLength?: boolean;
   } = {},
 ): Promise<HttpAnswer | null> {
   const timeoutMs = opts.timeoutMs ?? 5000;
@@ -84,13 +89,20 @@ export async function httpRequest(
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
       size += c.length;
-      if (size >= maxBytes + 8192) done();
+      if (size >= maxBytes + 8192 || (opts.endAtLength && bodyComplete(Buffer.concat(chunks)))) done();
     });
     socket.on('end', done);
     socket.on('error', done);
     socket.on('close', done);
     socket.write(`${head}\r\n\r\n${opts.body ?? ''}`);
   });
+}
+
+/** The head has arrived and the body has its Content-Length bytes. */
+function bodyComplete(data: Buffer): boolean {
+  const end = data.indexOf('\r\n\r\n');
+  const length = end < 0 ? null : /\r\ncontent-length:\s*(\d+)/i.exec(data.subarray(0, end).toString('latin1'));
+  return !!length && data.length - end - 4 >= Number(length[1]);
 }
 
 /**

@@ -34,6 +34,7 @@ export const CVSS_B: Readonly<Record<string, CveFacts>> = {
   'CVE-2001-0645': { vector: null, v2: 'AV:N/AC:L/Au:N/C:P/I:P/A:P', v2score: 7.5 },
   'CVE-2001-1473': { vector: null, v2: 'AV:N/AC:L/Au:N/C:P/I:P/A:P', v2score: 7.5 },
   'CVE-2002-0013': { vector: null, v2: 'AV:N/AC:L/Au:N/C:C/I:C/A:C', v2score: 10.0 },
+  'CVE-2004-2687': { vector: null, v2: 'AV:N/AC:M/Au:N/C:C/I:C/A:C', v2score: 9.3 },
   'CVE-2006-0987': { vector: null, v2: 'AV:N/AC:L/Au:N/C:N/I:N/A:P', v2score: 5.0 },
   'CVE-2006-2369': { vector: null, v2: 'AV:N/AC:L/Au:N/C:P/I:P/A:P', v2score: 7.5 },
   'CVE-2008-5161': {
@@ -113,6 +114,12 @@ export const CVSS_B: Readonly<Record<string, CveFacts>> = {
     advisory: 'http://mailman.nginx.org/pipermail/nginx-announce/2017/000200.html',
   },
   'CVE-2017-7668': { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', score: 7.5, source: 'nvd' },
+  'CVE-2017-11610': {
+    vector: 'CVSS:3.0/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H',
+    score: 8.8,
+    source: 'nvd',
+    advisory: 'https://github.com/Supervisor/supervisor/blob/3.0.1/CHANGES.txt',
+  },
   'CVE-2018-15473': { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N', score: 5.3, source: 'nvd' },
   'CVE-2018-1000115': { vector: 'CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', score: 7.5, source: 'nvd' },
   'CVE-2019-0708': {
