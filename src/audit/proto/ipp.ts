@@ -104,10 +104,12 @@ export async function ippAsk(
   tls: boolean,
   path: string,
   body: Buffer,
+  host?: string,
 ): Promise<{ http: number; ipp: IppResponse | null } | null> {
   const a = await httpRequest(net, port, tls, {
     method: 'POST',
     target: path,
+    ...(host ? { host } : {}),
     headers: { 'Content-Type': 'application/ipp' },
     // The request is ASCII bytes only (tags and lengths below 0x80, ASCII values), which latin1 keeps as they are.
     body: body.toString('latin1'),
@@ -117,11 +119,15 @@ export async function ippAsk(
   return { http: a.status, ipp: /application\/ipp/i.test(a.headers['content-type'] ?? '') ? parseIpp(a.raw) : null };
 }
 
-/** The printers a server lists to anyone: CUPS-Get-Printers, else Get-Printer-Attributes of /ipp/print. */
+/**
+ * The printers a server lists to anyone: CUPS-Get-Printers, else Get-Printer-Attributes of /ipp/print.
+ * `host`: the Host header when not the address (cupsd takes only localhost from a loopback client, proto/cups.ts).
+ */
 export async function sharedPrinters(
   net: Net,
   port: number,
   tls: boolean,
+  host?: string,
 ): Promise<{ operation: string; printers: Record<string, string[]>[] } | null> {
   const base = `ipp${tls ? 's' : ''}://${net.address.includes(':') ? `[${net.address}]` : net.address}:${port}`;
   const asks: [string, string, Buffer][] = [
@@ -129,7 +135,7 @@ export async function sharedPrinters(
     ['Get-Printer-Attributes', '/ipp/print', ippRequest(0x000b, `${base}/ipp/print`)],
   ];
   for (const [operation, path, body] of asks) {
-    const r = await ippAsk(net, port, tls, path, body);
+    const r = await ippAsk(net, port, tls, path, body, host);
     if (!r) return null;
     const printers = (r.ipp && r.ipp.status < 0x100 ? r.ipp.groups : [])
       .filter((g) => g.tag === 0x04 && g.attrs['printer-name']?.length)

@@ -7,22 +7,12 @@
  * and YPPROC_NEXT (5: a map's records in order), YPPROC_MAPLIST (11).
  */
 import type { Net } from '../engine/types.ts';
-import { pmapGetPort, rpcCall, Xdr } from './rpc.ts';
+import { pmapGetPort, rpcCall, Xdr, xdrString } from './rpc.ts';
 
 export const YPPROG = 100004;
 const YPVERS = 2;
 /** ypstat (yp.x): YP_TRUE 1, YP_NOMORE 2, YP_FALSE 0, YP_NOMAP -1, YP_NODOM -2, YP_NOKEY -3, … */
 const YP_TRUE = 1;
-
-const pad4 = (n: number) => (n + 3) & ~3;
-/** XDR string<> / opaque<>: length, bytes, zero padding. */
-function xdrString(s: string): Buffer {
-  const b = Buffer.from(s, 'latin1');
-  const out = Buffer.alloc(4 + pad4(b.length));
-  out.writeUInt32BE(b.length, 0);
-  b.copy(out, 4);
-  return out;
-}
 
 export interface Ypserv {
   port: number;

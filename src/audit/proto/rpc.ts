@@ -61,6 +61,14 @@ export function parseReply(xid: Buffer, msg: Buffer): Omit<RpcReply, 'size' | 's
 }
 
 const pad4 = (n: number) => (n + 3) & ~3;
+/** XDR string<> / opaque<> (RFC 4506 §4.10-4.11): length, bytes, zero padding. */
+export function xdrString(s: string): Buffer {
+  const b = Buffer.from(s, 'latin1');
+  const out = Buffer.alloc(4 + pad4(b.length));
+  out.writeUInt32BE(b.length, 0);
+  b.copy(out, 4);
+  return out;
+}
 const u32 = (...v: number[]) =>
   Buffer.concat(v.map((x) => Buffer.from([x >>> 24, (x >>> 16) & 255, (x >>> 8) & 255, x & 255])));
 
@@ -88,7 +96,7 @@ export function rpcTcp(net: Net, port: number, prog: number, vers: number, proc:
 }
 
 /** The record's payload once its last fragment is in (RFC 5531 §11), else null. */
-function records(b: Buffer): Buffer | null {
+export function records(b: Buffer): Buffer | null {
   const parts: Buffer[] = [];
   for (let at = 0; at + 4 <= b.length; ) {
     const head = b.readUInt32BE(at);

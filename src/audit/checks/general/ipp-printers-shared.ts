@@ -2,6 +2,61 @@ import { defineCheck } from '../kit.ts';
 import { usesTls } from '../../proto/http.ts';
 import { sharedPrinters, speaksIpp } from '../../proto/ipp.ts';
 import { shown } from '../../proto/talk.ts';
+import type { Net } from '../../engine/types.ts';
+import {
+  adminPage,
+  adminSettings,
+  bestLocation,
+  checkedSettings,
+  cupsGet,
+  hostRetried,
+  isLoopback,
+  LOCALHOST,
+  openToNetwork,
+  quoted,
+  servedConf,
+} from '../../proto/cups.ts';
+
+const one = (p: Record<string, string[]>) =>
+  [
+    p['printer-name']?.[0],
+    p['printer-make-and-model']?.[0] && `model "${p['printer-make-and-model'][0]}"`,
+    p['printer-location']?.[0] && `location "${p['printer-location'][0]}"`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+const listed = (printers: Record<string, string[]>[]) =>
+  `${printers
+    .slice(0, 5)
+    .map((p) => shown(one(p), 120))
+    .join('; ')}${printers.length > 5 ? '; …' : ''}`;
+
+/**
+ * A cupsd on a loopback address that refuses the address as Host
+ * (proto/cups.ts): asked with `Host: localhost` it lists every queue to a
+ * loopback client, shared or not, whatever its rules say. Reported only
+ * on its own word: queues marked printer-is-shared, and the cupsd.conf it
+ * serves admitting clients from the network where those queues are
+ * (<Location /printers/…> or /), or else the settings its Administration
+ * page states ("Share printers" or "Allow printing from the Internet"
+ * checked). Neither, and nothing is reported.
+ */
+async function viaLocalhost(net: Net, port: number, tls: boolean) {
+  if (!isLoopback(net.address) || !(await cupsGet(net, port, tls, '/')).host) return null;
+  const r = await sharedPrinters(net, port, tls, LOCALHOST);
+  const shared = r?.printers.filter((p) => p['printer-is-shared']?.[0] === '1') ?? [];
+  if (!r || !shared.length) return null;
+  const queues = `IPP ${r.operation} answered ${r.printers.length} printer${r.printers.length > 1 ? 's' : ''}, ${shared.length} marked printer-is-shared: ${listed(shared)}`;
+  const conf = await servedConf(net, port, tls, LOCALHOST);
+  const rules = conf && openToNetwork(bestLocation(conf, `/printers/${shared[0]!['printer-name']![0]}`));
+  if (rules)
+    return `${hostRetried(net, port)}: ${queues}; and GET /admin/conf/cupsd.conf, without credentials, was answered HTTP 200 with a cupsd.conf that admits clients from the network to them and requires no login (${quoted(rules)}).`;
+  // No configuration served: the settings the Administration page states (proto/cups.ts adminSettings).
+  const settings = adminSettings((await adminPage(net, port, tls)) ?? '');
+  const on = settings ? checkedSettings(settings, ['SHARE_PRINTERS', 'REMOTE_ANY']) : [];
+  if (!on.length) return null;
+  return `${hostRetried(net, port)} as its own pages state it: ${queues}; and GET /admin answered, without credentials, the server settings its admin CGI reads from cupsd.conf, ${on.join(', ')}: clients from the network reach those queues.`;
+}
 
 /**
  * A print server or printer that answers IPP queries from anyone (CUPS
@@ -11,7 +66,9 @@ import { shown } from '../../proto/talk.ts';
  * and what the same unauthenticated client could send jobs to. Only
  * read-only operations are sent (CUPS-Get-Printers, Get-Printer-Attributes,
  * proto/ipp.ts); a refusal (HTTP 403/401, client-error-forbidden) is not
- * reported.
+ * reported. A cupsd on a loopback address that refuses the address as
+ * Host is asked with `Host: localhost` and judged by its own word
+ * (viaLocalhost).
  */
 export default defineCheck({
   id: 'vigil.ipp.printers-shared',
@@ -31,17 +88,9 @@ export default defineCheck({
   ],
   ports: { services: ['ipp'], ports: [631], where: speaksIpp },
   run: async ({ net, port, service }) => {
-    const r = await sharedPrinters(net, port, service ? usesTls(service) : false);
-    if (!r) return null;
-    const one = (p: Record<string, string[]>) =>
-      [
-        p['printer-name']?.[0],
-        p['printer-make-and-model']?.[0] && `model "${p['printer-make-and-model'][0]}"`,
-        p['printer-location']?.[0] && `location "${p['printer-location'][0]}"`,
-      ]
-        .filter(Boolean)
-        .join(', ');
-    const list = r.printers.slice(0, 5).map((p) => shown(one(p), 120));
-    return `IPP ${r.operation}, without credentials, was answered successful-ok with ${r.printers.length} printer${r.printers.length > 1 ? 's' : ''}: ${list.join('; ')}${r.printers.length > 5 ? '; …' : ''}.`;
+    const tls = service ? usesTls(service) : false;
+    const r = await sharedPrinters(net, port, tls);
+    if (!r) return viaLocalhost(net, port, tls);
+    return `IPP ${r.operation}, without credentials, was answered successful-ok with ${r.printers.length} printer${r.printers.length > 1 ? 's' : ''}: ${listed(r.printers)}.`;
   },
 });
