@@ -24,7 +24,18 @@ export default defineCheck({
       const stls = /^STLS\b/im.test(capa);
       const sasl = /^SASL\b.*\b(?:PLAIN|LOGIN)\b/im.exec(capa)?.[0];
       const user = await d.ask(`USER ${probeUser()}\r\n`, (t) => /\r?\n/.test(t));
-      const why = /^\+OK/.test(user) ? `USER answered "${line(user)}"` : sasl ? `CAPA offers ${sasl.trim()}` : null;
+      let why = /^\+OK/.test(user) ? `USER answered "${line(user)}"` : null;
+      // An advertisement is not proof: Courier with POP3_TLS_REQUIRED=1 lists SASL PLAIN in CAPA and still
+      // refuses AUTH before STLS. AUTH <mechanism> without credentials: a "+" continuation (RFC 5034 §4)
+      // means a password would follow in clear; "*" cancels it at once, so none is sent.
+      const mech = sasl && /\bPLAIN\b/i.test(sasl) ? 'PLAIN' : sasl ? 'LOGIN' : null;
+      if (!why && mech) {
+        const auth = await d.ask(`AUTH ${mech}\r\n`, (t) => /\r?\n/.test(t));
+        if (/^\+(?!OK)/.test(auth)) {
+          why = `CAPA offers ${sasl!.trim()} and AUTH ${mech} answered with a "+" continuation`;
+          await d.ask('*\r\n', (t) => /\r?\n/.test(t));
+        }
+      }
       return why ? `${why} before any TLS (${stls ? 'STLS is offered but not required' : 'no STLS offered'}).` : null;
     }),
 });
