@@ -64,6 +64,27 @@ import { GIT_DAEMON, SVNSERVE } from './vcs.ts';
 import { DOCKER_REGISTRY } from './registry.ts';
 import { TOMCAT_JAVA } from './tomcat-java.ts';
 import { ZOOKEEPER } from './zookeeper.ts';
+import { NFS_GANESHA } from './nfs.ts';
+import { SANED } from './sane.ts';
+import { MPD } from './mpd.ts';
+import { CUPS_LOOPBACK } from './cups-loopback.ts';
+import { P910ND } from './p910nd.ts';
+import { MIT_KDC } from './kerberos.ts';
+import { FREERADIUS } from './radius.ts';
+import { TOR } from './control-tor.ts';
+import { OPENVPN } from './control-openvpn.ts';
+import { HAPROXY_RUNTIME } from './control-haproxy.ts';
+import { UNBOUND } from './control-unbound.ts';
+import { CHRONY } from './control-chrony.ts';
+import { BIND_SHELL, DISTCC } from './distcc.ts';
+import { SUPERVISOR } from './supervisor.ts';
+import { JUPYTER } from './jupyter.ts';
+import { FLASK_DEBUG } from './flask-debug.ts';
+import { ARIA2C, TRANSMISSION_DAEMON } from './downloaders.ts';
+import { JDWP_JVM, NODE_INSPECTOR } from './debug-ports.ts';
+import { PHP_FPM_TCP } from './fastcgi.ts';
+import { PROFTPD, PUREFTPD } from './ftp-makes.ts';
+import { CHARON_IKE } from './ike.ts';
 import { heldByOther } from '../../../test/helpers/listeners.ts';
 import { FLEET_TAG_ENV, fleetTag, reapFleet } from './reap.ts';
 
@@ -131,13 +152,38 @@ export const DAEMONS: readonly Daemon[] = [
   NGIRCD,
   TOMCAT_JAVA,
   ZOOKEEPER,
+  PROFTPD,
+  PUREFTPD,
+  CHARON_IKE,
   BEANSTALKD,
   GEARMAN,
   CARBON,
   VARNISH,
+  TOR,
+  OPENVPN,
+  HAPROXY_RUNTIME,
+  UNBOUND,
+  CHRONY,
   DOCKER_REGISTRY,
   GIT_DAEMON,
   SVNSERVE,
+  NFS_GANESHA,
+  SANED,
+  MPD,
+  CUPS_LOOPBACK,
+  P910ND,
+  MIT_KDC,
+  FREERADIUS,
+  DISTCC,
+  BIND_SHELL,
+  SUPERVISOR,
+  JUPYTER,
+  FLASK_DEBUG,
+  ARIA2C,
+  TRANSMISSION_DAEMON,
+  NODE_INSPECTOR,
+  JDWP_JVM,
+  PHP_FPM_TCP,
   IMITATIONS,
 ];
 

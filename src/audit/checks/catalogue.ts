@@ -41,6 +41,7 @@ import webDefaultCredentials from './web/default-credentials.ts';
 import webVendorDefaultLogin from './web/vendor-default-login.ts';
 import webAjpOpen from './web/ajp-open.ts';
 import webAjpFileRead from './web/ajp-file-read.ts';
+import webDebuggerExposed from './web/debugger-exposed.ts';
 import mailImapCleartextLogin from './mail/imap-cleartext-login.ts';
 import mailOpenRelay from './mail/open-relay.ts';
 import mailPop3CleartextLogin from './mail/pop3-cleartext-login.ts';
@@ -49,6 +50,7 @@ import mailUserEnum from './mail/user-enum.ts';
 import ftpAnonymousWrite from './ftp/anonymous-write.ts';
 import ftpAnonymous from './ftp/anonymous.ts';
 import ftpCleartextLogin from './ftp/cleartext-login.ts';
+import ftpModCopyUnauthenticated from './ftp/mod-copy-unauthenticated.ts';
 import databasesDefaultCredentials from './databases/default-credentials.ts';
 import databasesElasticsearchOpen from './databases/elasticsearch-open.ts';
 import databasesMemcachedOpen from './databases/memcached-open.ts';
@@ -69,6 +71,7 @@ import remoteAccessVncExposed from './remote-access/vnc-exposed.ts';
 import remoteAccessVncNoauth from './remote-access/vnc-noauth.ts';
 import remoteAccessVncUnencrypted from './remote-access/vnc-unencrypted.ts';
 import remoteAccessX11Open from './remote-access/x11-open.ts';
+import remoteAccessIkeAggressivePsk from './remote-access/ike-aggressive-psk.ts';
 import windowsRdpExposed from './windows/rdp-exposed.ts';
 import windowsRdpStandardSecurity from './windows/rdp-standard-security.ts';
 import windowsSmbGuestShare from './windows/smb-guest-share.ts';
@@ -79,6 +82,10 @@ import dnsBindVersion from './dns/bind-version.ts';
 import dnsDynamicUpdate from './dns/dynamic-update.ts';
 import dnsOpenRecursion from './dns/open-recursion.ts';
 import generalFingerUsers from './general/finger-users.ts';
+import generalKerberosAsrepRoast from './general/kerberos-asrep-roast.ts';
+import generalKerberosUserEnum from './general/kerberos-user-enum.ts';
+import generalKerberosWeakEtypes from './general/kerberos-weak-etypes.ts';
+import generalRadiusDefaultSecret from './general/radius-default-secret.ts';
 import generalIdentUsers from './general/ident-users.ts';
 import generalInetdSmallServices from './general/inetd-small-services.ts';
 import generalIscsiDiscovery from './general/iscsi-discovery.ts';
@@ -119,6 +126,16 @@ import generalGitAnonymousPush from './general/git-anonymous-push.ts';
 import generalSvnAnonymousWrite from './general/svn-anonymous-write.ts';
 import generalRegistryOpen from './general/registry-open.ts';
 import generalRegistryPush from './general/registry-push.ts';
+import generalDistccOpen from './general/distcc-open.ts';
+import generalDistccExec from './general/distcc-exec.ts';
+import generalSupervisorRpcOpen from './general/supervisor-rpc-open.ts';
+import generalJupyterOpen from './general/jupyter-open.ts';
+import generalDownloadRpcOpen from './general/download-rpc-open.ts';
+import generalJdwpOpen from './general/jdwp-open.ts';
+import generalDevtoolsOpen from './general/devtools-open.ts';
+import generalContainerApiOpen from './general/container-api-open.ts';
+import generalFastcgiOpen from './general/fastcgi-open.ts';
+import generalBindShell from './general/bind-shell.ts';
 import dosDnsAnyAmplification from './dos/dns-any-amplification.ts';
 import dosHttpRangeAmplification from './dos/http-range-amplification.ts';
 import dosHttpSlowRequest from './dos/http-slow-request.ts';
@@ -140,6 +157,15 @@ import generalCoapResourceDiscovery from './general/coap-resource-discovery.ts';
 import dosCoapAmplification from './dos/coap-amplification.ts';
 import generalIcecastSourceDefault from './general/icecast-source-default.ts';
 import generalIrcOperDefault from './general/irc-oper-default.ts';
+import generalNfsExportsOpen from './general/nfs-exports-open.ts';
+import generalSaneOpen from './general/sane-open.ts';
+import generalMpdOpen from './general/mpd-open.ts';
+import generalJetdirectOpen from './general/jetdirect-open.ts';
+import controlTorControlOpen from './control/tor-control-open.ts';
+import controlOpenvpnManagementOpen from './control/openvpn-management-open.ts';
+import controlHaproxyRuntimeApi from './control/haproxy-runtime-api.ts';
+import controlUnboundControlOpen from './control/unbound-control-open.ts';
+import controlChronyCmdmonOpen from './control/chrony-cmdmon-open.ts';
 import type { Check } from './kit.ts';
 
 /**
@@ -193,6 +219,7 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'web/vendor-default-login.ts': webVendorDefaultLogin,
   'web/ajp-open.ts': webAjpOpen,
   'web/ajp-file-read.ts': webAjpFileRead,
+  'web/debugger-exposed.ts': webDebuggerExposed,
   'mail/imap-cleartext-login.ts': mailImapCleartextLogin,
   'mail/open-relay.ts': mailOpenRelay,
   'mail/pop3-cleartext-login.ts': mailPop3CleartextLogin,
@@ -201,6 +228,7 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'ftp/anonymous-write.ts': ftpAnonymousWrite,
   'ftp/anonymous.ts': ftpAnonymous,
   'ftp/cleartext-login.ts': ftpCleartextLogin,
+  'ftp/mod-copy-unauthenticated.ts': ftpModCopyUnauthenticated,
   'databases/default-credentials.ts': databasesDefaultCredentials,
   'databases/elasticsearch-open.ts': databasesElasticsearchOpen,
   'databases/memcached-open.ts': databasesMemcachedOpen,
@@ -221,6 +249,7 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'remote-access/vnc-noauth.ts': remoteAccessVncNoauth,
   'remote-access/vnc-unencrypted.ts': remoteAccessVncUnencrypted,
   'remote-access/x11-open.ts': remoteAccessX11Open,
+  'remote-access/ike-aggressive-psk.ts': remoteAccessIkeAggressivePsk,
   'windows/rdp-exposed.ts': windowsRdpExposed,
   'windows/rdp-standard-security.ts': windowsRdpStandardSecurity,
   'windows/smb-guest-share.ts': windowsSmbGuestShare,
@@ -271,6 +300,16 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'general/svn-anonymous-write.ts': generalSvnAnonymousWrite,
   'general/registry-open.ts': generalRegistryOpen,
   'general/registry-push.ts': generalRegistryPush,
+  'general/distcc-open.ts': generalDistccOpen,
+  'general/distcc-exec.ts': generalDistccExec,
+  'general/supervisor-rpc-open.ts': generalSupervisorRpcOpen,
+  'general/jupyter-open.ts': generalJupyterOpen,
+  'general/download-rpc-open.ts': generalDownloadRpcOpen,
+  'general/jdwp-open.ts': generalJdwpOpen,
+  'general/devtools-open.ts': generalDevtoolsOpen,
+  'general/container-api-open.ts': generalContainerApiOpen,
+  'general/fastcgi-open.ts': generalFastcgiOpen,
+  'general/bind-shell.ts': generalBindShell,
   'dos/dns-any-amplification.ts': dosDnsAnyAmplification,
   'dos/http-range-amplification.ts': dosHttpRangeAmplification,
   'dos/http-slow-request.ts': dosHttpSlowRequest,
@@ -292,6 +331,19 @@ export const FILES: Readonly<Record<string, Check | readonly Check[]>> = {
   'dos/coap-amplification.ts': dosCoapAmplification,
   'general/icecast-source-default.ts': generalIcecastSourceDefault,
   'general/irc-oper-default.ts': generalIrcOperDefault,
+  'general/nfs-exports-open.ts': generalNfsExportsOpen,
+  'general/sane-open.ts': generalSaneOpen,
+  'general/mpd-open.ts': generalMpdOpen,
+  'general/jetdirect-open.ts': generalJetdirectOpen,
+  'general/kerberos-asrep-roast.ts': generalKerberosAsrepRoast,
+  'general/kerberos-user-enum.ts': generalKerberosUserEnum,
+  'general/kerberos-weak-etypes.ts': generalKerberosWeakEtypes,
+  'general/radius-default-secret.ts': generalRadiusDefaultSecret,
+  'control/tor-control-open.ts': controlTorControlOpen,
+  'control/openvpn-management-open.ts': controlOpenvpnManagementOpen,
+  'control/haproxy-runtime-api.ts': controlHaproxyRuntimeApi,
+  'control/unbound-control-open.ts': controlUnboundControlOpen,
+  'control/chrony-cmdmon-open.ts': controlChronyCmdmonOpen,
 };
 
 export const CHECKS: readonly Check[] = Object.freeze([...Object.values(FILES).flat()]);

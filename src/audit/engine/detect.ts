@@ -3,10 +3,12 @@
  * port: wait briefly for a greeting (ssh, ftp, smtp, pop3, imap, mysql,
  * vnc, telnet, nats, the Varnish CLI, svnserve speak first); if it stays silent, run client-first probes on
  * fresh connections (HTTP, TLS → https/smtps/…, Redis, PostgreSQL, MongoDB,
- * RDP, SMB, DNS, Memcached, X11, rlogin/rsh/rexec, iSCSI, RPC, AMQP, STOMP, Firebird, AJP, Java RMI, ZooKeeper), the port's usual family first. What none of
+ * RDP, SMB, DNS, Memcached, X11, rlogin/rsh/rexec, iSCSI, RPC, AMQP, STOMP, Firebird, AJP, Java RMI, ZooKeeper, a Kerberos KDC), the port's usual family first. What none of
  * our families names goes to nmap's probe database (service-probes-run.ts):
  * the greeting against its NULL probe, then the probes it lists for the
  * port. beanstalkd, Gearman, git and carbon are probed on their usual ports only (detect/ops.ts).
+ * saned and raw printing ports too (detect/sharing.ts): on 9100-9107 the first probe is PJL's status
+ * query, and a port that keeps silent to it is named jetdirect and sent nothing more (a printer prints it).
  * Every socket comes from the fence's Net; every read is bounded in
  * bytes and time.
  */
@@ -32,6 +34,12 @@ import { ajp, javaRmi, zookeeper } from './detect/java.ts';
 import { beanstalkd, carbon, gearman, git, svn, varnishCli } from './detect/ops.ts';
 import { xmpp } from './detect/xmpp.ts';
 import { sip } from './detect/sip.ts';
+import { jdwp } from './detect/jdwp.ts';
+import { distcc } from './detect/distcc.ts';
+import { jetdirect, mpd, sane } from './detect/sharing.ts';
+import { nameRpcPorts } from './detect/rpc-names.ts';
+import { kerberos } from './detect/kerberos.ts';
+import { controlLine, openvpnManagement } from './detect/control.ts';
 import { identifyByProbes, identifyGreeting, type Identified } from './service-probes-run.ts';
 import { loadProbesAsync } from './service-probes.ts';
 import type { Net, Service } from './types.ts';
@@ -51,7 +59,21 @@ export interface DetectOptions {
 }
 
 /** Families that speak first, in the order their greeting is tested (ftp before smtp: it tells a bare 220 apart). */
-const GREETING: readonly Family[] = [ssh, vnc, telnet, mysql, pop3, imap, ftp, smtp, nats, varnishCli, svn];
+const GREETING: readonly Family[] = [
+  ssh,
+  vnc,
+  telnet,
+  mysql,
+  pop3,
+  imap,
+  ftp,
+  smtp,
+  nats,
+  varnishCli,
+  svn,
+  openvpnManagement,
+  mpd,
+];
 /**
  * Client-first probes, default order; `tls` is the handshake probe. stomp and amqp come early: a STOMP
  * server off 61613 is silent to HTTP, TLS, Redis, PostgreSQL, MongoDB and AMQP (it waits for a NUL after
@@ -60,6 +82,8 @@ const GREETING: readonly Family[] = [ssh, vnc, telnet, mysql, pop3, imap, ftp, s
 const PROBES: readonly Family[] = [
   http,
   tls,
+  // Early, with a short read: HAProxy's CLI, which reads lines, waits out every binary probe after it.
+  controlLine,
   stomp,
   amqp,
   redis,
@@ -77,12 +101,17 @@ const PROBES: readonly Family[] = [
   ajp,
   javaRmi,
   zookeeper,
+  jdwp,
+  distcc,
   xmpp,
   sip,
+  kerberos,
   beanstalkd,
   gearman,
   git,
   carbon,
+  jetdirect,
+  sane,
 ];
 
 export const emptyService = (port: number): Service => ({
@@ -112,6 +141,8 @@ export async function detectServices(net: Net, ports: readonly number[], opts: D
     }
   };
   await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 64, list.length) }, lane));
+  // mountd, status, nlockmgr … on the ports the host's portmapper lists for them (detect/rpc-names.ts).
+  await nameRpcPorts(net, out).catch(() => {});
   opts.signal?.throwIfAborted();
   return out;
 }

@@ -83,12 +83,16 @@ const DESKTOP_EXTRA =
  * RabbitMQ's management API and Prometheus metrics (15692), STOMP and
  * OpenWire; Privoxy's 8118, the one
  * common forward-proxy port nmap's top 1000 lacks; the Gearman and beanstalkd job
- * queues 4730 and 11300, Varnish's CLI 6082; ZooKeeper's client port 2181): a norisk or standard audit
+ * queues 4730 and 11300, Varnish's CLI 6082; ZooKeeper's client port 2181; distccd 3632, aria2's
+ * JSON-RPC 6800 and the debuggers' 5005 (JDWP), 9222 and 9229 (DevTools), which run code or write files
+ * for anyone when left open; the control ports of OpenVPN's
+ * management interface 7505, Unbound's remote control 8953 and Tor's ControlPort 9051; MPD's 6600, a music
+ * player anyone may control when it has no password): a norisk or standard audit
  * must not miss an open database, broker, agent or proxy because nmap's frequency
  * table ranks its port low.
  */
 const CHECKED_EXTRA =
-  '1883,2181,2323,2375,2379,2525,2812,3050,4222,4730,4949,5672,5984,6082,6379,6443,8161,8983,8118,9042,9200,10050,11211,11300,15672,15692,27017-27018,61613,61616';
+  '1883,2181,2323,2375,2379,2525,2812,3050,3632,4222,4730,4949,5005,5672,5984,6082,6379,6443,6600,6800,7505,8161,8953,8983,8118,9042,9051,9200,9222,9229,10050,11211,11300,15672,15692,27017-27018,61613,61616';
 
 /** Parses '1,3-4,7' into sorted unique numbers within 1-65535. */
 export function parsePortRanges(spec: string): number[] {
