@@ -1,13 +1,8 @@
 import { Command, Option } from 'commander';
-import { parsePattern } from '../audit/patterns.ts';
-import { ALLOW_DOMAINS, type AllowDomain, buildConfig, commaList, DEFAULTS } from '../config.ts';
+import { ALLOW_DOMAINS, commaList, DEFAULTS } from '../config.ts';
 import { parseDuration } from '../duration.ts';
-import { parsePeer } from '../dns/peers.ts';
-import { serverLogger } from '../log-format.ts';
 import {
-  auditLeaseMs,
   auditCaOption,
-  auditProbeTimeoutMs,
   auditWorkers,
   checked,
   configFileHook,
@@ -22,76 +17,9 @@ import {
   parsePort,
   scanDiscoveryOption,
 } from './options.ts';
-import { version } from './version.ts';
-import { maxPortsOption, queueLimitOption, scheduleLimitOption, schedulePollMs } from './audit-limits.ts';
-
-const opt = (flags: string, help: string, env: string, parse?: (t: string) => unknown, def?: string) => {
-  const o = new Option(flags, help).env(env);
-  if (parse) o.argParser(checked(parse));
-  if (def !== undefined) o.default(parse ? parse(def) : def, def);
-  return o;
-};
-
-export const cidrList = (t: string) => {
-  const items = commaList(t);
-  const bad = items.filter((c) => parsePattern(c) === null);
-  if (bad.length) throw new Error(`not an address, CIDR or pattern: ${bad.join(', ')}`);
-  return items;
-};
-
-const count = (t: string) => {
-  if (!/^([1-9]|[1-5]\d|6[0-4])$/.test(t)) throw new Error('must be 1 to 64');
-  return Number(t);
-};
-
-const allowDomains = (t: string): AllowDomain[] => {
-  const items = commaList(t);
-  const bad = items.filter((i) => !(ALLOW_DOMAINS as readonly string[]).includes(i));
-  if (bad.length) throw new Error(`unknown: ${bad.join(', ')} (choose from ${ALLOW_DOMAINS.join(', ')})`);
-  return items as AllowDomain[];
-};
-
-/** `--resolver ADDR[:PORT],…`: each entry a DNS peer (IPv6 with a port in brackets). */
-const resolverList = (t: string): string[] => {
-  const items = commaList(t);
-  const bad = items.filter((i) => parsePeer(i) === null);
-  if (bad.length) throw new Error(`not ADDR[:PORT]: ${bad.join(', ')}`);
-  return items;
-};
-
-/** `--metrics-zone-names`: alone or `yes` turns it on; `no` (the default) off. */
-const yesNo = (t: string) => {
-  if (t !== 'yes' && t !== 'no') throw new Error("must be 'yes' or 'no'");
-  return t === 'yes';
-};
-
-const positive = (max: number) => (t: string) => {
-  if (!/^[1-9]\d{0,9}$/.test(t) || Number(t) > max) throw new Error(`must be 1 to ${max}`);
-  return Number(t);
-};
-
-/**
- * The start-up hint when there is no account: a command that makes one able
- * to log in, audit this machine and host domains (an account without
- * --audit-types, --allow-ip and --dns-credits is refused everything), and
- * that keeps the password off the command line, where `ps` shows it.
- */
-export function firstAccountHint(dataDir: string, db: string | null): string {
-  // Quoted for a POSIX shell, so the line can be pasted as it is.
-  const sh = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  let store = '';
-  if (db) {
-    // The same database as this server; its password is not for stdout.
-    const url = URL.canParse(db) ? new URL(db) : null;
-    if (url?.password) url.password = 'PASSWORD';
-    store = ` --db ${url ? sh(url.href) : 'URL'}`;
-  }
-  return [
-    'no accounts yet; create the first one with (it asks for the password, or reads it from a pipe):',
-    `  bin/vigil admin account add --data ${sh(dataDir)}${store} --userid USER --password-stdin --audit-types all --allow-ip 127.0.0.1 --dns-credits 10 --json`,
-    '',
-  ].join('\n');
-}
+import { maxPortsOption, queueLimitOption, scheduleLimitOption } from './audit-limits.ts';
+import { allowDomains, cidrList, count, opt, positive, resolverList, yesNo } from './serve-options.ts';
+import { runServe } from './serve-run.ts';
 
 export function serveCommand(): Command {
   return (
@@ -330,90 +258,7 @@ export function serveCommand(): Command {
       // After the command line and the environment are parsed, so that the file fills in only defaults.
       .hook('preAction', configFileHook)
       .action(async (o) => {
-        const config = buildConfig({
-          dataDir: o.data,
-          db: o.db ?? null,
-          listen: o.listen,
-          httpsPort: o.httpsPort,
-          httpPort: o.httpPort,
-          dnsPort: o.dnsPort,
-          dnsWorkers: o.dnsWorkers,
-          forwardPort: o.forwardPort,
-          metricsPort: o.metricsPort,
-          metricsListen: o.metricsListen,
-          metricsZoneNames: o.metricsZoneNames,
-          publishIntervalMs: o.publishInterval,
-          sessionTtlMs: o.sessionTtl,
-          tlsCert: o.tlsCert ?? null,
-          tlsKey: o.tlsKey ?? null,
-          domainHold: o.domainHold,
-          nsDomain: o.nsDomain,
-          secondaries: o.secondaries,
-          resolvers: o.resolver,
-          catalogZone: o.catalogZone,
-          forwardAddress: o.forwardAddress,
-          dnssecKeyFile: o.dnssecKeyFile,
-          smtpUrl: o.smtpUrl ?? null,
-          scanAllow: o.scanAllow,
-          scanDiscovery: o.scanDiscovery,
-          auditWorkers: o.auditWorkers,
-          auditLeaseMs: auditLeaseMs(),
-          auditProbeTimeoutMs: auditProbeTimeoutMs(),
-          auditCa: o.auditCa ?? [],
-          auditAccountLimit: o.auditAccountLimit,
-          auditQueueLimit: o.auditQueueLimit,
-          scheduleLimit: o.scheduleLimit,
-          auditMaxPorts: o.auditMaxPorts,
-          schedulePollMs: schedulePollMs(),
-          mailFrom: o.mailFrom,
-          logLevel: o.logLevel,
-          dnsPeersAllow: o.dnsPeersAllow,
-          allowDomains: o.allowDomains,
-          maxZoneRecords: o.maxZoneRecords,
-          maxZoneBytes: o.maxZoneBytes,
-          maxConnectionsPerIp: o.maxConnectionsPerIp,
-          requestTimeoutMs: o.requestTimeout,
-          dnsTcpLifetimeMs: o.dnsTcpLifetime,
-          dnsRrlRate: o.dnsRrlRate,
-        });
-        // Loaded here, not at the top: it pulls in every dependency, and `--help` needs none.
-        const { startApp } = await import('../app.ts');
-        // DNS worker processes inherit the environment: the same format as this one.
-        process.env.VIGIL_LOG_FORMAT = o.logFormat;
-        const logger = await serverLogger(config.logLevel, o.logFormat);
-        const app = await startApp(config, { logger });
-        // Notes first: the ready line is the last line of start-up output.
-        if (app.generatedCertificate)
-          process.stdout.write(`self-signed API certificate created: ${app.generatedCertificate}\n`);
-        const { anyAccount } = await import('../accounts/account-store.ts'); // the accounts store owns the query
-        if (!(await anyAccount(app.services.db))) {
-          process.stdout.write(firstAccountHint(config.dataDir, config.db));
-        }
-        let closing = false;
-        const stop = async (signal: NodeJS.Signals) => {
-          if (closing) return;
-          closing = true;
-          logger.info({ signal }, 'serve stopping');
-          const started = Date.now();
-          await app.close();
-          // Drain: in-flight requests answered, running audits put back, listeners and store closed.
-          logger.info({ signal, drainMs: Date.now() - started }, 'serve stopped');
-          logger.flush?.();
-          process.exit(0);
-        };
-        // Before the ready line: a signal sent as soon as it appears must drain, not kill (the default action).
-        // Certificate renewal (e.g. certbot's deploy hook, systemd's ExecReload) without a restart.
-        process.on('SIGHUP', () => void app.reloadCertificate());
-        process.on('SIGTERM', stop);
-        process.on('SIGINT', stop);
-        const line = Object.entries(app.listeners)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(' ');
-        process.stdout.write(`vigil ready ${line}\n`);
-        logger.info(
-          { listeners: app.listeners, version: version(), store: config.db ? 'postgresql' : 'sqlite' },
-          'serve started',
-        );
+        await runServe(o);
       })
   );
 }

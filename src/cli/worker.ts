@@ -16,7 +16,7 @@ import {
   metricsPortOption,
   scanDiscoveryOption,
 } from './options.ts';
-import { cidrList } from './serve.ts';
+import { cidrList } from './serve-options.ts';
 import { version } from './version.ts';
 import { auditLimitsFromEnv, schedulePollMs } from './audit-limits.ts';
 
