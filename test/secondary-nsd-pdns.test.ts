@@ -16,6 +16,12 @@ async function answer(port: number, name: string): Promise<string | undefined> {
   return (await udpQuery(port, name, 'A')).answers?.find((a) => a.type === 'A')?.data;
 }
 
+/** The A data of `name` from one reply that also carries the AA flag (else undefined). */
+async function authoritative(port: number, name: string): Promise<string | undefined> {
+  const reply = await udpQuery(port, name, 'A');
+  return reply.flag_aa ? reply.answers?.find((a) => a.type === 'A')?.data : undefined;
+}
+
 /** Vigil with one secondary on `secondaryPort`, and a logged-in tenant. */
 async function vigilFor(
   secondaryPort: number,
@@ -72,10 +78,9 @@ describe('a stock PowerDNS secondary following the catalog zone', {
     await c.call('dnsAddDomain.php', { domain: 'pdns.example', domaintype: 'master', aup: 'YES' });
     await publishA(c, 'pdns.example', 'www', '192.0.2.70');
     await eventually(
-      async () => (await answer(pdns.port, 'www.pdns.example')) === '192.0.2.70',
-      'PowerDNS serves the new zone',
+      async () => (await authoritative(pdns.port, 'www.pdns.example')) === '192.0.2.70',
+      'PowerDNS serves the new zone with authority',
     );
-    assert.equal((await udpQuery(pdns.port, 'www.pdns.example', 'A')).flag_aa, true);
 
     await publishA(c, 'pdns.example', 'api', '192.0.2.71');
     await eventually(
@@ -116,11 +121,13 @@ describe('a stock NSD as a per-zone secondary (no catalog before NSD 4.9)', {
     // The operator adds the zone once Vigil serves it (before that Vigil refuses the transfer).
     await eventually(async () => (await answer(dnsPort, 'www.nsd.example')) === '192.0.2.80', 'Vigil serves the zone');
     await nsd.addZone('nsd.example');
+    // Data and AA are read from one reply: while NSD reloads after the transfer, its old server
+    // process still answers from the shared socket for a moment (SERVFAIL, no AA; NSD's query.c
+    // sets AA on every in-zone answer), so a second query could meet it (CI, stop 37).
     await eventually(
-      async () => (await answer(nsd.port, 'www.nsd.example')) === '192.0.2.80',
-      'NSD serves the added zone',
+      async () => (await authoritative(nsd.port, 'www.nsd.example')) === '192.0.2.80',
+      'NSD serves the added zone with authority',
     );
-    assert.equal((await udpQuery(nsd.port, 'www.nsd.example', 'A')).flag_aa, true);
 
     await publishA(c, 'nsd.example', 'api', '192.0.2.81');
     await eventually(
