@@ -61,6 +61,8 @@ export interface Target {
   group: string;
   /** Vigil with a change tried by environment (a variant): compared with Vigil, not in best Vigil / peer. */
   variant?: boolean;
+  /** The kernel's floor (dnsperf-floor.ts): neither Vigil nor a peer; the ratios put the best of each over it. */
+  reference?: boolean;
   run(): Run;
   /** One short run before the rounds. */
   warm(): void;
@@ -102,13 +104,24 @@ export function roundsTable(targets: Target[], rounds: number, heading: string):
     for (const g of groups) {
       const last = (pick: (t: Target) => boolean) =>
         targets.filter((t) => t.group === g && pick(t)).map((t) => runs.get(t)!.at(-1)!);
-      const [now, old, peer] = [last((t) => t.vigil && !t.variant), last((t) => !!t.variant), last((t) => !t.vigil)];
+      const [now, old, peer] = [
+        last((t) => t.vigil && !t.variant),
+        last((t) => !!t.variant),
+        last((t) => !t.vigil && !t.reference),
+      ];
+      const floor = last((t) => !!t.reference);
       const qps = (xs: Run[]) => Math.max(...xs.map((x) => x.qps));
       const cpu = (xs: Run[]) => Math.min(...xs.map((x) => x.serverUs));
       if (now.length && peer.length) {
         note(g, 'best Vigil / best peer q/s', qps(now) / qps(peer));
         note(g, 'best peer / best Vigil CPU per query', cpu(peer) / cpu(now));
       }
+      // What no server here can beat: the floor over the best peer bounds any "x times the best peer" goal.
+      if (floor.length && peer.length) {
+        note(g, 'floor / best peer q/s', qps(floor) / qps(peer));
+        note(g, 'best peer / floor CPU per query', cpu(peer) / cpu(floor));
+      }
+      if (floor.length && now.length) note(g, 'best Vigil / floor q/s', qps(now) / qps(floor));
       if (now.length && old.length) {
         note(g, 'Vigil / Vigil variant q/s', qps(now) / qps(old));
         note(g, 'Vigil variant / Vigil CPU per query', cpu(old) / cpu(now));
@@ -145,13 +158,14 @@ export function dnsperfTarget(
   queries: string,
   seconds: number,
   extra: string[] = [],
-  opts: RunOptions & { group?: string; variant?: boolean } = {},
+  opts: RunOptions & { group?: string; variant?: boolean; reference?: boolean } = {},
 ): Target {
   return {
     name,
     vigil,
     group: opts.group ?? '',
     variant: opts.variant,
+    reference: opts.reference,
     run: () => dnsperf(port, queries, seconds, extra, opts),
     warm: () => void dnsperf(port, queries, 2, extra, opts),
   };

@@ -17,7 +17,9 @@
  * with each server's CPU per query and dnsperf's own CPU. `--two-dnsperf`
  * adds pinned runs of two dnsperf processes at once (is dnsperf the
  * bottleneck?), `--dnsperf-threads` sets dnsperf's -T. The "spin" row: receive threads that poll before they sleep
- * (VIGIL_DNS_SPIN_US), tried and not kept, in the same run. Every server
+ * (VIGIL_DNS_SPIN_US), tried and not kept, in the same run. The "floor" row
+ * (dnsperf-floor.c): a reflector that does no DNS work, the bound on what
+ * any server reaches on this kernel. Every server
  * and dnsperf at nice -19, and the bench's session group too (`--nice`,
  * dnsperf-peers.ts groupNice): run it under `setsid`.
  */
@@ -35,6 +37,7 @@ import {
   type Target,
   until,
 } from './dnsperf-kit.ts';
+import { startFloor } from './dnsperf-floor.ts';
 import { groupNice, type Peer, type Placement, placementNote, placements, startPeers } from './dnsperf-peers.ts';
 
 const argv = process.argv;
@@ -89,6 +92,17 @@ for (const where of placements(argv)) {
   const two = { ...opts, group: `${group}, 2 dnsperf`, procs: 2 };
   const mine = await startPeers(dir, ZONE, zoneFile, `host1.${ZONE}`, where);
   peers.push(...mine);
+  const floor = await startFloor(dir, where);
+  if (floor) {
+    peers.push(floor);
+    targets.push(
+      dnsperfTarget(floor.name, false, floor.port, queries, seconds, [], {
+        ...opts,
+        pids: () => [floor.proc.pid!],
+        reference: true,
+      }),
+    );
+  }
   const threads = { VIGIL_DNS_THREADS: String(where.workers) };
   if (where.server) {
     const now = await sibling(`Vigil ${group}`, where, [], threads);
