@@ -15,7 +15,7 @@
  */
 import type { AuditResult } from '../../src/audit/engine/run.ts';
 import { settle } from '../../src/audit/engine/qod.ts';
-import { DAEMONS, TWIN_ADDRESSES, WEAKNESSES, daemonAt } from './fleet/index.ts';
+import { DAEMONS, TWIN_ADDRESSES, WEAKNESSES, daemonAt, twinAt } from './fleet/index.ts';
 import type { Weakness } from './fleet/kit.ts';
 import type { NmapPort, NmapRun } from './nmap.ts';
 
@@ -23,6 +23,8 @@ export interface Score {
   ms: number;
   found: Record<string, string | null>;
   falsePositives: string[];
+  /** Findings on twins that their product cannot configure away (Twin.inherent): not counted either way. */
+  inherent?: string[];
   wrongAttributions: string[];
   otherOnTargets: string[];
   ignoredWildcard: number;
@@ -89,7 +91,9 @@ export function judgeVigil(result: AuditResult, wildcard: Set<number>, ms: numbe
         continue;
       }
       if (type === 'LOG') continue;
-      if (TWIN_ADDRESSES.has(host.address)) score.falsePositives.push(where);
+      const inherent = twinAt(host.address)?.inherent?.find((x) => x.vigil.test(check.id));
+      if (inherent) (score.inherent ??= []).push(`${where} — ${inherent.why}`);
+      else if (TWIN_ADDRESSES.has(host.address)) score.falsePositives.push(where);
       else if (
         !planted.some(
           (w) =>
@@ -143,7 +147,9 @@ export function judgeNmap(run: NmapRun, wildcard: Set<number>): Score {
         }
         for (const s of p.scripts) {
           const m = /State: (LIKELY )?VULNERABLE[^\n]*/.exec(s.output);
-          if (m)
+          if (m && twin.inherent?.some((x) => x.nmap?.test(s.id)))
+            (score.inherent ??= []).push(`${s.id} @${twin.address}:${p.port}: ${m[0]}`);
+          else if (m)
             score.falsePositives.push(
               `${s.id} @${twin.address}:${p.port}: ${m[0]} (${cut(s.output.trim().split('\n')[0]!, 100)})`,
             );

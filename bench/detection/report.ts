@@ -79,6 +79,8 @@ export function report(
     if (r.error) out.push('', `**${c} error:** ${r.error}`);
     if (r.falsePositives.length)
       out.push('', `${c} false positives on twins:`, ...r.falsePositives.map((x) => `  - ${x}`));
+    if (r.inherent?.length)
+      out.push('', `${c} on twins, inherent to the product (not counted):`, ...r.inherent.map((x) => `  - ${x}`));
     if (r.wrongAttributions.length)
       out.push('', `${c} wrong attributions:`, ...r.wrongAttributions.map((x) => `  - ${x}`));
   }

@@ -28,6 +28,7 @@ import { IMITATIONS } from './imitations.ts';
 import { DANTED, TINYPROXY } from './proxies.ts';
 import { MOSQUITTO } from './mosquitto.ts';
 import { HAPROXY, LIGHTTPD, NODE_EXPORTER } from './monitoring.ts';
+import { ALERTMANAGER, PROMETHEUS, PUSHGATEWAY } from './prometheus.ts';
 import { LEGACY_INFO } from './legacy.ts';
 import { MUNIN } from './munin.ts';
 import { ZABBIX } from './zabbix.ts';
@@ -49,6 +50,10 @@ import { APACHE_PROXY, PRIVOXY, SQUID } from './forward-proxies.ts';
 import { DNSMASQ, KNOT, NSD } from './dns-makes.ts';
 import { DROPBEAR } from './dropbear.ts';
 import { X11VNC } from './x11vnc.ts';
+import { VNC_MAKES } from './vnc-makes.ts';
+import { NBD_SERVER } from './nbd.ts';
+import { ATFTPD } from './atftpd.ts';
+import { BUSYBOX_TELNETD } from './busybox.ts';
 import { HTTP_DIGEST, NAGIOS4 } from './web-logins.ts';
 import { CACTI, PHPMYADMIN } from './php-apps.ts';
 import { PROSODY } from './xmpp.ts';
@@ -80,11 +85,18 @@ import { BIND_SHELL, DISTCC } from './distcc.ts';
 import { SUPERVISOR } from './supervisor.ts';
 import { JUPYTER } from './jupyter.ts';
 import { FLASK_DEBUG } from './flask-debug.ts';
+import { SHELLINABOX } from './shellinabox.ts';
+import { DJANGO_DEBUG } from './django.ts';
+import { UWSGI } from './uwsgi.ts';
 import { ARIA2C, TRANSMISSION_DAEMON } from './downloaders.ts';
 import { JDWP_JVM, NODE_INSPECTOR } from './debug-ports.ts';
 import { PHP_FPM_TCP } from './fastcgi.ts';
 import { PROFTPD, PUREFTPD } from './ftp-makes.ts';
+import { EXIM } from './exim.ts';
+import { OPENSMTPD } from './opensmtpd.ts';
 import { CHARON_IKE } from './ike.ts';
+import { CADDY, H2O } from './web-makes.ts';
+import { BUSYBOX_HTTPD, MINI_HTTPD, PYTHON_HTTP, WEBFSD } from './web-makes-small.ts';
 import { heldByOther } from '../../../test/helpers/listeners.ts';
 import { FLEET_TAG_ENV, fleetTag, reapFleet } from './reap.ts';
 
@@ -113,6 +125,9 @@ export const DAEMONS: readonly Daemon[] = [
   NODE_EXPORTER,
   LIGHTTPD,
   HAPROXY,
+  PROMETHEUS,
+  PUSHGATEWAY,
+  ALERTMANAGER,
   LEGACY_INFO,
   MUNIN,
   ZABBIX,
@@ -140,6 +155,10 @@ export const DAEMONS: readonly Daemon[] = [
   DNSMASQ,
   DROPBEAR,
   X11VNC,
+  VNC_MAKES,
+  NBD_SERVER,
+  ATFTPD,
+  BUSYBOX_TELNETD,
   NAGIOS4,
   PHPMYADMIN,
   CACTI,
@@ -154,6 +173,8 @@ export const DAEMONS: readonly Daemon[] = [
   ZOOKEEPER,
   PROFTPD,
   PUREFTPD,
+  EXIM,
+  OPENSMTPD,
   CHARON_IKE,
   BEANSTALKD,
   GEARMAN,
@@ -179,11 +200,20 @@ export const DAEMONS: readonly Daemon[] = [
   SUPERVISOR,
   JUPYTER,
   FLASK_DEBUG,
+  SHELLINABOX,
+  DJANGO_DEBUG,
+  UWSGI,
   ARIA2C,
   TRANSMISSION_DAEMON,
   NODE_INSPECTOR,
   JDWP_JVM,
   PHP_FPM_TCP,
+  CADDY,
+  H2O,
+  MINI_HTTPD,
+  WEBFSD,
+  BUSYBOX_HTTPD,
+  PYTHON_HTTP,
   IMITATIONS,
 ];
 
@@ -194,6 +224,8 @@ export const ADDRESSES = [
 ];
 export const TCP_PORTS = [...new Set(DAEMONS.flatMap((d) => d.ports.tcp))].sort((a, b) => a - b);
 export const UDP_PORTS = [...new Set(DAEMONS.flatMap((d) => d.ports.udp))].sort((a, b) => a - b);
+/** The twin at an address, if it is one. */
+export const twinAt = (address: string) => DAEMONS.flatMap((d) => d.twins).find((t) => t.address === address);
 /** The daemon kind serving an address. */
 export const daemonAt = (address: string) =>
   DAEMONS.find((d) => d.weaknesses.some((w) => w.address === address) || d.twins.some((t) => t.address === address));

@@ -60,6 +60,12 @@ export interface Twin {
   address: string;
   /** What the twin is hardened against, for the notes. */
   note: string;
+  /**
+   * What the product does whatever its configuration (no setting removes it: h2o 2.2 and webfsd serve every
+   * overlapping range asked for), so its twin carries it too: a finding of this check id (and an nmap script
+   * of this id saying VULNERABLE) on the twin is listed as inherent, neither a false positive nor a hit.
+   */
+  inherent?: { vigil: RegExp; nmap?: RegExp; why: string }[];
 }
 
 export interface Daemon {
@@ -170,3 +176,10 @@ export const none = () => null;
 
 /** Vigil: a non-version check whose id contains one of the words. */
 export const ids = (...words: string[]) => new RegExp(`^vigil\\.(?!version\\.)[\\w.-]*(${words.join('|')})`, 'i');
+
+/** Overlapping ranges served by a product with no setting to limit them (Twin.inherent): true on its twin too. */
+export const RANGES_INHERENT = (product: string) => ({
+  vigil: /^vigil\.dos\.http-range-amplification$/,
+  nmap: /^http-vuln-cve2011-3192$/,
+  why: `${product} serves every overlapping range asked for and has no setting to limit them`,
+});

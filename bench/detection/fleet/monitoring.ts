@@ -10,7 +10,24 @@
 import { join } from 'node:path';
 import { haproxyStatsConf } from '../../../test/helpers/proxy-configs.ts';
 import { leaf } from '../certs.ts';
-import { addr, none, script, type Daemon } from './kit.ts';
+import { addr, none, script, type Ctx, type Daemon } from './kit.ts';
+
+/**
+ * exporter-toolkit's web.config for a hardened twin (node_exporter, Prometheus, the Pushgateway,
+ * Alertmanager): TLS 1.2+ with the bench CA's leaf for `address`, HSTS, one bcrypt user.
+ */
+export async function exporterWebConfig(ctx: Ctx, address: string, dir: string): Promise<string> {
+  const hash = ctx.run('htpasswd', ['-nbBC', '10', 'prom', 'bench-P3m-not-a-secret']).trim().split(':')[1];
+  const pem = await leaf(address);
+  const cert = ctx.write(join(dir, 'cert.pem'), pem.cert);
+  const key = ctx.write(join(dir, 'key.pem'), pem.key, 0o600);
+  const web = [
+    `tls_server_config:\n  cert_file: ${cert}\n  key_file: ${key}\n  min_version: TLS12`,
+    'http_server_config:\n  headers:\n    Strict-Transport-Security: max-age=31536000',
+    `basic_auth_users:\n  prom: '${hash}'`,
+  ];
+  return ctx.write(join(dir, 'web.yml'), `${web.join('\n')}\n`);
+}
 
 const EK = 23;
 const E = (n: number) => addr(EK, n);
@@ -39,18 +56,7 @@ export const NODE_EXPORTER: Daemon = {
     ] as const) {
       const dir = ctx.dir(address);
       const args = [`--web.listen-address=${address}:9100`, '--collector.disable-defaults', '--collector.loadavg'];
-      if (auth) {
-        const hash = ctx.run('htpasswd', ['-nbBC', '10', 'prom', 'bench-P3m-not-a-secret']).trim().split(':')[1];
-        const pem = await leaf(address);
-        const cert = ctx.write(join(dir, 'cert.pem'), pem.cert);
-        const key = ctx.write(join(dir, 'key.pem'), pem.key, 0o600);
-        const web = [
-          `tls_server_config:\n  cert_file: ${cert}\n  key_file: ${key}\n  min_version: TLS12`,
-          'http_server_config:\n  headers:\n    Strict-Transport-Security: max-age=31536000',
-          `basic_auth_users:\n  prom: '${hash}'`,
-        ];
-        args.push(`--web.config.file=${ctx.write(join(dir, 'web.yml'), `${web.join('\n')}\n`)}`);
-      }
+      if (auth) args.push(`--web.config.file=${await exporterWebConfig(ctx, address, dir)}`);
       const child = ctx.spawn(`node-exporter-${address}`, 'prometheus-node-exporter', args);
       await ctx.waitTcp(address, 9100, child);
     }

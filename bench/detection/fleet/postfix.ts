@@ -53,7 +53,8 @@ export const POSTFIX: Daemon = {
       address: A(1),
       port: 25,
       proto: 'tcp',
-      vigil: { text: /vrfy|expn|enumerat/i },
+      // The VRFY check itself: vigil.smtp.rcpt-enum's LOG (RCPT TO enumeration) is on the twin too.
+      vigil: { id: /^vigil\.smtp\.user-enum$/ },
       nmap: any(script('smtp-enum-users', /root|METHOD/), script('smtp-commands', /VRFY/)),
     },
     {

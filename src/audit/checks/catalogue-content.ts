@@ -23,6 +23,8 @@ import webCookieNoSecure from './web/cookie-no-secure.ts';
 import webCorsAnyOrigin from './web/cors-any-origin.ts';
 import webDefaultPage from './web/default-page.ts';
 import webDirListing from './web/dir-listing.ts';
+import webDirListingDirs from './web/dir-listing-dirs.ts';
+import webServerAdminApi from './web/server-admin-api.ts';
 import webEnvExposed from './web/env-exposed.ts';
 import webExposedFiles from './web/exposed-files.ts';
 import webGitExposed from './web/git-exposed.ts';
@@ -42,11 +44,13 @@ import webVendorDefaultLogin from './web/vendor-default-login.ts';
 import webAjpOpen from './web/ajp-open.ts';
 import webAjpFileRead from './web/ajp-file-read.ts';
 import webDebuggerExposed from './web/debugger-exposed.ts';
+import webGrafanaDefaultLogin from './web/grafana-default-login.ts';
 import mailImapCleartextLogin from './mail/imap-cleartext-login.ts';
 import mailOpenRelay from './mail/open-relay.ts';
 import mailPop3CleartextLogin from './mail/pop3-cleartext-login.ts';
 import mailSmtpCleartextAuth from './mail/smtp-cleartext-auth.ts';
 import mailUserEnum from './mail/user-enum.ts';
+import mailRcptEnum from './mail/rcpt-enum.ts';
 import ftpAnonymousWrite from './ftp/anonymous-write.ts';
 import ftpAnonymous from './ftp/anonymous.ts';
 import ftpCleartextLogin from './ftp/cleartext-login.ts';
@@ -89,6 +93,7 @@ export const CONTENT: Readonly<Record<string, Check | readonly Check[]>> = {
   'web/cors-any-origin.ts': webCorsAnyOrigin,
   'web/default-page.ts': webDefaultPage,
   'web/dir-listing.ts': webDirListing,
+  'web/dir-listing-dirs.ts': webDirListingDirs,
   'web/env-exposed.ts': webEnvExposed,
   'web/exposed-files.ts': webExposedFiles,
   'web/git-exposed.ts': webGitExposed,
@@ -98,6 +103,7 @@ export const CONTENT: Readonly<Record<string, Check | readonly Check[]>> = {
   'web/put-accepted.ts': webPutAccepted,
   'web/put-write.ts': webPutWrite,
   'web/security-headers.ts': webSecurityHeaders,
+  'web/server-admin-api.ts': webServerAdminApi,
   'web/server-status.ts': webServerStatus,
   'web/server-version.ts': webServerVersion,
   'web/trace.ts': webTrace,
@@ -108,11 +114,13 @@ export const CONTENT: Readonly<Record<string, Check | readonly Check[]>> = {
   'web/ajp-open.ts': webAjpOpen,
   'web/ajp-file-read.ts': webAjpFileRead,
   'web/debugger-exposed.ts': webDebuggerExposed,
+  'web/grafana-default-login.ts': webGrafanaDefaultLogin,
   'mail/imap-cleartext-login.ts': mailImapCleartextLogin,
   'mail/open-relay.ts': mailOpenRelay,
   'mail/pop3-cleartext-login.ts': mailPop3CleartextLogin,
   'mail/smtp-cleartext-auth.ts': mailSmtpCleartextAuth,
   'mail/user-enum.ts': mailUserEnum,
+  'mail/rcpt-enum.ts': mailRcptEnum,
   'ftp/anonymous-write.ts': ftpAnonymousWrite,
   'ftp/anonymous.ts': ftpAnonymous,
   'ftp/cleartext-login.ts': ftpCleartextLogin,

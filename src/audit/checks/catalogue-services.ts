@@ -5,10 +5,12 @@ import remoteAccessSshWeakHostkey from './remote-access/ssh-weak-hostkey.ts';
 import remoteAccessRservicesOpen from './remote-access/rservices-open.ts';
 import remoteAccessRshTrust from './remote-access/rsh-trust.ts';
 import remoteAccessTelnetOpen from './remote-access/telnet-open.ts';
+import remoteAccessTelnetNoLogin from './remote-access/telnet-no-login.ts';
 import remoteAccessVncExposed from './remote-access/vnc-exposed.ts';
 import remoteAccessVncNoauth from './remote-access/vnc-noauth.ts';
 import remoteAccessVncUnencrypted from './remote-access/vnc-unencrypted.ts';
 import remoteAccessX11Open from './remote-access/x11-open.ts';
+import remoteAccessWebTerminalOpen from './remote-access/web-terminal-open.ts';
 import remoteAccessIkeAggressivePsk from './remote-access/ike-aggressive-psk.ts';
 import windowsRdpExposed from './windows/rdp-exposed.ts';
 import windowsRdpStandardSecurity from './windows/rdp-standard-security.ts';
@@ -24,6 +26,8 @@ import generalIdentUsers from './general/ident-users.ts';
 import generalInetdSmallServices from './general/inetd-small-services.ts';
 import generalIscsiDiscovery from './general/iscsi-discovery.ts';
 import generalIscsiNoauth from './general/iscsi-noauth.ts';
+import generalNbdExportList from './general/nbd-export-list.ts';
+import generalNbdNoauth from './general/nbd-noauth.ts';
 import generalLdapAnonymous from './general/ldap-anonymous.ts';
 import generalMqttAnonymous from './general/mqtt-anonymous.ts';
 import generalNisMaps from './general/nis-maps.ts';
@@ -69,6 +73,8 @@ import generalJdwpOpen from './general/jdwp-open.ts';
 import generalDevtoolsOpen from './general/devtools-open.ts';
 import generalContainerApiOpen from './general/container-api-open.ts';
 import generalFastcgiOpen from './general/fastcgi-open.ts';
+import generalUwsgiOpen from './general/uwsgi-open.ts';
+import generalUwsgiStatsOpen from './general/uwsgi-stats-open.ts';
 import generalBindShell from './general/bind-shell.ts';
 import dosDnsAnyAmplification from './dos/dns-any-amplification.ts';
 import dosHttpRangeAmplification from './dos/http-range-amplification.ts';
@@ -99,6 +105,14 @@ import generalKerberosAsrepRoast from './general/kerberos-asrep-roast.ts';
 import generalKerberosUserEnum from './general/kerberos-user-enum.ts';
 import generalKerberosWeakEtypes from './general/kerberos-weak-etypes.ts';
 import generalRadiusDefaultSecret from './general/radius-default-secret.ts';
+import generalPrometheusApiOpen from './general/prometheus-api-open.ts';
+import generalPrometheusAdminApi from './general/prometheus-admin-api.ts';
+import generalPrometheusLifecycle from './general/prometheus-lifecycle.ts';
+import generalPushgatewayOpen from './general/pushgateway-open.ts';
+import generalPushgatewayWrite from './general/pushgateway-write.ts';
+import generalAlertmanagerOpen from './general/alertmanager-open.ts';
+import generalAlertmanagerSilence from './general/alertmanager-silence.ts';
+import generalMemberlistGossipOpen from './general/memberlist-gossip-open.ts';
 import controlTorControlOpen from './control/tor-control-open.ts';
 import controlOpenvpnManagementOpen from './control/openvpn-management-open.ts';
 import controlHaproxyRuntimeApi from './control/haproxy-runtime-api.ts';
@@ -115,11 +129,13 @@ export const SERVICES: Readonly<Record<string, Check | readonly Check[]>> = {
   'remote-access/rservices-open.ts': remoteAccessRservicesOpen,
   'remote-access/rsh-trust.ts': remoteAccessRshTrust,
   'remote-access/telnet-open.ts': remoteAccessTelnetOpen,
+  'remote-access/telnet-no-login.ts': remoteAccessTelnetNoLogin,
   'remote-access/vnc-exposed.ts': remoteAccessVncExposed,
   'remote-access/vnc-noauth.ts': remoteAccessVncNoauth,
   'remote-access/vnc-unencrypted.ts': remoteAccessVncUnencrypted,
   'remote-access/x11-open.ts': remoteAccessX11Open,
   'remote-access/ike-aggressive-psk.ts': remoteAccessIkeAggressivePsk,
+  'remote-access/web-terminal-open.ts': remoteAccessWebTerminalOpen,
   'windows/rdp-exposed.ts': windowsRdpExposed,
   'windows/rdp-standard-security.ts': windowsRdpStandardSecurity,
   'windows/smb-guest-share.ts': windowsSmbGuestShare,
@@ -134,6 +150,8 @@ export const SERVICES: Readonly<Record<string, Check | readonly Check[]>> = {
   'general/inetd-small-services.ts': generalInetdSmallServices,
   'general/iscsi-discovery.ts': generalIscsiDiscovery,
   'general/iscsi-noauth.ts': generalIscsiNoauth,
+  'general/nbd-export-list.ts': generalNbdExportList,
+  'general/nbd-noauth.ts': generalNbdNoauth,
   'general/ldap-anonymous.ts': generalLdapAnonymous,
   'general/mqtt-anonymous.ts': generalMqttAnonymous,
   'general/nis-maps.ts': generalNisMaps,
@@ -179,6 +197,8 @@ export const SERVICES: Readonly<Record<string, Check | readonly Check[]>> = {
   'general/devtools-open.ts': generalDevtoolsOpen,
   'general/container-api-open.ts': generalContainerApiOpen,
   'general/fastcgi-open.ts': generalFastcgiOpen,
+  'general/uwsgi-open.ts': generalUwsgiOpen,
+  'general/uwsgi-stats-open.ts': generalUwsgiStatsOpen,
   'general/bind-shell.ts': generalBindShell,
   'dos/dns-any-amplification.ts': dosDnsAnyAmplification,
   'dos/http-range-amplification.ts': dosHttpRangeAmplification,
@@ -209,6 +229,14 @@ export const SERVICES: Readonly<Record<string, Check | readonly Check[]>> = {
   'general/kerberos-user-enum.ts': generalKerberosUserEnum,
   'general/kerberos-weak-etypes.ts': generalKerberosWeakEtypes,
   'general/radius-default-secret.ts': generalRadiusDefaultSecret,
+  'general/prometheus-api-open.ts': generalPrometheusApiOpen,
+  'general/prometheus-admin-api.ts': generalPrometheusAdminApi,
+  'general/prometheus-lifecycle.ts': generalPrometheusLifecycle,
+  'general/pushgateway-open.ts': generalPushgatewayOpen,
+  'general/pushgateway-write.ts': generalPushgatewayWrite,
+  'general/alertmanager-open.ts': generalAlertmanagerOpen,
+  'general/alertmanager-silence.ts': generalAlertmanagerSilence,
+  'general/memberlist-gossip-open.ts': generalMemberlistGossipOpen,
   'control/tor-control-open.ts': controlTorControlOpen,
   'control/openvpn-management-open.ts': controlOpenvpnManagementOpen,
   'control/haproxy-runtime-api.ts': controlHaproxyRuntimeApi,

@@ -26,6 +26,7 @@ import { mysql, postgresql } from './detect/sql.ts';
 import { ssh } from './detect/ssh.ts';
 import { tls, tlsProbe } from './detect/tls.ts';
 import { iscsi } from './detect/iscsi.ts';
+import { nbd } from './detect/nbd.ts';
 import { rpc } from './detect/rpc.ts';
 import { rservices } from './detect/rservices.ts';
 import { rdp, smb } from './detect/windows.ts';
@@ -36,10 +37,12 @@ import { xmpp } from './detect/xmpp.ts';
 import { sip } from './detect/sip.ts';
 import { jdwp } from './detect/jdwp.ts';
 import { distcc } from './detect/distcc.ts';
+import { uwsgi, uwsgiStats } from './detect/uwsgi.ts';
 import { jetdirect, mpd, sane } from './detect/sharing.ts';
 import { nameRpcPorts } from './detect/rpc-names.ts';
 import { kerberos } from './detect/kerberos.ts';
 import { controlLine, openvpnManagement } from './detect/control.ts';
+import { memberlist } from './detect/memberlist.ts';
 import { identifyByProbes, identifyGreeting, type Identified } from './service-probes-run.ts';
 import { loadProbesAsync } from './service-probes.ts';
 import type { Net, Service } from './types.ts';
@@ -73,6 +76,8 @@ const GREETING: readonly Family[] = [
   svn,
   openvpnManagement,
   mpd,
+  nbd,
+  uwsgiStats,
 ];
 /**
  * Client-first probes, default order; `tls` is the handshake probe. stomp and amqp come early: a STOMP
@@ -112,6 +117,8 @@ const PROBES: readonly Family[] = [
   carbon,
   jetdirect,
   sane,
+  memberlist,
+  uwsgi,
 ];
 
 export const emptyService = (port: number): Service => ({

@@ -63,7 +63,7 @@ export class Fence {
       },
       udpRequest(port, payload, opts) {
         fence.check(address);
-        return udpRequest(address, port, payload, opts?.timeoutMs ?? defaultTimeoutMs, opts?.anyPort);
+        return udpRequest(address, port, payload, opts?.timeoutMs ?? defaultTimeoutMs, opts?.anyPort, opts?.answer);
       },
     };
   }
@@ -94,6 +94,7 @@ function udpRequest(
   payload: Buffer,
   timeoutMs: number,
   anyPort = false,
+  answer?: (reply: Buffer) => Buffer | null,
 ): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
@@ -106,7 +107,14 @@ function udpRequest(
       resolve(value);
     };
     const timer = setTimeout(() => done(null), timeoutMs);
-    socket.on('message', (msg, from) => (!anyPort || from.address === address) && done(msg));
+    socket.on('message', (msg, from) => {
+      if (anyPort && from.address !== address) return;
+      // The next packet goes back to the fenced address only, on the port that answered.
+      const next = answer?.(msg);
+      if (next && anyPort) socket.send(next, from.port, address);
+      else if (next) socket.send(next);
+      else done(msg);
+    });
     // Connected, so that an ICMP port-unreachable ends the wait at once
     // (ECONNREFUSED) instead of costing the whole timeout on a closed port.
     socket.on('error', () => done(null));

@@ -87,12 +87,15 @@ const DESKTOP_EXTRA =
  * JSON-RPC 6800 and the debuggers' 5005 (JDWP), 9222 and 9229 (DevTools), which run code or write files
  * for anyone when left open; the control ports of OpenVPN's
  * management interface 7505, Unbound's remote control 8953 and Tor's ControlPort 9051; MPD's 6600, a music
- * player anyone may control when it has no password): a norisk or standard audit
+ * player anyone may control when it has no password; Alertmanager's 9093 and 9094 (its API and its
+ * cluster's gossip), which mute every alert when open; the web terminals' 4200 (Shell In A Box) and 7681 (ttyd) and uWSGI's stats server 9191; NBD's 10809, whose
+ * exports anyone may attach when no authfile or TLS guards them; the admin APIs of Caddy 2019 and Envoy 9901, which
+ * replace the server's configuration or stop it for anyone when reachable): a norisk or standard audit
  * must not miss an open database, broker, agent or proxy because nmap's frequency
  * table ranks its port low.
  */
 const CHECKED_EXTRA =
-  '1883,2181,2323,2375,2379,2525,2812,3050,3632,4222,4730,4949,5005,5672,5984,6082,6379,6443,6600,6800,7505,8161,8953,8983,8118,9042,9051,9200,9222,9229,10050,11211,11300,15672,15692,27017-27018,61613,61616';
+  '1883,2019,2181,2323,2375,2379,2525,2812,3050,3632,4200,4222,4730,4949,5005,5672,5984,6082,6379,6443,6600,6800,7505,7681,8161,8953,8983,8118,9042,9051,9093-9094,9191,9200,9222,9229,9901,10050,10809,11211,11300,15672,15692,27017-27018,61613,61616';
 
 /** Parses '1,3-4,7' into sorted unique numbers within 1-65535. */
 export function parsePortRanges(spec: string): number[] {

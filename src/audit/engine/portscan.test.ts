@@ -170,10 +170,10 @@ test('port sets per audit type and usual services', () => {
   assert.equal(portsFor('basic').length, 100);
   // nmap's top 1000 plus the checked ports it lacks (databases, brokers, agents, MQTT, 2525, Privoxy, job queues,
   // Varnish's CLI, ZooKeeper).
-  assert.equal(portsFor('standard').length, 1036);
+  assert.equal(portsFor('standard').length, 1044);
   for (const p of [
     6379, 11211, 27017, 27018, 2323, 2525, 9200, 1883, 2379, 5672, 10050, 15672, 15692, 61616, 8118, 4730, 6082, 11300,
-    2181, 7505, 8953, 9051, 6600,
+    2181, 7505, 8953, 9051, 6600, 9093, 9094, 4200, 7681, 9191, 10809, 2019, 9901,
   ])
     assert.ok(portsFor('standard').includes(p), String(p));
   assert.deepEqual(portsFor('norisk'), portsFor('standard'));

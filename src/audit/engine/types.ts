@@ -105,9 +105,15 @@ export interface Net {
   ): Promise<TLSSocket>;
   /**
    * One UDP request, the first reply or null on timeout. `anyPort`: take the reply from any port of the
-   * address (TFTP answers from a new one, RFC 1350 §4).
+   * address (TFTP answers from a new one, RFC 1350 §4). `answer`: a reply it returns a packet for is answered
+   * with that packet, to the port the reply came from, and the wait goes on (a TFTP transfer's next step);
+   * the first reply it returns null for ends the wait.
    */
-  udpRequest(port: number, payload: Buffer, opts?: { timeoutMs?: number; anyPort?: boolean }): Promise<Buffer | null>;
+  udpRequest(
+    port: number,
+    payload: Buffer,
+    opts?: { timeoutMs?: number; anyPort?: boolean; answer?: (reply: Buffer) => Buffer | null },
+  ): Promise<Buffer | null>;
 }
 
 /**

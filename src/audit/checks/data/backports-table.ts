@@ -57,6 +57,7 @@ export const RELEASES: readonly Release[] = [
       postfix: ['3.7.11', '3.7.10', '3.7.9'],
       dovecot: ['2.3.19.1'],
       lighttpd: ['1.4.69'],
+      mini_httpd: ['1.30'],
       redis: ['7.0.15'],
       openssl: ['3.0.11', '3.0.13', '3.0.14', '3.0.15', '3.0.16', '3.0.17', '3.0.18', '3.0.19'],
     },

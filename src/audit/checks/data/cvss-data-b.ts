@@ -121,6 +121,12 @@ export const CVSS_B: Readonly<Record<string, CveFacts>> = {
     advisory: 'https://github.com/Supervisor/supervisor/blob/3.0.1/CHANGES.txt',
   },
   'CVE-2018-15473': { vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N', score: 5.3, source: 'nvd' },
+  'CVE-2018-18778': {
+    vector: 'CVSS:3.0/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
+    score: 6.5,
+    source: 'nvd',
+    advisory: 'http://acme.com/software/mini_httpd/',
+  },
   'CVE-2018-1000115': { vector: 'CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', score: 7.5, source: 'nvd' },
   'CVE-2019-0708': {
     vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',

@@ -204,4 +204,17 @@ const LIGHTTPD: ProductTable = {
   ],
 };
 
-export const WEB_TABLES: readonly ProductTable[] = [APACHE, NGINX, IIS, LIGHTTPD, OPENSSL, PHP];
+/**
+ * acme.com/software/mini_httpd (its release notes name the CVEs each release fixed). Debian 11, 12 and 13 ship
+ * 1.30, the release that fixed the arbitrary file read.
+ */
+const MINI_HTTPD: ProductTable = {
+  product: 'mini_httpd',
+  name: 'mini_httpd',
+  category: 'Web Servers',
+  rows: [
+    { cve: 'CVE-2018-18778', risk: 'medium', title: 'Arbitrary file read (empty Host header)', affected: '<1.30' },
+  ],
+};
+
+export const WEB_TABLES: readonly ProductTable[] = [APACHE, NGINX, IIS, LIGHTTPD, MINI_HTTPD, OPENSSL, PHP];

@@ -13,6 +13,7 @@ export type ProductKey =
   | 'nginx'
   | 'iis'
   | 'lighttpd'
+  | 'mini_httpd'
   | 'openssl'
   | 'php'
   | 'openssh'

@@ -13,11 +13,11 @@ export const MONITORING_FAMILIES: readonly ContentFamily[] = [
     id: 'vigil.http.status-page',
     shortid: 'HTTP-STATUS-PAGE',
     title:
-      'Server status page exposed (nginx stub_status, PHP-FPM status, HAProxy stats, Apache server-info, Squid cache manager)',
+      'Server status page exposed (nginx stub_status, PHP-FPM status, HAProxy stats, Apache server-info, h2o status, Squid cache manager)',
     risk: 'medium',
     type: 'NOTE',
     description:
-      'A monitoring page of the web stack is public: Apache mod_info shows the whole configuration, PHP-FPM status the pool, its processes and (full) the scripts and clients being served, HAProxy statistics every frontend, backend and server with its state and traffic, nginx stub_status the load, the Squid cache manager its clients, traffic and configuration.',
+      'A monitoring page of the web stack is public: Apache mod_info shows the whole configuration, PHP-FPM status the pool, its processes and (full) the scripts and clients being served, HAProxy statistics every frontend, backend and server with its state and traffic, nginx stub_status the load, the h2o status handler the requests in flight and their clients, the Squid cache manager its clients, traffic and configuration.',
     solution:
       'Restrict these locations to administrators (allow/deny, Require ip; Squid: http_access deny manager before any allow; HAProxy: stats auth and an ACL with stats http-request deny, or stats on a management-only bind).',
     lead: 'Status pages answer without authentication',
@@ -47,6 +47,13 @@ export const MONITORING_FAMILIES: readonly ContentFamily[] = [
           /^pool:\s+\S+\s*\nprocess manager:\s+\w+/m.test(a.body) ||
           /<th>pool<\/th>\s*<td>[^<]+<\/td>[\s\S]*process manager/i.test(a.body),
       ),
+      // h2o's status handler (`status: ON`, on /server-status in Debian's stock h2o.conf): its JSON has the server
+      // version, uptime and, per request in flight, the client's address and path (lib/handler/status.c).
+      {
+        path: '/server-status/json',
+        what: 'the h2o status handler',
+        sig: (a) => /^\s*\{[\s\S]*"server-version":\s*"[^"]+"[\s\S]*"uptime":\s*\d+/.test(a.body),
+      },
       // Squid's cache manager (Squid 3.2+ serves it at /squid-internal-mgr/ on the proxy port; stock
       // squid.conf allows it to localhost only): its info page starts "Squid Object Cache: Version N"
       // and lists the clients, requests and memory (src/mgr, stat.c).

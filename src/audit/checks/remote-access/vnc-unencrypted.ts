@@ -1,8 +1,15 @@
 import { defineCheck } from '../kit.ts';
-import { vncSecurityTypes } from '../../proto/vnc.ts';
+import { describeOffer, VNC_TYPE_NAMES, sharedVncOffer } from '../../proto/vnc.ts';
 
 /** RFB security types that encrypt the session: RA2 (5), TLS (18), VeNCrypt (19). */
 const VNC_ENCRYPTED = new Set([5, 18, 19]);
+/**
+ * VeNCrypt sub-types without TLS: None (1), VncAuth (2) and Plain (256, a
+ * user name and password in clear). Every other sub-type (TLS*, X509*)
+ * starts with a TLS handshake: TigerVNC's TLSVnc and X509Vnc twins offer
+ * [19] with [258] or [261] only, and are not reported.
+ */
+const VENCRYPT_CLEAR = new Set([1, 2, 256]);
 
 /**
  * Information (LOG), as vigil.ssh.password-auth is: "VNC Authentication"
@@ -27,10 +34,15 @@ export default defineCheck({
   solution: 'Offer only VeNCrypt/TLS or RA2, or tunnel VNC over SSH or a VPN.',
   ports: { services: ['vnc'], ports: [5900, 5901] },
   run: async ({ net, port }) => {
-    const types = await vncSecurityTypes(net, port);
-    const clear = types?.filter((t) => !VNC_ENCRYPTED.has(t)) ?? [];
-    return clear.length
-      ? `security types offered: ${types!.join(', ')}; without encryption: ${clear.join(', ')}`
+    const offer = await sharedVncOffer(net, port);
+    if (!offer) return null;
+    const clear = [
+      ...offer.types.filter((t) => !VNC_ENCRYPTED.has(t)),
+      ...(offer.vencrypt ?? []).filter((t) => VENCRYPT_CLEAR.has(t)),
+    ];
+    const unique = [...new Set(clear)];
+    return unique.length
+      ? `security types offered: ${describeOffer(offer)}; without encryption: ${unique.map((t) => `${t} ${VNC_TYPE_NAMES[t] ?? '?'}`).join(', ')}`
       : null;
   },
 });

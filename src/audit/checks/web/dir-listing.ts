@@ -1,5 +1,6 @@
 import { defineCheck } from '../kit.ts';
-import { LISTING, hasHttpAnswer } from './lib/pages.ts';
+import { listingEvidence } from './lib/listing.ts';
+import { hasHttpAnswer, isHtml } from './lib/pages.ts';
 
 export default defineCheck({
   id: 'vigil.http.dir-listing',
@@ -12,13 +13,12 @@ export default defineCheck({
   description:
     'The web server lists the files of a directory that has no index page, exposing file names (backups, scripts, data) an attacker can then fetch.',
   solution:
-    'Turn directory listings off (Apache: Options -Indexes; nginx: autoindex off) or put an index page in the directory.',
+    'Turn directory listings off (Apache: Options -Indexes; nginx: autoindex off; Caddy: file_server without browse; h2o: file.dirlisting: OFF; webfsd: -j) or put an index page in the directory.',
   ports: { where: hasHttpAnswer },
   async run({ service }) {
     const h = service?.http;
-    if (!h) return null;
-    return h.status === 200 && LISTING.some((re) => re.test(h.body))
-      ? `GET / answers with a directory listing: "${/Index of [^<]*|Directory listing[^<]*|\[To Parent Directory\]/i.exec(h.body)?.[0] ?? 'listing'}".`
-      : null;
+    if (!h || h.status !== 200 || !isHtml(h)) return null;
+    const evidence = listingEvidence(h.body);
+    return evidence ? `GET / answers with a directory listing: ${evidence}.` : null;
   },
 });

@@ -1,5 +1,5 @@
 import { defineCheck } from '../kit.ts';
-import { get, maskEnv, notHtml } from './lib/probes.ts';
+import { maskEnv, notHtml, provenGet } from './lib/probes.ts';
 import { isHttpService } from '../../proto/http.ts';
 
 export default defineCheck({
@@ -15,10 +15,10 @@ export default defineCheck({
     'Move the .env file out of the web root or deny it in the server configuration, and rotate the secrets it held.',
   ports: { where: isHttpService },
   async run({ net, service }) {
-    const svc = service!;
-    const a = await get(net, svc, '/.env');
-    if (!a || a.status !== 200 || !notHtml(a)) return null;
-    const keys = a.body.split(/\r?\n/).filter((l) => /^[A-Z_][A-Z0-9_]*=/.test(l));
-    return keys.length >= 2 ? `/.env is readable (${keys.length} settings, e.g. ${maskEnv(a.body)}).` : null;
+    // Two or more NAME=value lines, not a page, and not what a random dot-file of the server answers (lib/probes.ts).
+    const a = await provenGet(net, service!, '/.env', (x) => notHtml(x) && settings(x.body).length >= 2);
+    return a ? `/.env is readable (${settings(a.body).length} settings, e.g. ${maskEnv(a.body)}).` : null;
   },
 });
+
+const settings = (body: string) => body.split(/\r?\n/).filter((l) => /^[A-Z_][A-Z0-9_]*=/.test(l));

@@ -1,5 +1,5 @@
 import { defineCheck } from '../kit.ts';
-import { first, get, notHtml } from './lib/probes.ts';
+import { first, notHtml, provenGet } from './lib/probes.ts';
 import { isHttpService } from '../../proto/http.ts';
 
 export default defineCheck({
@@ -17,17 +17,18 @@ export default defineCheck({
   ports: { where: isHttpService },
   async run({ net, service }) {
     const svc = service!;
-    const a = await get(net, svc, '/.git/HEAD');
-    if (a && a.status === 200 && /^(ref: refs\/\S+|[0-9a-f]{40})\s*$/m.test(a.body.slice(0, 200)))
-      return `/.git/HEAD: ${first(a.body.trim())}`;
+    // Proof is git's own format, on a path a random twin of which does not answer the same (lib/probes.ts).
+    const a = await provenGet(net, svc, '/.git/HEAD', (x) =>
+      /^(ref: refs\/\S+|[0-9a-f]{40})\s*$/m.test(x.body.slice(0, 200)),
+    );
+    if (a) return `/.git/HEAD: ${first(a.body.trim())}`;
     // HEAD denied or absent but config served (a partial copy, or a deny rule on HEAD only): git's own config format.
-    const c = await get(net, svc, '/.git/config');
-    return c &&
-      c.status === 200 &&
-      notHtml(c) &&
-      /^\[core\]\s*$/m.test(c.body) &&
-      /repositoryformatversion\s*=/.test(c.body)
-      ? '/.git/config is readable ([core] repositoryformatversion).'
-      : null;
+    const c = await provenGet(
+      net,
+      svc,
+      '/.git/config',
+      (x) => notHtml(x) && /^\[core\]\s*$/m.test(x.body) && /repositoryformatversion\s*=/.test(x.body),
+    );
+    return c ? '/.git/config is readable ([core] repositoryformatversion).' : null;
   },
 });

@@ -1,6 +1,8 @@
 import { defineCheck } from '../kit.ts';
 import { hasHttpAnswer, isHtml } from './lib/pages.ts';
 
+const APPLICATION = /<(?:script|form|iframe|frame|input|button|object|embed)\b|\bon(?:click|load|submit)\s*=/i;
+
 export default defineCheck({
   id: 'vigil.http.security-headers',
   shortid: 'HTTP-SEC-HEADERS',
@@ -27,6 +29,14 @@ export default defineCheck({
       missing.push('X-Frame-Options (or CSP frame-ancestors)');
     if (!/nosniff/i.test(h.headers['x-content-type-options'] ?? '')) missing.push('X-Content-Type-Options: nosniff');
     if (!csp) missing.push('Content-Security-Policy');
-    return missing.length ? `HTTP ${h.status} answer to GET / lacks ${missing.join(', ')}.` : null;
+    if (!missing.length) return null;
+    const detail = `HTTP ${h.status} answer to GET / lacks ${missing.join(', ')}.`;
+    // The headers protect applications: clickjacking needs an action to trick the visitor into, script injection a
+    // page that runs script. On a static page (no script, form, frame or cookie: a plain file server such as webfsd,
+    // mini_httpd, BusyBox httpd or python3 -m http.server, none of which can send these headers) it is evidence, a LOG,
+    // as Greenbone's "HTTP Security Headers Detection" reports every case.
+    return APPLICATION.test(h.body) || h.headers['set-cookie']
+      ? detail
+      : { detail: `${detail} The page is static (no script, form, frame or cookie).`, type: 'LOG', risk: 'other' };
   },
 });

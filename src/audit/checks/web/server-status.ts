@@ -1,5 +1,5 @@
 import { defineCheck } from '../kit.ts';
-import { get } from './lib/probes.ts';
+import { provenGet } from './lib/probes.ts';
 import { isHttpService } from '../../proto/http.ts';
 
 /**
@@ -30,11 +30,17 @@ export default defineCheck({
   ports: { where: isHttpService },
   async run({ net, service }) {
     const svc = service!;
-    const a = await get(net, svc, '/server-status');
-    if (a?.status === 200)
-      for (const [sig, what] of PAGES) if (sig.test(a.body)) return `/server-status shows ${what}.`;
-    const auto = await get(net, svc, '/server-status?auto');
-    return auto?.status === 200 && !/<html/i.test(auto.body.slice(0, 512)) && AUTO.test(auto.body)
+    const which = (body: string) => PAGES.find(([sig]) => sig.test(body))?.[1];
+    // Each page only where a random path does not answer the same (lib/probes.ts: soft-200 servers).
+    const a = await provenGet(net, svc, '/server-status', (x) => !!which(x.body));
+    if (a) return `/server-status shows ${which(a.body)}.`;
+    const auto = await provenGet(
+      net,
+      svc,
+      '/server-status?auto',
+      (a) => !/<html/i.test(a.body.slice(0, 512)) && AUTO.test(a.body),
+    );
+    return auto
       ? `/server-status?auto answers with the mod_status counters ("${auto.body.split('\n')[0]!.trim().slice(0, 60)}" …).`
       : null;
   },

@@ -156,4 +156,6 @@ test('random twins keep the leading dot and the suffix of the candidate', async 
   assert.equal(twinOf('/.svn/wc.db', 'r'), '/vigil-r.db');
   assert.equal(twinOf('/CVS/Entries', 'r'), '/vigil-r');
   assert.equal(twinOf('/backup.tar.gz', 'r'), '/vigil-r.tar.gz');
+  // Supervisor's web server drops a decoded '#' and all after it: the twin keeps the leading %23 too.
+  assert.equal(twinOf('/%23index.php%23', 'r'), '/%23vigil-r.php%23');
 });

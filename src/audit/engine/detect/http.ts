@@ -2,6 +2,7 @@
 import type { Service } from '../types.ts';
 import type { Conv } from '../../proto/conv.ts';
 import { parseHttp } from '../../proto/http.ts';
+import { stackProduct } from '../../proto/prometheus.ts';
 import type { Family } from './family.ts';
 
 const SERVERS: [RegExp, string][] = [
@@ -11,6 +12,12 @@ const SERVERS: [RegExp, string][] = [
   [/^lighttpd/i, 'lighttpd'],
   [/^openresty/i, 'OpenResty web app server'],
   [/^Caddy/i, 'Caddy httpd'],
+  // Their Server headers as Debian's packages send them: "h2o/2.2.5", "mini_httpd/1.30 26Oct2018", "webfs/1.21",
+  // "SimpleHTTP/0.6 Python/3.11.2" (python3 -m http.server). BusyBox httpd sends none.
+  [/^h2o$/i, 'h2o httpd'],
+  [/^mini_httpd$/i, 'mini_httpd'],
+  [/^webfs$/i, 'webfs httpd'],
+  [/^SimpleHTTP$/i, 'Python http.server'],
 ];
 
 /** Enough read: the head and Content-Length bytes, the last chunk, or 4 KB of body. */
@@ -57,6 +64,11 @@ export const http: Family = {
     s.name = /\bIPP\/\d/.test(s.http?.headers['server'] ?? '') ? 'ipp' : 'http';
     // Tor answers HTTP on its ControlPort with a 501 page of its own (control.c): the port is Tor's control port.
     if (/<title>Tor's ControlPort is not an HTTP proxy<\/title>/.test(s.http?.body ?? '')) s.name = 'tor-control';
+    // Shell In A Box sends no Server header; its page names it (nmap-service-probes: p/ShellInABox/).
+    if (!s.product && /<!--\s*ShellInABox - /.test(s.http?.body ?? '')) s.product = 'ShellInABox';
+    // The Prometheus stack has no Server header; its GET / answer names the component, whatever the port
+    // (9091 is the Pushgateway's and Transmission's RPC's alike).
+    s.product = stackProduct(s.http) ?? s.product;
     return true;
   },
 };

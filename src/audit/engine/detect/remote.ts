@@ -1,5 +1,6 @@
 /** Remote consoles that speak first: VNC (RFB banner), Telnet (IAC negotiation). */
 import { printable } from '../../proto/conv.ts';
+import { TELNET_OPTIONS } from '../../proto/telnet.ts';
 import type { Family } from './family.ts';
 
 export const vnc: Family = {
@@ -13,22 +14,6 @@ export const vnc: Family = {
     s.extra.protocol = `RFB ${version}`;
     return true;
   },
-};
-
-/** Telnet options named in the IAC DO/WILL sequences the server opened with. */
-const OPTIONS: Record<number, string> = {
-  1: 'ECHO',
-  3: 'SGA',
-  5: 'STATUS',
-  24: 'TTYPE',
-  31: 'NAWS',
-  32: 'TSPEED',
-  33: 'LFLOW',
-  34: 'LINEMODE',
-  35: 'XDISPLOC',
-  36: 'OLD-ENVIRON',
-  37: 'AUTH',
-  39: 'NEW-ENVIRON',
 };
 
 export const telnet: Family = {
@@ -46,7 +31,7 @@ export const telnet: Family = {
       const cmd = greeting[i + 1]!;
       if (cmd >= 0xfb && cmd <= 0xfe) {
         const verb = ['WILL', 'WONT', 'DO', 'DONT'][cmd - 0xfb]!;
-        seen.push(`${verb} ${OPTIONS[greeting[i + 2]!] ?? greeting[i + 2]}`);
+        seen.push(`${verb} ${TELNET_OPTIONS[greeting[i + 2]!] ?? greeting[i + 2]}`);
         i += 2;
       } else if (cmd === 0xfa) {
         const se = greeting.indexOf(Buffer.from([0xff, 0xf0]), i);

@@ -20,6 +20,8 @@ const PATTERNS: readonly [ProductKey, RegExp][] = [
   ['nginx', /\bnginx(?:\/| )(\d+\.\d+\.\d+)/i],
   ['iis', /\bMicrosoft[- ]IIS(?:\/| httpd )(\d+\.\d+)/i],
   ['lighttpd', /\blighttpd(?:\/| )(\d+\.\d+\.\d+)/i],
+  // "mini_httpd/1.30 26Oct2018": two numbers only.
+  ['mini_httpd', /\bmini_httpd\/(\d+\.\d+)\b/i],
   ['openssl', /\bOpenSSL\/(\d+\.\d+\.\d+[a-z]{0,2})(?![\w])/i],
   ['php', /\bPHP\/(\d+\.\d+\.\d+)/i],
   ['openssh', /\bOpenSSH[_ ](\d+\.\d+(?:\.\d+)?(?:p\d+)?)/i],

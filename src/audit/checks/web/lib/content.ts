@@ -21,9 +21,12 @@ import { type HttpAnswer, httpRequest, usesTls } from '../../../proto/http.ts';
  */
 export function twinOf(path: string, token: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
-  const dot = base.startsWith('.') ? '.' : '';
-  const suffix = base.slice(dot.length).replace(/^[^.~]*/, '');
-  return `/${dot}vigil-${token}${suffix}`;
+  // The leading marks too (a dot, emacs's `#` as %23, `_`, `~`): Supervisor's web server drops everything from a
+  // decoded `#` on, so `/%23index.php%23` is its home page (200) while `/vigil-x.php%23` is a 404; that was a
+  // false "backup copy" on it. Its twin `/%23vigil-x.php%23` is its home page too, and the row stays silent.
+  const lead = /^(?:\.|%23|#|_|~)*/.exec(base)![0];
+  const suffix = base.slice(lead.length).replace(/^[^.~%]*/, '');
+  return `/${lead}vigil-${token}${suffix}`;
 }
 
 interface Baseline {
