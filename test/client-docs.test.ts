@@ -142,8 +142,9 @@ describe('docs/client.md: every example, run as written against a real serve', (
   test('schedule: a run on chosen ports, a schedule made, listed and deleted', async () => {
     const r = await ok('schedule');
     assert.match(r.stdout, /^audit \d+: basic of 127\.0\.1\.1, done/m);
-    assert.match(r.stdout, /^ID +TYPE +TARGETS +PORTS +EVERY +ALERT +NEXT RUN +LAST AUDIT$/m);
-    assert.match(r.stdout, /^\d+ +basic +127\.0\.1\.1 +- +week +changes +\d{4}-\d\d-\d\dT/m);
+    assert.match(r.stdout, /^ID +TYPE +TARGETS +PORTS +EVERY +ALERT +NOTIFY +EXCLUDE DOS +NEXT RUN +LAST AUDIT$/m);
+    // The example schedules with --notify and without --exclude-dos.
+    assert.match(r.stdout, /^\d+ +basic +127\.0\.1\.1 +- +week +changes +yes +no +\d{4}-\d\d-\d\dT/m);
     assert.match(r.stdout, /^schedule \d+ deleted$/m);
   });
 

@@ -69,6 +69,7 @@ describe('console: ports and schedules in chromium', {
     await form.getByLabel('Every', { exact: true }).selectOption('week');
     await form.getByLabel('Mail', { exact: true }).selectOption('changes');
     await form.getByLabel('Ports').fill('80,443');
+    await form.getByLabel('Exclude denial-of-service tests').check();
     await form.getByRole('button', { name: 'Add schedule' }).click();
     await page.getByText(/Schedule \d+ added\./).waitFor();
     const row = page.getByRole('row', { name: /127\.0\.31\.82/ });
@@ -76,6 +77,8 @@ describe('console: ports and schedules in chromium', {
     const id = (await row.getByRole('cell').first().textContent())!;
     const text = (await row.textContent())!;
     assert.match(text, /ports 80,443/);
+    // What the form asked, in the list as in `vigil audit schedules` (before: excludedos was not shown).
+    assert.match(text, /without denial-of-service tests/);
     assert.match(text, /week/);
     assert.match(text, /on change/);
     assert.match(text, /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);

@@ -79,13 +79,16 @@ describe('the forwarder and the metrics listener under slow clients', () => {
     test(`${listener}: 400 slow connections from 50 addresses leave the API, DNS over TCP and a new client served`, async () => {
       const f = flood();
       // From 127.0.0.11 .. 127.0.0.60: 8 each, each address within its cap; together far over the total.
-      const { kept: held } = await f.open(t[listener], 400, 50, SLOW_HEAD, 60_000, 11);
+      await f.open(t[listener], 400, 50, SLOW_HEAD, 60_000, 11);
       // Before the fix: every descriptor taken, and each of these refused.
       assert.notEqual(await apiProbe(t.tls, NORMAL)(), null, 'the API answers');
       assert.notEqual(await dnsProbe(t.dns, NORMAL)(), null, 'DNS over TCP answers');
       // At the total, the newcomer takes the place of the connection longest unserved.
       assert.notEqual(await httpProbe(t[listener], NORMAL, path)(), null, `a new ${listener} client is served`);
-      assert.ok(held <= (listener === 'forward' ? 50 : 25), `the total holds: ${held} open`);
+      // Polled: what the server shed shows here once its close reaches us, which a loaded machine may delay
+      // past the flood's one-second look (was: asserted on that look).
+      const total = listener === 'forward' ? 50 : 25;
+      await eventually(async () => f.kept() <= total, `the total holds (${total})`);
       f.release();
     });
   }
@@ -95,10 +98,10 @@ describe('the forwarder and the metrics listener under slow clients', () => {
     const q = queryPacket('example.invalid', 'A');
     // A query trickled a byte at a time (the slowloris kind); 8 per address, each within its cap.
     const slowQuery = Buffer.concat([Buffer.from([q.length >> 8, q.length & 0xff]), q]);
-    const { kept: held } = await f.open(t.dns, 120, 15, slowQuery, 60_000, 71);
+    await f.open(t.dns, 120, 15, slowQuery, 60_000, 71);
     // Before: the total (100 at this limit) refused the newcomer until the slow ones' idle timer (10 s) ran out.
     assert.notEqual(await dnsProbe(t.dns, NORMAL)(), null, 'a new DNS client is answered');
-    assert.ok(held <= 100, `the total holds: ${held} open`);
+    await eventually(async () => f.kept() <= 100, 'the total holds (100)');
     assert.ok(closedCount(await scrape(), 'dns-tcp', 'shed') >= 20, 'sheds in /metrics');
     f.release();
   });

@@ -46,8 +46,10 @@ describe('vigil audit run --ports, schedule, schedules, unschedule; admin schedu
       'changes',
       '--ports',
       '80,22',
+      '--notify',
     );
     assert.equal(made.ipaddr, `${TARGET},127.0.31.66`);
+    assert.deepEqual([made.notification, made.excludedos], [true, false]);
     assert.equal(made.every, 'week');
     assert.equal(made.alert, 'changes');
     assert.equal(made.ports, '22,80');
@@ -59,10 +61,17 @@ describe('vigil audit run --ports, schedule, schedules, unschedule; admin schedu
     );
     const text = await u.vigil(['audit', 'schedules']);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /^ID\s+TYPE\s+TARGETS\s+PORTS\s+EVERY\s+ALERT\s+NEXT RUN\s+LAST AUDIT$/m);
     assert.match(
       text.stdout,
-      new RegExp(`^${made.scheduleid}\\s+basic\\s+${TARGET},127\\.0\\.31\\.66\\s+22,80\\s+week\\s+changes`, 'm'),
+      /^ID\s+TYPE\s+TARGETS\s+PORTS\s+EVERY\s+ALERT\s+NOTIFY\s+EXCLUDE DOS\s+NEXT RUN\s+LAST AUDIT$/m,
+    );
+    // The table shows what --json shows, the notification and excludedos flags included.
+    assert.match(
+      text.stdout,
+      new RegExp(
+        `^${made.scheduleid}\\s+basic\\s+${TARGET},127\\.0\\.31\\.66\\s+22,80\\s+week\\s+changes\\s+yes\\s+no\\s+${made.nextrun}\\s+-$`,
+        'm',
+      ),
     );
     const usage = await u.vigil(['audit', 'schedule', TARGET, '--type', 'basic', '--every', 'hour']);
     assert.equal(usage.code, 2, usage.stderr);
@@ -79,7 +88,18 @@ describe('vigil audit run --ports, schedule, schedules, unschedule; admin schedu
   });
 
   test('admin schedule run starts the run at once, as if it were due; the cadence stays', async () => {
-    const made = await u.json('audit', 'schedule', TARGET, '--type', 'basic', '--every', 'month', '--ports', '1');
+    const made = await u.json(
+      'audit',
+      'schedule',
+      TARGET,
+      '--type',
+      'basic',
+      '--every',
+      'month',
+      '--ports',
+      '1',
+      '--exclude-dos',
+    );
     const { stdout } = await admin(s.dataDir, 'schedule', 'run', made.scheduleid, '--json');
     const run = JSON.parse(stdout);
     assert.equal(run.scheduleid, made.scheduleid);
@@ -93,6 +113,14 @@ describe('vigil audit run --ports, schedule, schedules, unschedule; admin schedu
     assert.deepEqual(
       all.map((x: any) => [x.scheduleid, x.userid]),
       [[made.scheduleid, 'schedcli']],
+    );
+    const text = (await admin(s.dataDir, 'schedule', 'list')).stdout;
+    assert.match(
+      text,
+      new RegExp(
+        `^${made.scheduleid}  schedcli  basic of ${TARGET} ports 1  every month \\(alert always, exclude-dos\\)  next `,
+        'm',
+      ),
     );
     await assert.rejects(admin(s.dataDir, 'schedule', 'run', '999'), /no schedule 999/);
   });

@@ -1,4 +1,3 @@
-import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { VigilClient } from '../src/client/index.ts';
 import type { Bind } from './helpers/bind.ts';

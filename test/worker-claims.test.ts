@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { createAccount } from '../src/accounts/accounts.ts';
 import { BossQueue } from '../src/audit/queue-boss.ts';
@@ -151,7 +152,14 @@ test('a claim waits for another process’s open claim of the same account, then
       .transaction()
       .execute((trx) => new AuditStore(trx).claim(trx, two.scanuid, lease('b/2/y'), 1, Date.now()))
       .finally(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 500));
+    // B seen waiting on a lock by PostgreSQL itself (was: a fixed 500 ms, after which B might not even have
+    // asked yet on a loaded machine, and the check below passed for nothing).
+    await eventually(async () => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(a);
+      return rows[0]!.n > 0;
+    }, "B's claim waiting on a lock");
     assert.equal(settled, false, 'B waits on the account row A locked (else both would see 0 running)');
     letGo();
     assert.equal(((await first) as { kind: string }).kind, 'claimed');

@@ -38,8 +38,9 @@ test('serve --audit-workers 0 runs no audit; a `vigil worker` runs it to done an
     const c = s.client();
     await c.login(key, 'wk1', PASSWORD);
     const scanuid = await runAudit(c, { ipaddr: TARGET, audittype: 'desktop' });
-    // Three polls of the serve's own queue (2 s each) go by: nothing takes it.
-    await new Promise((r) => setTimeout(r, 5000));
+    // Queued, and the serve never takes it: not at the enqueue's wake-up, not at any poll of its queue (every
+    // 2 s) while the worker starts and runs it, as the end checks (the worker logs the run, the serve never
+    // logs a start). Was a fixed 5 s wait here, on each engine, for what the whole test's length shows.
     assert.equal((await auditList(c)).find((a) => a.scanuid === scanuid)?.folder, 'queued');
     w = await startWorker(dataDir, ['--audit-workers', '1'], QUICK_PROBES);
     assert.match(w.readyLine, /^vigil worker ready store=(postgresql|sqlite) audit-workers=1 /);
@@ -51,6 +52,7 @@ test('serve --audit-workers 0 runs no audit; a `vigil worker` runs it to done an
     );
     // Logged just after the result is written: it may reach the pipe a moment after the list shows done.
     await eventually(async () => /"msg":"audit finished"/.test(w!.stderr()), 'the worker logs the finished audit');
+    assert.match(w.stderr(), /"msg":"audit started"/);
     assert.doesNotMatch(s.stderr(), /audit started/);
   } finally {
     await w?.stop();

@@ -154,7 +154,10 @@ export function SchedulesPage({ marked }: { marked?: string }) {
                   {s.ipaddr}
                   {s.ports && <small> ports {s.ports}</small>}
                 </td>
-                <td>{s.audittype}</td>
+                <td>
+                  {s.audittype}
+                  {s.excludedos && <small> without denial-of-service tests</small>}
+                </td>
                 <td>{s.every}</td>
                 <td>{!s.notification ? 'none' : s.alert === 'changes' ? 'on change' : 'every run'}</td>
                 <td>{when(s.nextrun)}</td>

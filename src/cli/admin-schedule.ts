@@ -89,7 +89,7 @@ export function scheduleCommand(): Command {
         if (o.json) return void process.stdout.write(`${JSON.stringify(out)}\n`);
         const lines = out.map(
           (s) =>
-            `${s.scheduleid}  ${s.userid}  ${s.audittype} of ${s.ipaddr}${s.ports ? ` ports ${s.ports}` : ''}  every ${s.every} (alert ${s.alert})  next ${s.nextrun}  last audit ${s.lastscanuid || '-'}`,
+            `${s.scheduleid}  ${s.userid}  ${s.audittype} of ${s.ipaddr}${s.ports ? ` ports ${s.ports}` : ''}  every ${s.every} (alert ${s.alert}${s.notification ? ', notify' : ''}${s.excludedos ? ', exclude-dos' : ''})  next ${s.nextrun}  last audit ${s.lastscanuid || '-'}`,
         );
         process.stdout.write(`${lines.join('\n') || 'no schedules'}\n`);
       }),

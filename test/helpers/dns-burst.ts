@@ -13,7 +13,7 @@ export interface BurstResult {
  * `count` copies of `query` (new IDs; or query(i), each its own) to a loopback name server from one
  * socket bound to `from` (any 127.x.y.z: each /24 is a client network of
  * its own for rate limiting), then waits until no reply came for
- * `quietMs`. Sends in runs of 20 with a turn of the event loop between
+ * `quietMs` (of the replies read: see the loop). Sends in runs of 20 with a turn of the event loop between
  * them, so our own socket is read while the burst goes out.
  */
 export async function burst(
@@ -40,7 +40,14 @@ export async function burst(
     if (i % 20 === 19) await new Promise((r) => setImmediate(r));
   }
   last = Date.now();
-  while (Date.now() - last < quietMs && replies.length < count) await new Promise((r) => setTimeout(r, 50));
+  // Quiet only when a read of the socket came between the timer and the look at the clock: a timer fires
+  // before the loop's poll for I/O, so after a stall of this process (GC, a loaded machine) the replies
+  // that arrived meanwhile would still be unread when the clock says quiet, and count as dropped.
+  // setImmediate runs after the poll phase, which reads what is waiting (and moves `last`).
+  while (Date.now() - last < quietMs && replies.length < count) {
+    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setImmediate(r));
+  }
   s.close();
   const tc = replies.filter((r) => (r.readUInt16BE(2) & 0x0200) !== 0).length;
   return { full: replies.length - tc, tc, dropped: count - replies.length, replies } satisfies BurstResult;

@@ -18,7 +18,12 @@ interface ScheduleEntry {
   nextrun: string;
   lastscanuid?: string;
   ports?: string;
+  excludedos?: boolean;
+  notification?: boolean;
 }
+
+/** A schedule's flag as a table cell; absent (an older server) shows as the table's `-`. */
+const yesNo = (v: boolean | undefined) => (v === undefined ? undefined : v ? 'yes' : 'no');
 
 /**
  * `vigil audit schedule|schedules|unschedule` (INTERFACE.md): audits that
@@ -88,6 +93,9 @@ export function scheduleCommands(): Command[] {
           ['PORTS', (e) => e.ports],
           ['EVERY', (e) => e.every],
           ['ALERT', (e) => e.alert],
+          // The flags `audit schedule --notify` and `--exclude-dos` set (before: only `--json` showed them).
+          ['NOTIFY', (e) => yesNo(e.notification)],
+          ['EXCLUDE DOS', (e) => yesNo(e.excludedos)],
           ['NEXT RUN', (e) => e.nextrun],
           ['LAST AUDIT', (e) => e.lastscanuid],
         ]),

@@ -138,8 +138,25 @@ export class NameServer {
     }
   }
 
-  /** Binds UDP and TCP; port 0 picks a free port (both on the same one). */
-  async listen(host: string, port: number): Promise<number> {
+  /**
+   * Binds UDP and TCP; port 0 picks a free port (both on the same one). With `tcp` false only UDP is bound:
+   * a DNS worker's TCP connections are accepted by the main process and handed in (serveTcp, workers.ts).
+   */
+  async listen(host: string, port: number, tcp = true): Promise<number> {
+    const server = this.tcpServer();
+    if (tcp) await new Promise<void>((res, rej) => server.once('error', rej).listen(port, host, () => res()));
+    const bound = tcp ? (server.address() as { port: number }).port : port;
+    this.tcp = server;
+    return this.listenUdp(host, bound);
+  }
+
+  /** A DNS-over-TCP connection accepted elsewhere (a DNS worker's, from the main process): capped and served here. */
+  serveTcp(socket: TcpSocket): void {
+    this.tcp?.emit('connection', socket);
+  }
+
+  /** The DNS-over-TCP server with its caps (not listening yet). */
+  private tcpServer(): Server {
     const tcp = createServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -159,9 +176,10 @@ export class NameServer {
       logger: this.logger,
       name: 'dns-tcp',
     });
-    await new Promise<void>((res, rej) => tcp.once('error', rej).listen(port, host, () => res()));
-    const bound = (tcp.address() as { port: number }).port;
-    this.tcp = tcp;
+    return tcp;
+  }
+
+  private async listenUdp(host: string, bound: number): Promise<number> {
     if (fastUdpAvailable()) {
       const fast = openFastUdp(host, bound, this.udpOptions, (msg, address, port) => {
         fast.tick(this.clock.now());
