@@ -143,6 +143,7 @@ export function judgeNmap(run: NmapRun, wildcard: Set<number>): Score {
           (x) => x.port === p.port && x.proto === (p.proto ?? 'tcp') && !x.vigil.service,
         )) {
           const fp = w.nmap(p);
+          if (fp && twin.inherent?.some((x) => x.vigil.source === w.vigil.id?.source)) continue; // listed below
           if (fp) score.falsePositives.push(`${w.id} matcher @${twin.address}:${p.port}: ${cut(fp)}`);
         }
         for (const s of p.scripts) {

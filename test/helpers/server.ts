@@ -38,22 +38,38 @@ export function tempDir(prefix = 'vigil-test-'): string {
 }
 
 /**
- * A loopback port nobody listens on right now, over TCP and UDP: DNS tests
- * use both, and a port free for TCP may still be held for UDP by another
- * process (a dns-rrl test once counted a stranger's answers on its port).
+ * The kernel's ephemeral range (ip_local_port_range): the source ports of outgoing connections. A port the
+ * kernel hands out for listen(0) comes from it too, so between freePort and a daemon's bind another test's
+ * outgoing connection (a port scan makes thousands) may hold it: `serve` once exited with EADDRINUSE on
+ * 127.0.0.1:39455 with four test files at once (cert-reload.test.ts). freePort picks below the range instead.
+ */
+const EPHEMERAL_LOW = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+})();
+const PICK_LOW = Math.min(10_000, EPHEMERAL_LOW >> 1);
+
+/**
+ * A loopback port nobody holds right now, over TCP and UDP (DNS tests use both, and a port free for TCP may
+ * still be held for UDP by another process: a dns-rrl test once counted a stranger's answers on its port),
+ * chosen at random below the ephemeral range, where no outgoing connection takes it.
  */
 export async function freePort(): Promise<number> {
   for (let tries = 0; ; tries++) {
-    const port = await new Promise<number>((res, rej) => {
-      const s = createServer();
-      s.on('error', rej);
-      s.listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => res(p));
-      });
-    });
-    if ((await udpFree(port)) || tries >= 20) return port;
+    const port = PICK_LOW + Math.floor(Math.random() * (EPHEMERAL_LOW - PICK_LOW));
+    if (((await tcpFree(port)) && (await udpFree(port))) || tries >= 50) return port;
   }
+}
+
+function tcpFree(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const s = createServer();
+    s.once('error', () => res(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => res(true)));
+  });
 }
 
 function udpFree(port: number): Promise<boolean> {
