@@ -69,7 +69,13 @@ const args = [
   timings,
   ...files,
 ];
-const run = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, VIGIL_TEST_CLOCK: clock } });
+// The ports test/helpers/server.ts freePort hands out in this run, one file each, shared by its test files.
+const ports = process.env.VIGIL_TEST_PORTS || join(tmpdir(), `vigil-test-ports-${process.pid}`);
+const run = spawnSync(process.execPath, args, {
+  stdio: 'inherit',
+  env: { ...process.env, VIGIL_TEST_CLOCK: clock, VIGIL_TEST_PORTS: ports },
+});
+if (!process.env.VIGIL_TEST_PORTS) rmSync(ports, { recursive: true, force: true });
 // Wall and CPU per file; the wall time orders the next run (it counts the file's hooks, which the
 // reporter's sum of top-level tests leaves out).
 const walls = {};

@@ -3,11 +3,14 @@
  * control: rsyncd, Xvfb, slapd, PostgreSQL, MariaDB. Each start function
  * returns the port it listens on, on `addr`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { daemon, freePort, listening, tempDir, which } from './daemons-kit.ts';
+
+const run = promisify(execFile);
 
 /** rsync --daemon with one module "pub": open, or behind "auth users" and not listed. */
 export function rsyncd(addr: string, open: boolean, port?: number): Promise<number> {
@@ -103,9 +106,26 @@ export async function slapd(addr: string, anonymousRead: boolean, port?: number)
   ].join('\n');
   writeFileSync(join(dir, 'data.ldif'), ldif);
   execFileSync('slapadd', ['-f', join(dir, 'slapd.conf'), '-l', join(dir, 'data.ldif')], { stdio: 'pipe' });
-  return daemon(addr, 'slapd', (p) => ['-f', join(dir, 'slapd.conf'), '-h', `ldap://${addr}:${p}/`, '-d', '0'], {
-    port,
-  });
+  const bound = await daemon(
+    addr,
+    'slapd',
+    (p) => ['-f', join(dir, 'slapd.conf'), '-h', `ldap://${addr}:${p}/`, '-d', '0'],
+    {
+      port,
+    },
+  );
+  // Its port accepts before slapd answers: with four test files at once, service detection's LDAP probe
+  // (1.5 s) once met a slapd that had not answered yet, and the port went unnamed. Ready when the root DSE
+  // answers an anonymous search, as a client would first ask.
+  for (let i = 0; ; i++) {
+    try {
+      await run('ldapsearch', ['-x', '-H', `ldap://${addr}:${bound}/`, '-b', '', '-s', 'base', '-l', '2']);
+      return bound;
+    } catch (err) {
+      if (i >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 export function pgBin(): string | null {

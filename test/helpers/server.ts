@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -53,14 +53,41 @@ const EPHEMERAL_LOW = (() => {
 const PICK_LOW = Math.min(10_000, EPHEMERAL_LOW >> 1);
 
 /**
+ * Ports handed out, one file each (scripts/test.mjs gives the run its own folder): four test files run at
+ * once, and two of them picking the same free port before either binds it would meet at the bind (serve
+ * exited EADDRINUSE on 127.0.0.1:18599 in operator.test.ts so). A port stays reserved for RESERVED_MS,
+ * longer than any daemon takes from freePort to its bind; the same process never gets one port twice.
+ */
+const RESERVED = process.env.VIGIL_TEST_PORTS || join(tmpdir(), 'vigil-test-ports');
+const RESERVED_MS = 120_000;
+
+function reserve(port: number): boolean {
+  const file = join(RESERVED, String(port));
+  try {
+    mkdirSync(RESERVED, { recursive: true });
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(file).mtimeMs < RESERVED_MS) return false;
+      writeFileSync(file, String(process.pid)); // a reservation of long ago: reused
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/**
  * A loopback port nobody holds right now, over TCP and UDP (DNS tests use both, and a port free for TCP may
  * still be held for UDP by another process: a dns-rrl test once counted a stranger's answers on its port),
- * chosen at random below the ephemeral range, where no outgoing connection takes it.
+ * chosen at random below the ephemeral range, where no outgoing connection takes it, and reserved against
+ * the other test files of the run.
  */
 export async function freePort(): Promise<number> {
   for (let tries = 0; ; tries++) {
     const port = PICK_LOW + Math.floor(Math.random() * (EPHEMERAL_LOW - PICK_LOW));
-    if (((await tcpFree(port)) && (await udpFree(port))) || tries >= 50) return port;
+    if ((reserve(port) && (await tcpFree(port)) && (await udpFree(port))) || tries >= 50) return port;
   }
 }
 
