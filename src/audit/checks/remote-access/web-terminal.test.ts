@@ -61,9 +61,11 @@ test('Shell In A Box: a /bin/sh service on HTTP and on TLS is found; the LOGIN s
     /^Shell In A Box page at \/: a session was opened .* answered with session \S+\) and its first screen, with nothing typed, is a shell prompt: "\$"\.$/;
   const p = await audit(A(21), plain);
   assert.equal(p.svc.name, 'http');
+  assert.equal(p.svc.product, 'ShellInABox');
   assert.match(p.found[0]!.detail, proof);
   const t = await audit(A(22), tls);
   assert.ok(t.svc.tls, 'detected as TLS');
+  assert.equal(t.svc.product, 'ShellInABox', 'named from its page over TLS too');
   assert.match(t.found[0]!.detail, proof);
   const l = await audit(A(121), login);
   assert.equal(l.svc.name, 'http');

@@ -38,20 +38,25 @@ export default defineCheck({
     // What detection saw is vigil.http.dir-listing's: one finding per listing.
     const seen = svc.http?.status === 200 && isHtml(svc.http) ? listingEvidence(svc.http.body) : null;
     if (seen) return null;
-    const home = await get('/');
-    const atHome = listing(home);
-    if (atHome) return `GET / answers with a directory listing: ${atHome}.`;
-    if (!home) return null;
-    const linked = linkedPaths(home.raw.toString('latin1')).filter((p) => p.endsWith('/'));
+    // Detection kept the whole home page when it is under its 4 KB: no second GET / then.
+    let page = svc.http && svc.http.body.length < 4096 ? svc.http.body : null;
+    if (page === null) {
+      const home = await get('/');
+      const atHome = listing(home);
+      if (atHome) return `GET / answers with a directory listing: ${atHome}.`;
+      if (!home) return null;
+      page = home.raw.toString('latin1');
+    }
+    const linked = linkedPaths(page).filter((p) => p.endsWith('/'));
     const random = await get(`/vigil-${randomBytes(6).toString('hex')}/`);
-    if (!random) return null;
-    const everywhere = listing(random);
+    // A server that lists a random directory too shows one page for any path (its root's listing, or an app):
+    // no directory of it proves anything.
+    if (!random || listing(random)) return null;
     for (const dir of [...new Set([...linked.slice(0, 3), ...DIRS])]) {
       const a = await get(dir);
       if (!a) return null;
       const evidence = listing(a);
-      // A server that lists a random directory too shows one page for any path (its root's listing, or an app).
-      if (evidence && !everywhere) return `GET ${dir} answers with a directory listing: ${evidence}.`;
+      if (evidence) return `GET ${dir} answers with a directory listing: ${evidence}.`;
     }
     return null;
   },

@@ -24,7 +24,7 @@ const USER = 'admin';
 const PASSWORD = 'admin';
 
 /** Grafana's port (3000), or a site whose GET / sends the browser to /login, or names Grafana. */
-export const grafanaCandidate = (s: Service) =>
+const grafanaCandidate = (s: Service) =>
   isHttpService(s) &&
   (s.port === 3000 ||
     /^(?:\/[\w-]+)?\/login$/.test(s.http?.headers.location ?? '') ||

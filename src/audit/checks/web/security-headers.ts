@@ -35,7 +35,8 @@ export default defineCheck({
     // page that runs script. On a static page (no script, form, frame or cookie: a plain file server such as webfsd,
     // mini_httpd, BusyBox httpd or python3 -m http.server, none of which can send these headers) it is evidence, a LOG,
     // as Greenbone's "HTTP Security Headers Detection" reports every case.
-    return APPLICATION.test(h.body) || h.headers['set-cookie']
+    // Detection keeps 4 KB of the page: a longer one may hold its first script past it, so it counts as an app.
+    return APPLICATION.test(h.body) || h.headers['set-cookie'] || h.body.length >= 4096
       ? detail
       : { detail: `${detail} The page is static (no script, form, frame or cookie).`, type: 'LOG', risk: 'other' };
   },

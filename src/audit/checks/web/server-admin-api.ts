@@ -87,8 +87,16 @@ export default defineCheck({
   ports: { where: isHttpService, ports: [2019, 9901] },
   async run({ net, service, port }): Promise<Found[]> {
     const tls = !!service && usesTls(service);
-    const get = (path: string) =>
-      httpRequest(net, port, tls, { target: path, timeoutMs: 4000, maxBytes: 262144 }).catch(() => null);
+    // One GET a path: Caddy's and NGINX Unit's rows both read /config/.
+    const asked = new Map<string, Promise<HttpAnswer | null>>();
+    const get = (path: string) => {
+      if (!asked.has(path))
+        asked.set(
+          path,
+          httpRequest(net, port, tls, { target: path, timeoutMs: 4000, maxBytes: 262144 }).catch(() => null),
+        );
+      return asked.get(path)!;
+    };
     const out: Found[] = [];
     for (const api of APIS) {
       const got = json(await get(api.path));

@@ -50,6 +50,11 @@ export async function httpExchange(conv: Conv, s: Service, host: string, timeout
       s.version = m[2] ?? null;
     }
   }
+  // Products that send no Server header but name themselves in the page, over HTTP and TLS alike:
+  // Shell In A Box (nmap-service-probes: p/ShellInABox/), and the Prometheus stack, whose GET / answer names
+  // the component whatever the port (9091 is the Pushgateway's and Transmission's RPC's alike).
+  if (!s.product && /<!--\s*ShellInABox - /.test(info.body)) s.product = 'ShellInABox';
+  s.product = stackProduct(info) ?? s.product;
   return true;
 }
 
@@ -64,11 +69,6 @@ export const http: Family = {
     s.name = /\bIPP\/\d/.test(s.http?.headers['server'] ?? '') ? 'ipp' : 'http';
     // Tor answers HTTP on its ControlPort with a 501 page of its own (control.c): the port is Tor's control port.
     if (/<title>Tor's ControlPort is not an HTTP proxy<\/title>/.test(s.http?.body ?? '')) s.name = 'tor-control';
-    // Shell In A Box sends no Server header; its page names it (nmap-service-probes: p/ShellInABox/).
-    if (!s.product && /<!--\s*ShellInABox - /.test(s.http?.body ?? '')) s.product = 'ShellInABox';
-    // The Prometheus stack has no Server header; its GET / answer names the component, whatever the port
-    // (9091 is the Pushgateway's and Transmission's RPC's alike).
-    s.product = stackProduct(s.http) ?? s.product;
     return true;
   },
 };

@@ -10,6 +10,8 @@
  * A site's navigation says "About" for about.html; a listing says
  * "about.html".
  */
+import { decodeEntities } from '../../../proto/http-form.ts';
+
 const HEADINGS: [RegExp, string][] = [
   // A path follows: "/", "/files/", "./" (mini_httpd's root), "sub/"; not "Index of socat online documentation".
   [/<(title|h[1-4])>\s*Index of \S*\/\S*\s*<\/\1>/i, 'Index of'],
@@ -24,11 +26,12 @@ const DATE_OR_SIZE = new RegExp(
 );
 const ANCHOR = /<a\s[^>]*?href\s*=\s*["']([^"'?#]+)["'][^>]*>([\s\S]{0,600}?)<\/a>/gi;
 const stripTags = (s: string) =>
-  s
-    .replace(/<svg[\s\S]*?<\/svg>/gi, '')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&amp;/g, '&')
-    .trim();
+  decodeEntities(
+    s
+      .replace(/<svg[\s\S]*?<\/svg>/gi, '')
+      .replace(/<[^>]+>/g, '')
+      .trim(),
+  );
 const bare = (s: string) => s.replace(/^\.\//, '').replace(/\/$/, '');
 
 function decode(s: string): string {
@@ -40,7 +43,7 @@ function decode(s: string): string {
 }
 
 /** The directory's entries a page links to by their own names, and whether it links to the parent. */
-export function entriesOf(html: string): { names: string[]; parent: boolean; links: number } {
+function entriesOf(html: string): { names: string[]; parent: boolean; links: number } {
   const names: string[] = [];
   let parent = false;
   // Every link but a sort order (?C=N;O=D, ?sort=name) or a fragment: what the page leads to.
@@ -53,7 +56,7 @@ export function entriesOf(html: string): { names: string[]; parent: boolean; lin
     }
     // Other sites, absolute paths and schemes are a page's links, not a directory's entries.
     if (/^[a-z][a-z0-9+.-]*:|^\/|^\.\./i.test(href)) continue;
-    const name = bare(decode(href));
+    const name = bare(decode(decodeEntities(href))); // an attribute's &amp; is the file name's &
     const text = bare(stripTags(m[2]!));
     // Apache and mini_httpd cut long names ("a-very-long-na..>"): a prefix of six or more characters counts.
     const cut = /^(.{6,}?)(?:\.\.>|…)$/.exec(text)?.[1];
