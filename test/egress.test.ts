@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import dnsPacket from 'dns-packet';
 import { pino } from 'pino';
 import { DnsEgress } from '../src/dns/egress.ts';
-import { notifyAll } from '../src/dns/server/notify-peers.ts';
+import { NotifyPeers, notifyAll } from '../src/dns/server/notify-peers.ts';
 import { SecondaryZones } from '../src/dns/server/secondary.ts';
 import { buildZoneIndex } from '../src/dns/server/zone-index.ts';
 import { defaultSoa } from '../src/dns/records.ts';
@@ -132,10 +132,10 @@ describe('NOTIFY goes only where the fence allows', () => {
     try {
       const zone = index(`127.0.0.1:${target.port}`);
       const { logger, lines } = capture();
-      await notifyAll([zone], [], new DnsEgress(['127.0.0.2/32']), logger);
+      await notifyAll([zone], [], new DnsEgress(['127.0.0.2/32']), logger, new NotifyPeers(logger));
       assert.equal(target.received.length, 0);
       assert.ok(lines.some((l) => /NOTIFY not sent/.test(l.msg) && l.refused[0] === `127.0.0.1:${target.port}`));
-      await notifyAll([zone], [], new DnsEgress(['127.0.0.0/8']), logger);
+      await notifyAll([zone], [], new DnsEgress(['127.0.0.0/8']), logger, new NotifyPeers(logger));
       assert.equal(target.received.length, 1);
       assert.equal((target.received[0]!.readUInt16BE(2) >> 11) & 0xf, 4, 'opcode NOTIFY');
     } finally {

@@ -72,15 +72,10 @@ export function tempDir(tag: string): string {
   return d;
 }
 
-export const freePort = (addr: string) =>
-  new Promise<number>((res, rej) => {
-    const s = createServer()
-      .once('error', rej)
-      .listen(0, addr, () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => res(p));
-      });
-  });
+/** One picker for every fixture (server.ts): below the ephemeral range, reserved across the run's files. */
+import { freePort } from './server.ts';
+
+export { freePort };
 
 /** True once something accepts connections on addr:port. */
 export const listening = (addr: string, port: number) =>

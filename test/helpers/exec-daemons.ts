@@ -10,19 +10,12 @@
  * feature that would reach beyond loopback off.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-/** A port free on `address` now (the fleet's daemons that need a second port take one). */
-export const freePort = (address: string) =>
-  new Promise<number>((res, rej) => {
-    const s = createServer()
-      .once('error', rej)
-      .listen(0, address, () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => res(p));
-      });
-  });
+/** One picker for every fixture (server.ts): below the ephemeral range, reserved across the run's files. */
+import { freePort } from './server.ts';
+
+export { freePort };
 
 /** Debian's interpreter and its packages (python3-flask, jupyter-notebook), not a pyenv or venv one on PATH. */
 export const DEBIAN_PYTHON = '/usr/bin/python3';

@@ -56,7 +56,7 @@ const PICK_LOW = Math.min(10_000, EPHEMERAL_LOW >> 1);
  * Ports handed out, one file each (scripts/test.mjs gives the run its own folder): four test files run at
  * once, and two of them picking the same free port before either binds it would meet at the bind (serve
  * exited EADDRINUSE on 127.0.0.1:18599 in operator.test.ts so). A port stays reserved for RESERVED_MS,
- * longer than any daemon takes from freePort to its bind; the same process never gets one port twice.
+ * longer than any daemon takes from freePort to its bind, so within it no process gets one port twice.
  */
 const RESERVED = process.env.VIGIL_TEST_PORTS || join(tmpdir(), 'vigil-test-ports');
 const RESERVED_MS = 120_000;
@@ -84,24 +84,25 @@ function reserve(port: number): boolean {
  * chosen at random below the ephemeral range, where no outgoing connection takes it, and reserved against
  * the other test files of the run.
  */
-export async function freePort(): Promise<number> {
+export async function freePort(address = '127.0.0.1'): Promise<number> {
   for (let tries = 0; ; tries++) {
     const port = PICK_LOW + Math.floor(Math.random() * (EPHEMERAL_LOW - PICK_LOW));
-    if ((reserve(port) && (await tcpFree(port)) && (await udpFree(port))) || tries >= 50) return port;
+    if (reserve(port) && (await tcpFree(port, address)) && (await udpFree(port, address))) return port;
+    if (tries >= 50) throw new Error(`no free port on ${address} after 50 tries`);
   }
 }
 
-function tcpFree(port: number): Promise<boolean> {
+function tcpFree(port: number, address: string): Promise<boolean> {
   return new Promise((res) => {
     const s = createServer();
     s.once('error', () => res(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => res(true)));
+    s.listen(port, address, () => s.close(() => res(true)));
   });
 }
 
-function udpFree(port: number): Promise<boolean> {
+function udpFree(port: number, address: string): Promise<boolean> {
   return new Promise((res) => {
-    const u = createSocket('udp4');
+    const u = createSocket(address.includes(':') ? 'udp6' : 'udp4');
     u.once('error', () => {
       try {
         u.close();
@@ -110,7 +111,7 @@ function udpFree(port: number): Promise<boolean> {
       }
       res(false);
     });
-    u.bind(port, '127.0.0.1', () => u.close(() => res(true)));
+    u.bind(port, address, () => u.close(() => res(true)));
   });
 }
 

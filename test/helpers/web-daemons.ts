@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after } from 'node:test';
@@ -42,15 +42,10 @@ export function writeFiles(root: string, files: Record<string, string | Buffer>)
   }
 }
 
-export const freePort = (addr: string) =>
-  new Promise<number>((res, rej) => {
-    const s = createServer()
-      .once('error', rej)
-      .listen(0, addr, () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => res(p));
-      });
-  });
+/** One picker for every fixture (server.ts): below the ephemeral range, reserved across the run's files. */
+import { freePort } from './server.ts';
+
+export { freePort };
 
 export const accepts = (addr: string, port: number) =>
   new Promise<boolean>((r) => {

@@ -93,10 +93,6 @@ export async function runningFlags(net: Net, port: number, tls: boolean): Promis
   return null;
 }
 
-/** The request, its answer in one line: what a finding quotes. */
-export const said = (method: string, path: string, a: HttpAnswer | null) =>
-  `${method} ${path} answered ${a ? `HTTP ${a.status}` : 'nothing'}`;
-
 /**
  * Pushgateway: PUT one metric group of the scanner's own name (a new group
  * replaces only a group of that exact grouping key, README "PUT method"),

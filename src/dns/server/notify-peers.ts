@@ -158,7 +158,7 @@ export async function notifyAll(
   secondaries: readonly Peer[],
   egress: DnsEgress,
   logger: Logger,
-  peers: NotifyPeers = new NotifyPeers(logger),
+  peers: NotifyPeers,
 ): Promise<void> {
   peers.round();
   const sends = changed.flatMap((zone) => {

@@ -30,6 +30,11 @@ import pushgatewayWrite from './pushgateway-write.ts';
 
 /** Issue 27's E2 range (the bench uses 127.14.105-107). */
 const ADDR = '127.14.108.1';
+/**
+ * The hardened twins, on their products' usual ports (9090, 9091, 9093): there the checks' port rule picks them
+ * as it would a hardened server, so "the twin is silent" is the checks' verdict on a 401, not a port left out.
+ */
+const TWIN = '127.14.108.2';
 const PROMETHEUS = which('prometheus');
 const PUSHGATEWAY = which('prometheus-pushgateway');
 const ALERTMANAGER = which('prometheus-alertmanager');
@@ -55,10 +60,10 @@ const CHECKS = new Map<string, Check>(
   ].map((c) => [c.id, c]),
 );
 
-const run = async (id: string, port: number) => {
-  const net = netFor(ADDR);
+const run = async (id: string, port: number, address = ADDR) => {
+  const net = netFor(address);
   const svc = service(port, 'http', { http: await fetchHttpInfo(net, port, false) });
-  return CHECKS.get(id)!.runOn(hostOf(ADDR, [svc]), net);
+  return CHECKS.get(id)!.runOn(hostOf(address, [svc]), net);
 };
 
 let dir = '';
@@ -68,34 +73,52 @@ const ports = { prom: 0, promTwin: 0, pg: 0, pgTwin: 0, am: 0, amTwin: 0, gossip
 function prometheus(open: boolean) {
   const conf = join(dir, 'prometheus.yml');
   const data = tempDir('prometheus-tsdb');
-  return daemon(ADDR, PROMETHEUS!, (port) => [
-    `--config.file=${conf}`,
-    `--storage.tsdb.path=${data}`,
-    `--web.listen-address=${ADDR}:${port}`,
-    ...(open ? ['--web.enable-admin-api', '--web.enable-lifecycle'] : [`--web.config.file=${webConfig}`]),
-  ]);
+  const at = open ? ADDR : TWIN;
+  return daemon(
+    at,
+    PROMETHEUS!,
+    (port) => [
+      `--config.file=${conf}`,
+      `--storage.tsdb.path=${data}`,
+      `--web.listen-address=${at}:${port}`,
+      ...(open ? ['--web.enable-admin-api', '--web.enable-lifecycle'] : [`--web.config.file=${webConfig}`]),
+    ],
+    open ? {} : { port: 9090 },
+  );
 }
 
 function pushgateway(open: boolean) {
   // Debian's default --persistence.file is /var/lib/prometheus/pushgateway.data: kept in the temp dir.
   const state = join(tempDir('pushgateway'), 'pushgateway.data');
-  return daemon(ADDR, PUSHGATEWAY!, (port) => [
-    `--web.listen-address=${ADDR}:${port}`,
-    `--persistence.file=${state}`,
-    ...(open ? ['--web.enable-admin-api', '--web.enable-lifecycle'] : [`--web.config.file=${webConfig}`]),
-  ]);
+  const at = open ? ADDR : TWIN;
+  return daemon(
+    at,
+    PUSHGATEWAY!,
+    (port) => [
+      `--web.listen-address=${at}:${port}`,
+      `--persistence.file=${state}`,
+      ...(open ? ['--web.enable-admin-api', '--web.enable-lifecycle'] : [`--web.config.file=${webConfig}`]),
+    ],
+    open ? {} : { port: 9091 },
+  );
 }
 
 function alertmanager(open: boolean) {
   const data = tempDir('alertmanager');
-  return daemon(ADDR, ALERTMANAGER!, (port) => [
-    `--config.file=${join(dir, 'alertmanager.yml')}`,
-    `--storage.path=${data}`,
-    `--web.listen-address=${ADDR}:${port}`,
-    // No gossip listener: its default is 0.0.0.0:9094.
-    '--cluster.listen-address=',
-    ...(open ? [] : [`--web.config.file=${webConfig}`]),
-  ]);
+  const at = open ? ADDR : TWIN;
+  return daemon(
+    at,
+    ALERTMANAGER!,
+    (port) => [
+      `--config.file=${join(dir, 'alertmanager.yml')}`,
+      `--storage.path=${data}`,
+      `--web.listen-address=${at}:${port}`,
+      // No gossip listener: its default is 0.0.0.0:9094.
+      '--cluster.listen-address=',
+      ...(open ? [] : [`--web.config.file=${webConfig}`]),
+    ],
+    open ? {} : { port: 9093 },
+  );
 }
 
 /**
@@ -185,7 +208,7 @@ test('Prometheus: open API, admin API and lifecycle are found with their evidenc
   const [life] = await run('vigil.prometheus.lifecycle', ports.prom);
   assert.match(life!.detail, /web\.enable-lifecycle = true, so POST \/-\/quit/);
   for (const id of ['vigil.prometheus.api-open', 'vigil.prometheus.admin-api', 'vigil.prometheus.lifecycle'])
-    assert.deepEqual(await run(id, ports.promTwin), [], id);
+    assert.deepEqual(await run(id, ports.promTwin, TWIN), [], id);
   // Not a Pushgateway nor an Alertmanager.
   assert.deepEqual(await run('vigil.pushgateway.open', ports.prom), []);
   assert.deepEqual(await run('vigil.alertmanager.open', ports.prom), []);
@@ -207,7 +230,7 @@ test('Pushgateway: open status, admin API and a push that is deleted again are f
     return left?.status === 200 && !left.body.includes('vigil_scanner_test');
   }, 'the pushed group deleted');
   for (const id of ['vigil.pushgateway.open', 'vigil.pushgateway.write', 'vigil.prometheus.admin-api'])
-    assert.deepEqual(await run(id, ports.pgTwin), [], id);
+    assert.deepEqual(await run(id, ports.pgTwin, TWIN), [], id);
 });
 
 test('Alertmanager: configuration with secrets masked and a silence expired again are found; the twin is silent', {
@@ -227,7 +250,7 @@ test('Alertmanager: configuration with secrets masked and a silence expired agai
   assert.match(list!.body, /"state":"expired"/);
   assert.doesNotMatch(list!.body, /"state":"active"/);
   for (const id of ['vigil.alertmanager.open', 'vigil.alertmanager.silence'])
-    assert.deepEqual(await run(id, ports.amTwin), [], id);
+    assert.deepEqual(await run(id, ports.amTwin, TWIN), [], id);
 });
 
 test("Alertmanager's gossip port: a push-pull of nothing is answered in the clear; behind cluster TLS it is not", {
@@ -255,9 +278,18 @@ test("Alertmanager's gossip port: a push-pull of nothing is answered in the clea
 });
 
 test('detection names the stack by its GET / answer, not by the port', { skip }, async () => {
-  const net = netFor(ADDR);
-  const product = async (port: number) => (await detectOne(net, port, { nmapProbes: false })).product;
+  const product = async ([address, port]: [string, number]) =>
+    (await detectOne(netFor(address), port, { nmapProbes: false })).product;
   // Each waits out its greeting (700 ms): all four at once.
-  const got = await Promise.all([ports.prom, ports.pg, ports.am, ports.amTwin].map(product));
+  const got = await Promise.all(
+    (
+      [
+        [ADDR, ports.prom],
+        [ADDR, ports.pg],
+        [ADDR, ports.am],
+        [TWIN, ports.amTwin],
+      ] as [string, number][]
+    ).map(product),
+  );
   assert.deepEqual(got, ['Prometheus', 'Prometheus Pushgateway', 'Prometheus Alertmanager', null]);
 });
