@@ -4,7 +4,7 @@ import { createServer as createHttps } from 'node:https';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import selfsigned from 'selfsigned';
-import { detectServices } from './detect.ts';
+import { detectServices, probesFor } from './detect.ts';
 import { Fence } from './fence.ts';
 
 const net = new Fence(['127.0.0.1'], ['127.0.0.0/8']).net('127.0.0.1', 2000);
@@ -128,4 +128,17 @@ test('detects each service with name, product and version', async () => {
 
   for (const k of ['garbage', 'instantClose', 'silent']) assert.equal(s[k].name, 'unknown', k);
   assert.ok(s.garbage.banner);
+});
+
+test('port-only families (Family.only) are probed on their own ports and never cost another port a connection', () => {
+  const ids = (port: number) => probesFor(port).map((f) => f.id);
+  // An unusual port: none of them.
+  for (const id of ['jdwp', 'distcc', 'kerberos', 'memberlist', 'jetdirect', 'sane', 'rpc', 'iscsi', 'beanstalkd'])
+    assert.ok(!ids(23456).includes(id), id);
+  // Their own ports: first.
+  assert.equal(ids(11300)[0], 'beanstalkd');
+  assert.equal(ids(9100)[0], 'jetdirect');
+  assert.ok(ids(5005).includes('jdwp'));
+  // Families without the flag are still tried everywhere (HTTP after its own ports).
+  assert.ok(ids(23456).includes('http'));
 });

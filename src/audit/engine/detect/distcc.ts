@@ -16,8 +16,8 @@ const DISTCC_PORTS = [3632];
 export const distcc: Family = {
   id: 'distcc',
   ports: DISTCC_PORTS,
+  only: true,
   async probe(conv, s) {
-    if (!DISTCC_PORTS.includes(conv.socket.remotePort ?? 0)) return false;
     const job = distccRequest(['cc', '-c', 'vigil-detect.c', '-o', 'vigil-detect.o']);
     const r = parseDistccReply(await conv.ask(job, 3000, (b) => parseDistccReply(b) !== null));
     if (!r) return false;

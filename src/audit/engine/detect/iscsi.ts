@@ -12,8 +12,8 @@ const PORTS = [3260, 860];
 export const iscsi: Family = {
   id: 'iscsi',
   ports: PORTS,
+  only: true,
   async probe(conv, s) {
-    if (!PORTS.includes(conv.socket.remotePort ?? 0)) return false;
     const r = await loginResponse(conv);
     if (!r) return false;
     Object.assign(s, { name: 'iscsi', product: null });

@@ -22,8 +22,8 @@ const N = JDWP_HANDSHAKE.length;
 export const jdwp: Family = {
   id: 'jdwp',
   ports: JDWP_PORTS,
+  only: true,
   async probe(conv, s) {
-    if (!JDWP_PORTS.includes(conv.socket.remotePort ?? 0)) return false;
     const r = await conv.ask(Buffer.concat([JDWP_HANDSHAKE, JDWP_VERSION_REQUEST]), 2000, (b) =>
       b.length >= N && !b.subarray(0, N).equals(JDWP_HANDSHAKE) ? true : jdwpPacketDone(b.subarray(N)),
     );

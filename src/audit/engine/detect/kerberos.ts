@@ -18,8 +18,8 @@ const PORTS = [88, 750];
 export const kerberos: Family = {
   id: 'kerberos',
   ports: PORTS,
+  only: true,
   async probe(conv, s) {
-    if (!PORTS.includes(conv.socket.remotePort ?? 0)) return false;
     const msg = asReq({
       realm: 'VIGIL.INVALID',
       name: [`vigil-${randomBytes(4).toString('hex')}`],

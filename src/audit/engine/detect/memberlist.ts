@@ -11,8 +11,8 @@ import type { Family } from './family.ts';
 export const memberlist: Family = {
   id: 'memberlist',
   ports: MEMBERLIST_PORTS,
+  only: true,
   async probe(conv, s) {
-    if (!MEMBERLIST_PORTS.includes(conv.socket.remotePort ?? 0)) return false;
     const r = await pushPullOn(conv);
     if (!r) return false;
     const alertmanager = r.stateKeys.includes('sil') && r.stateKeys.includes('nfl');

@@ -14,10 +14,7 @@ import { okData, parseBeanstalkStats } from '../../proto/jobqueue.ts';
 import { readPktLines, gitRequest } from '../../proto/git.ts';
 import { int32Done, int32Frame, pickleDatapoints, pickleDict, unpickle } from '../../proto/pickle.ts';
 import { parseCliReply } from '../../proto/varnish.ts';
-import type { Conv } from '../../proto/conv.ts';
 import type { Family } from './family.ts';
-
-const on = (conv: Conv, ports: readonly number[]) => ports.includes(conv.socket.remotePort ?? 0);
 
 export const varnishCli: Family = {
   id: 'varnish-cli',
@@ -47,8 +44,8 @@ const BEANSTALK_PORTS = [11300, 11301];
 export const beanstalkd: Family = {
   id: 'beanstalkd',
   ports: BEANSTALK_PORTS,
+  only: true,
   async probe(conv, s) {
-    if (!on(conv, BEANSTALK_PORTS)) return false;
     const stats = parseBeanstalkStats(await conv.ask('stats\r\n', 1500, okData));
     if (!stats) return false;
     Object.assign(s, { name: 'beanstalkd', product: 'beanstalkd', version: stats.version ?? null });
@@ -60,8 +57,8 @@ const GEARMAN_PORTS = [4730, 7003];
 export const gearman: Family = {
   id: 'gearman',
   ports: GEARMAN_PORTS,
+  only: true,
   async probe(conv, s) {
-    if (!on(conv, GEARMAN_PORTS)) return false;
     const v = /^OK (\d[\w.+-]*)\r?\n/.exec(
       (await conv.ask('version\n', 1500, (b) => b.includes(10))).toString('latin1'),
     );
@@ -79,8 +76,8 @@ const GIT_PORTS = [9418];
 export const git: Family = {
   id: 'git',
   ports: GIT_PORTS,
+  only: true,
   async probe(conv, s, net) {
-    if (!on(conv, GIT_PORTS)) return false;
     // upload-pack (a read) for "/": an advertisement or an ERR pkt-line, both git daemon's.
     const r = readPktLines(
       await conv.ask(gitRequest('upload-pack', '/', net.address), 1500, (b) => {
@@ -107,6 +104,7 @@ const CARBON = { line: [2003, 2013, 2023], pickle: [2004, 2014, 2024], query: [7
 export const carbon: Family = {
   id: 'carbon',
   ports: [...CARBON.line, ...CARBON.pickle, ...CARBON.query],
+  only: true,
   async probe(conv, s) {
     const port = conv.socket.remotePort ?? 0;
     if (CARBON.query.includes(port)) {

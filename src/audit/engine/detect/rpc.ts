@@ -10,8 +10,8 @@ import type { Family } from './family.ts';
 export const rpc: Family = {
   id: 'rpc',
   ports: [111],
+  only: true,
   async probe(conv, s, net) {
-    if (conv.socket.remotePort !== 111) return false;
     conv.close();
     const r = await rpcTcp(net, s.port, PORTMAP, 2, 0);
     if (!r) return false;

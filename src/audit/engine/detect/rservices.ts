@@ -13,6 +13,7 @@ const NAMES = { rexec: 'exec', rlogin: 'login', rsh: 'shell' } as const;
 export const rservices: Family = {
   id: 'rservices',
   ports: [512, 513, 514],
+  only: true,
   async probe(conv, s, net) {
     const kind = R_PORTS[conv.socket.remotePort ?? 0];
     if (!kind) return false;

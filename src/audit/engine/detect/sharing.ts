@@ -17,13 +17,10 @@
  * Each probe runs on its usual ports only (the connection is dropped at
  * once elsewhere), as detect/ops.ts's do.
  */
-import type { Conv } from '../../proto/conv.ts';
 import { MPD_GREETING } from '../../proto/mpd.ts';
 import { PJL_INFO_ID, pjlDone, pjlId, RAW_PRINT_PORTS } from '../../proto/raw-print.ts';
 import { initRequest, parseInit, SANE_PORT } from '../../proto/sane.ts';
 import type { Family } from './family.ts';
-
-const on = (conv: Conv, ports: readonly number[]) => ports.includes(conv.socket.remotePort ?? 0);
 
 export const mpd: Family = {
   id: 'mpd',
@@ -40,8 +37,8 @@ export const mpd: Family = {
 export const sane: Family = {
   id: 'sane',
   ports: [SANE_PORT],
+  only: true,
   async probe(conv, s) {
-    if (!on(conv, [SANE_PORT])) return false;
     const init = parseInit(await conv.ask(initRequest('vigil'), 2000, (b) => b.length >= 8));
     if (!init) return false;
     Object.assign(s, { name: 'sane-port', product: 'SANE network daemon' });
@@ -53,8 +50,8 @@ export const sane: Family = {
 export const jetdirect: Family = {
   id: 'jetdirect',
   ports: RAW_PRINT_PORTS,
+  only: true,
   async probe(conv, s) {
-    if (!on(conv, RAW_PRINT_PORTS)) return false;
     const reply = await conv.ask(PJL_INFO_ID, 2000, pjlDone);
     const id = pjlId(reply);
     if (id === null && (reply.length || conv.closed)) return false;

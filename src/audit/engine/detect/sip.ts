@@ -14,8 +14,8 @@ const PORTS = [5060, 5080];
 export const sip: Family = {
   id: 'sip',
   ports: PORTS,
+  only: true,
   async probe(conv, s, net) {
-    if (!PORTS.includes(conv.socket.remotePort ?? 0)) return false;
     const uri = sipUri(net.address, s.port);
     const { text } = sipRequest({ method: 'OPTIONS', uri, transport: 'TCP', from: 'sip:vigil@vigil.invalid' });
     const r = parseSip(await conv.ask(text, 2000, (b) => b.includes('\r\n\r\n')));

@@ -15,8 +15,8 @@ const PORTS = [5222, 5269];
 export const xmpp: Family = {
   id: 'xmpp',
   ports: PORTS,
+  only: true,
   async probe(conv, s, net) {
-    if (!PORTS.includes(conv.socket.remotePort ?? 0)) return false;
     const r = await conv.ask(streamHeader(net.address), 2000, (b) =>
       /<\/stream:features>|<\/stream:stream>|<\/stream:error>/.test(b.toString('utf8')),
     );
