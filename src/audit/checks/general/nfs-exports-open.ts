@@ -94,10 +94,10 @@ export default defineCheck({
       const where = `mountd (program 100005 v${found.vers}, tcp/${found.port}, found through the portmapper on ${port})`;
       return a ? verdict(where, a) : null;
     }
-    // Else mountd itself, reported here only when no portmapper of the host points at it (that run reports it).
-    const a = await direct(net, port);
-    if (!a) return null;
+    // Else mountd itself, asked only when no portmapper of the host points at it (that run reports it): asked
+    // first, before any MNT of ours reaches the server's mount list twice.
     for (const pm of portmappers(host, port)) if ((await findMountd(net, pm))?.port === port) return null;
-    return verdict(`mountd (program 100005, tcp/${port}, asked directly)`, a);
+    const a = await direct(net, port);
+    return a ? verdict(`mountd (program 100005, tcp/${port}, asked directly)`, a) : null;
   },
 });
