@@ -73,7 +73,7 @@ export function tempDir(tag: string): string {
 }
 
 /** One picker for every fixture (server.ts): below the ephemeral range, reserved across the run's files. */
-import { freePort } from './server.ts';
+import { freePort } from './ports.ts';
 
 export { freePort };
 

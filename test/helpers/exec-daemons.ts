@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** One picker for every fixture (server.ts): below the ephemeral range, reserved across the run's files. */
-import { freePort } from './server.ts';
+import { freePort } from './ports.ts';
 
 export { freePort };
 

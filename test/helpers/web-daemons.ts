@@ -43,7 +43,7 @@ export function writeFiles(root: string, files: Record<string, string | Buffer>)
 }
 
 /** One picker for every fixture (server.ts): below the ephemeral range, reserved across the run's files. */
-import { freePort } from './server.ts';
+import { freePort } from './ports.ts';
 
 export { freePort };
 
